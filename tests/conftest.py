@@ -1,0 +1,26 @@
+from __future__ import annotations
+
+import pytest
+
+from tui_grid.games.registry import get_game
+from tui_grid.ui.app import TuiGridApp
+from tui_grid.ui.settings import Settings
+
+
+def make_app(game: str | None = None, board: str | None = None, **settings) -> TuiGridApp:
+    """An app with animation off by default so key presses land instantly and deterministically."""
+    settings.setdefault("animate", False)
+    loaded = get_game(game).load(board) if game and board else None
+    return TuiGridApp(game_key=game, loaded=loaded, settings=Settings(**settings))
+
+
+async def settle(pilot) -> None:
+    """Let solver threads finish and their results reach the UI thread."""
+    await pilot.app.workers.wait_for_complete()
+    await pilot.pause()
+    await pilot.pause()
+
+
+@pytest.fixture
+def app_factory():
+    return make_app

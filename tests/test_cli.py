@@ -1,0 +1,154 @@
+from __future__ import annotations
+
+import io
+import json
+import subprocess
+import sys
+
+import pytest
+
+from tui_grid.cli import main
+from tui_grid.core.boardfile import parse_board_text
+from tui_grid.core.geometry import Direction
+from tui_grid.games.ice.board import parse_ice
+from tui_grid.games.ice.rules import replay as ice_replay
+from tui_grid.games.jimmy.board import parse_jimmy
+from tui_grid.games.jimmy.rules import Outcome, replay as jimmy_replay
+
+SPIRAL = "    x \n  #   \n   E  \n #    \n    # \nS    #\n"
+
+
+def run(capsys, *argv: str) -> tuple[int, str, str]:
+    code = main(list(argv))
+    out, err = capsys.readouterr()
+    return code, out, err
+
+
+def test_solve_ice_json_exact_format(capsys) -> None:
+    code, out, err = run(capsys, "solve", "ice", "spiral", "--json")
+    assert (code, err) == (0, "")
+    assert out == '{"solvable": true, "path": "urdlur", "moves": 6, "distance": 16}\n'
+
+
+def test_solve_many_boards_in_argument_order(capsys) -> None:
+    code, out, _ = run(capsys, "solve", "ice", "unsolvable-1", "spiral", "one-way", "--json")
+    assert code == 0
+    records = [json.loads(line) for line in out.splitlines()]
+    assert records[0] == {"solvable": False, "path": None}
+    assert [r.get("path") for r in records[1:]] == ["urdlur", "lur"]
+
+
+def test_solve_reads_stdin_and_raw_boards(capsys, monkeypatch) -> None:
+    monkeypatch.setattr(sys, "stdin", io.StringIO(SPIRAL))
+    code, out, _ = run(capsys, "solve", "ice", "-", "--json")
+    assert code == 0 and json.loads(out)["path"] == "urdlur"
+
+
+def test_solve_ice_drawing(capsys) -> None:
+    code, out, _ = run(capsys, "solve", "ice", "spiral")
+    assert code == 0
+    assert "6 moves, distance 16: urdlur" in out
+    assert "E" in out and "#" in out
+
+
+def test_solve_jimmy_json(capsys, tmp_path) -> None:
+    code, out, _ = run(capsys, "solve", "jimmy", "seed-escape-1", "seed-caught-1", "--json")
+    assert code == 0
+    first, second = (json.loads(line) for line in out.splitlines())
+    assert first["escape"] is True and all(letter in "UDLR" for letter in first["path"])
+    board = parse_jimmy(parse_board_text("##########\n......g...\n#.o.......\n#.....g...\n##########\n"))
+    path = [Direction.from_letter(letter) for letter in first["path"]]
+    assert jimmy_replay(board, path).outcome is Outcome.ESCAPED
+    assert second == {"escape": False, "path": None}
+
+
+def test_jimmy_on_the_border_escapes_with_empty_path(capsys, tmp_path) -> None:
+    board = tmp_path / "border.txt"
+    board.write_text("#.\nog\n")
+    code, out, _ = run(capsys, "solve", "jimmy", str(board), "--json")
+    assert (code, out) == (0, '{"escape": true, "path": []}\n')
+
+
+@pytest.mark.parametrize(
+    ("content", "expected"),
+    [
+        ("S  q E\n", "{path}:1:4: unknown character 'q'"),
+        ("title: t\n---\nS   \n  x \n", "{path}:3:1: "),
+        ("S E S\n", "{path}:1:5: "),
+        ("", "{path}:1:1: empty file"),
+    ],
+)
+def test_bad_ice_files_fail_in_one_line_with_exit_2(capsys, tmp_path, content: str, expected: str) -> None:
+    path = tmp_path / "bad.txt"
+    path.write_text(content)
+    code, out, err = run(capsys, "solve", "ice", str(path), "--json")
+    assert code == 2 and out == ""
+    assert err.count("\n") == 1
+    assert err.startswith("tui-grid: error: " + expected.format(path=path))
+
+
+def test_no_output_when_any_board_is_bad(capsys, tmp_path) -> None:
+    path = tmp_path / "bad.txt"
+    path.write_text("S\n")
+    code, out, err = run(capsys, "solve", "ice", "spiral", str(path), "--json")
+    assert code == 2 and out == "" and str(path) in err
+
+
+@pytest.mark.parametrize(
+    "argv",
+    [
+        ["solve", "chess", "x"],
+        ["solve", "ice", "no-such-board"],
+        ["solve", "tron", "x"],
+        ["generate", "ice", "--size", "banana"],
+        ["generate", "jimmy", "--escape", "maybe"],
+        ["play", "ice", "ice:3x3:m99#seed1"],
+        ["frobnicate"],
+    ],
+)
+def test_usage_errors_are_one_line_exit_2(capsys, argv) -> None:
+    code, out, err = run(capsys, *argv)
+    assert code == 2
+    assert err.startswith("tui-grid: error: ") and err.count("\n") == 1
+
+
+def test_boards_lists_names(capsys) -> None:
+    code, out, _ = run(capsys, "boards", "ice")
+    names = [line.split()[0] for line in out.splitlines()]
+    assert code == 0 and "spiral" in names and "mahogany-gym" in names
+    code, out, _ = run(capsys, "boards")
+    assert "jimmy/seed-escape-1" in out and "ice/spiral" in out
+
+
+def test_generate_ice_is_reproducible_and_solvable(capsys) -> None:
+    code, first, _ = run(capsys, "generate", "ice", "--size", "12x9", "--min-moves", "5", "--seed", "7")
+    _, second, _ = run(capsys, "generate", "ice", "--size", "12x9", "--min-moves", "5", "--seed", "7")
+    assert code == 0 and first == second
+    text = parse_board_text(first)
+    assert text.meta["id"] == "ice:12x9:m5#seed7"
+    board = parse_ice(text)
+    assert (board.width, board.height) == (12, 9)
+    assert int(text.meta["moves"]) >= 5
+    assert ice_replay(board, text.meta["route"]).pos == board.end
+
+
+def test_generate_jimmy_honours_escape(capsys) -> None:
+    for wanted in ("yes", "no"):
+        code, out, _ = run(capsys, "generate", "jimmy", "--size", "8x8", "--ghosts", "2", "--escape", wanted, "--seed", "3")
+        text = parse_board_text(out)
+        assert code == 0 and text.meta["escape"] == wanted
+        assert text.meta["id"] == f"jimmy:8x8:g2:{wanted}#seed3"
+
+
+def test_solving_a_game_id(capsys) -> None:
+    code, out, _ = run(capsys, "solve", "ice", "ice:10x8:m4#seed3", "--json")
+    assert code == 0 and json.loads(out)["moves"] >= 4
+
+
+def test_python_dash_m_and_console_script_agree() -> None:
+    out = subprocess.run(
+        [sys.executable, "-m", "tui_grid", "solve", "ice", "spiral", "--json"], capture_output=True, text=True, check=True
+    ).stdout
+    assert json.loads(out)["path"] == "urdlur"
+    bad = subprocess.run([sys.executable, "-m", "tui_grid", "solve", "ice", "nope"], capture_output=True, text=True)
+    assert bad.returncode == 2 and "Traceback" not in bad.stderr and bad.stderr.count("\n") == 1

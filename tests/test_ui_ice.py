@@ -1,0 +1,78 @@
+from __future__ import annotations
+
+from tests.conftest import make_app, settle
+from tui_grid.games.ice.screen import IceScreen
+
+
+def status(app) -> str:
+    return str(app.screen.query_one("#status").content)
+
+
+async def test_play_spiral_by_keys_then_undo_hint_and_solve() -> None:
+    app = make_app("ice", "spiral")
+    async with app.run_test(size=(80, 24)) as pilot:
+        screen: IceScreen = app.screen
+        await pilot.press("left")  # blocked at the start: refused, not counted
+        assert screen.state.moves == 0 and "Can't slide left" in screen.message
+        await pilot.press("up", "right", "down", "left", "up", "right")
+        assert "Solved in 6 moves" in status(app)
+        await pilot.press("down")  # no moves after the win
+        assert screen.state.moves == 6
+        await pilot.press("u")
+        assert screen.state.moves == 5 and "Solved" not in status(app)
+        await pilot.press("h")
+        await settle(pilot)
+        assert screen.hint is not None and "slide right" in screen.hint.message
+        assert any(kind == "target" for _, kind in screen.hint.marks.values())
+        await pilot.press("r")
+        assert screen.state.moves == 0
+        await pilot.press("s")
+        await settle(pilot)
+        assert "Solved in 6 moves" in status(app)
+        assert screen.state.distance == 16
+        await pilot.press("u")  # the whole solve is one undo step
+        assert screen.state.moves == 0
+        await pilot.press("y")
+        assert screen.state.moves == 6
+
+
+async def test_hint_says_when_the_exit_cannot_be_reached() -> None:
+    app = make_app("ice", "unsolvable-1")
+    async with app.run_test(size=(80, 24)) as pilot:
+        await pilot.press("h")
+        await settle(pilot)
+        assert "cannot be reached" in app.screen.message
+
+
+async def test_watch_plays_one_undoable_move_per_step() -> None:
+    app = make_app("ice", "spiral")
+    async with app.run_test(size=(80, 24)) as pilot:
+        screen: IceScreen = app.screen
+        await pilot.press("w")
+        await settle(pilot)
+        assert screen.watching and screen.state.moves == 1
+        await pilot.press("space")  # paused: a step does nothing
+        screen.watch_step()
+        assert screen.state.moves == 1
+        await pilot.press("space")
+        for _ in range(5):
+            screen.watch_step()
+        assert "Solved in 6 moves" in status(app)
+        await pilot.press("u")
+        assert screen.state.moves == 5
+
+
+async def test_slides_animate_tile_by_tile() -> None:
+    app = make_app("ice", "spiral", animate=True, speed=1)
+    async with app.run_test(size=(80, 24)) as pilot:
+        screen: IceScreen = app.screen
+        start = screen.shown.pos
+        await pilot.press("up")
+        assert screen.state.pos != start  # the rules already moved...
+        assert screen.animating  # ...while the screen still shows the slide in progress
+        shown = [screen.shown.pos]
+        while screen.animating:
+            await pilot.pause(0.05)
+            shown.append(screen.shown.pos)
+        assert shown[-1] == screen.state.pos
+        assert len(set(shown)) > 1

@@ -1,0 +1,57 @@
+from __future__ import annotations
+
+from tests.conftest import make_app, settle
+from tui_grid.games.jimmy.rules import Outcome
+from tui_grid.games.jimmy.screen import JimmyScreen
+
+
+def status(app) -> str:
+    return str(app.screen.query_one("#status").content)
+
+
+async def test_play_seed_case_to_escaped() -> None:
+    app = make_app("jimmy", "seed-escape-1")
+    async with app.run_test(size=(80, 24)) as pilot:
+        screen: JimmyScreen = app.screen
+        await pilot.press("right")  # toward a ghost's next cell? either refused or played
+        await pilot.press("u")
+        await pilot.press("left", "up", "left")
+        assert screen.state.outcome is Outcome.ESCAPED
+        assert "Escaped in 3 moves" in status(app)
+
+
+async def test_refused_moves_say_why_and_trail_blocks_return() -> None:
+    app = make_app("jimmy", "seed-escape-1")
+    async with app.run_test(size=(80, 24)) as pilot:
+        screen: JimmyScreen = app.screen
+        await pilot.press("left")
+        await pilot.press("right")
+        assert screen.state.moves == 1 and "been there" in screen.message
+
+
+async def test_caught_board_and_no_escape_hint() -> None:
+    app = make_app("jimmy", "seed-caught-5")
+    async with app.run_test(size=(80, 24)) as pilot:
+        screen: JimmyScreen = app.screen
+        await pilot.press("h")
+        await settle(pilot)
+        assert screen.message.startswith("No escape from here")
+        assert screen.hint is not None and screen.hint.marks
+        await pilot.press("s")
+        await settle(pilot)
+        assert screen.state.outcome is Outcome.CAUGHT
+        assert status(app).startswith("Caught")
+        await pilot.press("u")
+        assert screen.state.outcome is Outcome.PLAYING
+
+
+async def test_hint_and_solve_on_an_escapable_board() -> None:
+    app = make_app("jimmy", "seed-escape-4")
+    async with app.run_test(size=(80, 24)) as pilot:
+        screen: JimmyScreen = app.screen
+        await pilot.press("h")
+        await settle(pilot)
+        assert "escape still exists" in screen.message
+        await pilot.press("s")
+        await settle(pilot)
+        assert screen.state.outcome is Outcome.ESCAPED

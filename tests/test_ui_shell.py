@@ -1,0 +1,135 @@
+"""Behaviour of the shared shell: menu, board picker, keys, help, dialogs, workers."""
+
+from __future__ import annotations
+
+import threading
+
+from textual.widgets import OptionList
+
+from tests.conftest import make_app, settle
+from tui_grid.core.control import Cancelled
+from tui_grid.games.ice.screen import IceScreen
+from tui_grid.ui.game_screen import GameScreen, Plan
+from tui_grid.ui.help_screen import HelpScreen
+from tui_grid.ui.menu import BoardPickerScreen, MenuScreen
+from tui_grid.ui.new_board import NewBoardDialog
+
+
+async def test_menu_to_picker_to_game_and_back() -> None:
+    app = make_app()
+    async with app.run_test(size=(80, 24)) as pilot:
+        assert isinstance(app.screen, MenuScreen)
+        games = app.screen.query_one("#games", OptionList)
+        keys = [games.get_option_at_index(i).id for i in range(games.option_count)]
+        assert keys[:2] == ["jimmy", "ice"]
+        await pilot.press("down", "enter")
+        assert isinstance(app.screen, BoardPickerScreen) and app.screen.game.key == "ice"
+        assert "title:" in str(app.screen.query_one("#preview").content)
+        await pilot.press("enter")
+        assert isinstance(app.screen, IceScreen)
+        await pilot.press("escape")
+        assert isinstance(app.screen, BoardPickerScreen)
+        await pilot.press("escape")
+        assert isinstance(app.screen, MenuScreen)
+
+
+async def test_help_screen_shows_rules_and_every_key() -> None:
+    app = make_app("ice", "spiral")
+    async with app.run_test(size=(80, 24)) as pilot:
+        await pilot.press("question_mark")
+        assert isinstance(app.screen, HelpScreen)
+        text = app.screen.query_one("Markdown").source
+        for needle in ("obstacle", "rough tile", "undo", "redo", "restart", "hint", "solve", "watch", "quit"):
+            assert needle in text
+        await pilot.press("escape")
+        assert isinstance(app.screen, IceScreen)
+
+
+async def test_new_board_dialog_makes_a_reproducible_board() -> None:
+    app = make_app("ice", "spiral")
+    async with app.run_test(size=(80, 24)) as pilot:
+        await pilot.press("n")
+        dialog = app.screen
+        assert isinstance(dialog, NewBoardDialog)
+        dialog.query_one("#field-id").value = "ice:14x10:m6#seed42"
+        await pilot.press("enter")
+        await settle(pilot)
+        screen = app.screen
+        assert isinstance(screen, IceScreen)
+        assert screen.loaded.game_id == "ice:14x10:m6#seed42"
+        assert "ice:14x10:m6#seed42" in str(screen.query_one("#status").content)
+        assert (screen.board.width, screen.board.height) == (14, 10)
+
+
+async def test_new_board_dialog_reports_bad_values_inline() -> None:
+    app = make_app("ice", "spiral")
+    async with app.run_test(size=(80, 24)) as pilot:
+        await pilot.press("n")
+        app.screen.query_one("#field-size").value = "huge"
+        await pilot.press("enter")
+        assert isinstance(app.screen, NewBoardDialog)
+        assert "size" in str(app.screen.query_one("#error").content)
+        await pilot.press("escape")
+        assert isinstance(app.screen, IceScreen)
+
+
+async def test_escape_cancels_a_slow_solve_and_the_ui_stays_responsive() -> None:
+    app = make_app("ice", "spiral")
+    started = threading.Event()
+
+    def slow_plan(self, state, control):
+        started.set()
+        while True:  # a solver that never ends unless cancelled
+            control.tick()
+
+    async with app.run_test(size=(80, 24)) as pilot:
+        screen: GameScreen = app.screen
+        screen.find_plan = slow_plan.__get__(screen)
+        await pilot.press("s")
+        started.wait(5)
+        await pilot.pause(0.1)
+        assert screen.solving
+        assert screen.query_one("#busy").has_class("-active")
+        await pilot.press("right")  # keys still work while it runs; a move cancels the solve
+        assert not screen.solving
+        await pilot.press("s")
+        await pilot.press("escape")
+        assert not screen.solving and isinstance(app.screen, IceScreen)
+        await settle(pilot)
+
+
+async def test_a_crashing_solver_shows_a_notification_not_a_traceback() -> None:
+    app = make_app("ice", "spiral")
+
+    def broken(self, state, control):
+        raise RuntimeError("boom")
+
+    async with app.run_test(size=(80, 24)) as pilot:
+        screen = app.screen
+        screen.find_plan = broken.__get__(screen)
+        await pilot.press("s")
+        await settle(pilot)
+        assert any("boom" in n.message for n in app._notifications)
+        assert app.is_running and screen.state.moves == 0
+
+
+async def test_speed_keys_change_the_shared_setting() -> None:
+    app = make_app("ice", "spiral", speed=5)
+    async with app.run_test(size=(80, 24)) as pilot:
+        await pilot.press("plus", "plus", "minus")
+        assert app.settings.speed == 6
+        assert "speed 6" in str(app.screen.query_one("#status").content)
+
+
+async def test_zoom_cycles_and_the_layout_survives_resizes() -> None:
+    app = make_app("ice", "mahogany-gym")
+    async with app.run_test(size=(80, 24)) as pilot:
+        view = app.screen.view
+        first = view.zoom
+        await pilot.press("z")
+        assert view.zoom != first
+        await pilot.resize_terminal(40, 12)
+        await pilot.pause()
+        await pilot.resize_terminal(200, 60)
+        await pilot.pause()
+        assert app.screen.view.size.width > 100

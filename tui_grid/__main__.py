@@ -1,0 +1,3 @@
+from tui_grid.cli import main
+
+raise SystemExit(main())

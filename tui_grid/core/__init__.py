@@ -1,0 +1,1 @@
+"""Shared, UI-free building blocks: geometry, board files, errors, history, solver control."""

@@ -1,0 +1,130 @@
+"""Board files: optional `key: value` header lines closed by `---`, then the board rows.
+
+A file whose first line has no colon is a raw board in the seed's own characters.
+Rows keep their characters; trailing whitespace handling is each game's business,
+helped by the optional `size: WxH` header that pins the board's width and height.
+"""
+
+from __future__ import annotations
+
+import re
+import sys
+from dataclasses import dataclass, field
+from pathlib import Path
+from types import MappingProxyType
+from typing import Mapping
+
+from tui_grid.core.errors import BoardError, UsageError
+
+HEADER_END = "---"
+_HEADER_LINE = re.compile(r"^([A-Za-z][\w.-]*)\s*:\s?(.*)$")
+_SIZE = re.compile(r"^\s*(\d+)\s*[xX]\s*(\d+)\s*$")
+
+
+@dataclass(frozen=True)
+class BoardText:
+    """The rows of one board with where they came from, so games can report exact positions."""
+
+    source: str
+    rows: tuple[str, ...]
+    first_line: int = 1
+    meta: Mapping[str, str] = field(default_factory=lambda: MappingProxyType({}))
+    meta_lines: Mapping[str, int] = field(default_factory=lambda: MappingProxyType({}))
+
+    def error(self, row: int, col: int, message: str) -> BoardError:
+        """An error at board cell (row, col), 0-based, reported at file line and column."""
+        return BoardError(self.source, self.first_line + row, col + 1, message)
+
+    def meta_error(self, key: str, message: str) -> BoardError:
+        return BoardError(self.source, self.meta_lines.get(key, 1), 1, f"{key}: {message}")
+
+    @property
+    def title(self) -> str:
+        return self.meta.get("title", "")
+
+    @property
+    def declared_size(self) -> tuple[int, int] | None:
+        """(width, height) from a `size:` header, already validated on parse."""
+        text = self.meta.get("size")
+        return parse_size(text) if text is not None else None
+
+
+def parse_size(text: str) -> tuple[int, int]:
+    """`WxH` to (width, height); raises ValueError with a readable message."""
+    match = _SIZE.match(text)
+    if not match:
+        raise ValueError(f"expected WxH such as 16x12, got {text!r}")
+    width, height = int(match.group(1)), int(match.group(2))
+    if width < 1 or height < 1:
+        raise ValueError(f"width and height must be at least 1, got {text!r}")
+    return width, height
+
+
+def parse_board_text(text: str, source: str = "<string>") -> BoardText:
+    """Split header and rows; the rows are checked by the game that reads them."""
+    lines = text.replace("\r\n", "\n").replace("\r", "\n").split("\n")
+    if text.endswith(("\n", "\r")):
+        lines.pop()
+    if not any(line.strip() for line in lines):
+        raise BoardError(source, 1, 1, "empty file: no board rows")
+    meta: dict[str, str] = {}
+    meta_lines: dict[str, int] = {}
+    first = 0
+    if _HEADER_LINE.match(lines[0]):
+        for index, line in enumerate(lines):
+            if line.rstrip() == HEADER_END:
+                first = index + 1
+                break
+            if not line.strip():
+                continue
+            match = _HEADER_LINE.match(line)
+            if not match:
+                raise BoardError(source, index + 1, 1, "expected a 'key: value' header line or '---'")
+            key = match.group(1).lower()
+            if key in meta:
+                raise BoardError(source, index + 1, 1, f"duplicate header key {key!r}")
+            meta[key] = match.group(2).strip()
+            meta_lines[key] = index + 1
+        else:
+            raise BoardError(source, len(lines), 1, "header is not closed by a '---' line")
+    rows = lines[first:]
+    while rows and not rows[-1].strip():
+        rows.pop()
+    if not rows:
+        raise BoardError(source, first + 1, 1, "no board rows after the header")
+    board = BoardText(
+        source=source,
+        rows=tuple(rows),
+        first_line=first + 1,
+        meta=MappingProxyType(meta),
+        meta_lines=MappingProxyType(meta_lines),
+    )
+    if "size" in meta:
+        try:
+            parse_size(meta["size"])
+        except ValueError as exc:
+            raise board.meta_error("size", str(exc)) from None
+    return board
+
+
+def read_board_file(path: str | Path) -> BoardText:
+    """Read a board from a path, or from stdin when the path is `-`."""
+    if str(path) == "-":
+        return parse_board_text(sys.stdin.read(), "<stdin>")
+    path = Path(path)
+    try:
+        text = path.read_text(encoding="utf-8")
+    except UnicodeDecodeError as exc:
+        raise BoardError(str(path), 1, 1, f"not UTF-8 text ({exc.reason})") from None
+    except OSError as exc:
+        raise UsageError(f"{path}: cannot read: {exc.strerror or exc}") from None
+    return parse_board_text(text, str(path))
+
+
+def format_board_file(rows: list[str] | tuple[str, ...], meta: Mapping[str, str] | None = None) -> str:
+    """Write a board in file format; the header goes first so the text round-trips."""
+    out = [f"{key}: {value}" for key, value in (meta or {}).items()]
+    if out:
+        out.append(HEADER_END)
+    out.extend(rows)
+    return "\n".join(out) + "\n"

@@ -1,0 +1,21 @@
+"""The one error type for bad input, so the CLI and the TUI can report it in one line."""
+
+from __future__ import annotations
+
+
+class BoardError(ValueError):
+    """Bad board input, located by source name, 1-based line and 1-based column."""
+
+    def __init__(self, source: str, line: int, column: int, message: str) -> None:
+        self.source = source
+        self.line = line
+        self.column = column
+        self.message = message
+        super().__init__(str(self))
+
+    def __str__(self) -> str:
+        return f"{self.source}:{self.line}:{self.column}: {self.message}"
+
+
+class UsageError(ValueError):
+    """Bad arguments that are not tied to a file position (unknown board name, bad size...)."""

@@ -1,0 +1,152 @@
+"""Ice sliding as the CLI and the app see it: loading, JSON answers, generation, help."""
+
+from __future__ import annotations
+
+import argparse
+import random
+from typing import Any
+
+from tui_grid.core.boardfile import BoardText, parse_size
+from tui_grid.core.control import SearchControl
+from tui_grid.core.errors import UsageError
+from tui_grid.core.geometry import Pos
+from tui_grid.games.ice.board import IceBoard, parse_ice
+from tui_grid.games.ice.generator import game_id, generate, parse_game_id
+from tui_grid.games.ice.rules import slide_cells
+from tui_grid.games.ice.solver import solve
+from tui_grid.games.registry import GameDefinition, NewGameField
+
+HELP = """\
+# Ice sliding
+
+Get from **S** to **E** in the fewest slides.
+
+- A move picks a direction and keeps sliding over ice until something stops it.
+- You stop **on** a rough tile `x` or on the exit `E`, and **before** an obstacle `#`
+  or the edge of the map.
+- The start `S` is ice too: sliding across it does not stop you.
+- A direction that cannot move you at all is not a move.
+- The best route has the fewest moves; among those, the fewest tiles slid over.
+
+| Glyph | Meaning |
+|---|---|
+| `@` | you |
+| `S` | start (ice) |
+| `E` | exit |
+| `░` | rough tile `x`: you stop on it |
+| `█` | obstacle `#` |
+| blank | ice |
+| `→` `*` | a hint: the next slide and where it stops |
+
+The status line counts moves and the distance slid. *Hint* marks the next optimal
+slide from where you stand, or says when the exit can no longer be reached.
+*Solve* plays the optimal route from here; *watch* plays it one slide at a time.
+*New* makes a random solvable map of the size you ask for whose optimal route needs
+at least the number of moves you ask for; its game id (such as `ice:16x12:m10#seed42`)
+makes the same map again, in the app or with `tui-grid play ice ID`.
+"""
+
+ARROWS = {"u": "↑", "d": "↓", "l": "←", "r": "→"}
+
+
+class IceGame(GameDefinition):
+    key = "ice"
+    title = "Ice sliding"
+    tagline = "Reach the exit in the fewest slides."
+    screen_path = "tui_grid.games.ice.screen:IceScreen"
+    new_game_fields = (
+        NewGameField("size", "Size (WxH)", "16x12"),
+        NewGameField("min_moves", "Min. moves", "8"),
+    )
+
+    def parse(self, text: BoardText) -> IceBoard:
+        return parse_ice(text)
+
+    def board_rows(self, board: IceBoard) -> tuple[str, ...]:
+        return board.rows
+
+    def board_from_id(self, text: str) -> IceBoard:
+        try:
+            width, height, min_moves, seed = parse_game_id(text)
+            return generate(width, height, min_moves, seed)
+        except ValueError as exc:
+            raise UsageError(f"{text}: {exc}") from None
+
+    def game_id_from_fields(self, values: dict[str, str], seed: int) -> str:
+        width, height = _size(values.get("size", ""))
+        return game_id(width, height, _count("min moves", values.get("min_moves", "")), seed)
+
+    def solve_record(self, board: IceBoard, control: SearchControl | None = None) -> dict[str, Any]:
+        solution = solve(board, control=control)
+        if solution is None:
+            return {"solvable": False, "path": None}
+        return {
+            "solvable": True,
+            "path": solution.route_string(),
+            "moves": solution.moves,
+            "distance": solution.distance,
+        }
+
+    def solve_drawing(self, board: IceBoard, record: dict[str, Any]) -> str:
+        grid = [list(row) for row in board.rows]
+        if record["solvable"]:
+            pos = board.start
+            for letter in record["path"]:
+                from tui_grid.core.geometry import Direction
+
+                cells = slide_cells(board, pos, Direction.from_letter(letter))
+                for cell in cells[:-1]:
+                    if grid[cell.row][cell.col] == " ":
+                        grid[cell.row][cell.col] = ARROWS[letter]
+                pos = cells[-1]
+                if grid[pos.row][pos.col] in " x":
+                    grid[pos.row][pos.col] = "*"
+            summary = f"{record['moves']} moves, distance {record['distance']}: {record['path']}"
+        else:
+            summary = "unsolvable: E cannot be reached from S"
+        border = "+" + "-" * board.width + "+"
+        body = [f"|{''.join(row)}|" for row in grid]
+        return "\n".join([border, *body, border, summary])
+
+    def add_generate_arguments(self, parser: argparse.ArgumentParser) -> None:
+        parser.add_argument("--size", default="16x12", metavar="WxH", help="map size (default 16x12)")
+        parser.add_argument("--min-moves", default="8", metavar="N", help="least optimal move count (default 8)")
+        parser.add_argument("--seed", default=None, metavar="S", help="random seed (default: a new one)")
+
+    def generate_id(self, args: argparse.Namespace) -> str:
+        from tui_grid.games.registry import parse_seed
+
+        seed = parse_seed(args.seed) if args.seed is not None else random.randrange(1, 1_000_000)
+        return self.game_id_from_fields({"size": args.size, "min_moves": args.min_moves}, seed)
+
+    def generated_meta(self, board: IceBoard) -> dict[str, str]:
+        record = self.solve_record(board)
+        return {
+            "size": f"{board.width}x{board.height}",
+            "route": record["path"] or "none",
+            "moves": str(record.get("moves", "")),
+            "distance": str(record.get("distance", "")),
+        }
+
+    def help_markdown(self) -> str:
+        return HELP
+
+
+def _size(text: str) -> tuple[int, int]:
+    try:
+        return parse_size(text)
+    except ValueError as exc:
+        raise UsageError(f"size: {exc}") from None
+
+
+def _count(name: str, text: str) -> int:
+    try:
+        value = int(text)
+    except ValueError:
+        raise UsageError(f"{name} must be a whole number, got {text!r}") from None
+    if value < 1:
+        raise UsageError(f"{name} must be at least 1, got {value}")
+    return value
+
+
+GAME = IceGame()

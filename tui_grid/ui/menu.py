@@ -1,0 +1,121 @@
+"""The opening menu of games, and each game's board list with a preview."""
+
+from __future__ import annotations
+
+from textual.app import ComposeResult
+from textual.binding import Binding
+from textual.containers import Horizontal, Vertical
+from textual.screen import Screen
+from textual.widgets import Footer, OptionList, Static
+from textual.widgets.option_list import Option
+
+from tui_grid.core.catalog import BoardEntry
+from tui_grid.core.errors import BoardError, UsageError
+from tui_grid.games.registry import PLANNED, GameDefinition, LoadedBoard, all_games
+
+LOGO = "▀█▀ █ █ ▀█▀   █▀▀ █▀█ ▀█▀ █▀▄\n █  █▄█ ▄█▄   █▄█ █▀▄ ▄█▄ █▄▀"
+NEW_BOARD = "__new__"
+PREVIEW_ROWS, PREVIEW_COLS = 18, 48
+
+
+class MenuScreen(Screen):
+    BINDINGS = [Binding("q", "app.quit", "Quit"), Binding("escape", "app.quit", "Quit", show=False)]
+    DEFAULT_CSS = """
+    MenuScreen { align: center middle; }
+    MenuScreen > Vertical { width: 72; height: auto; max-height: 100%; }
+    MenuScreen #logo { color: $accent; text-align: center; width: 100%; padding-bottom: 1; }
+    MenuScreen OptionList { height: auto; max-height: 14; }
+    MenuScreen #about { color: $text-muted; padding: 1 1 0 1; height: auto; }
+    """
+
+    def compose(self) -> ComposeResult:
+        with Vertical():
+            yield Static(LOGO, id="logo")
+            options = [Option(f"{game.title}  [dim]— {game.tagline}[/dim]", id=game.key) for game in all_games()]
+            options += [
+                Option(f"{planned.title}  [dim]— coming soon[/dim]", id=planned.key, disabled=True)
+                for planned in PLANNED
+            ]
+            yield OptionList(*options, id="games")
+            yield Static("enter picks a game  ·  ? in a game shows its rules and keys  ·  q quits", id="about")
+        yield Footer()
+
+    def on_option_list_option_selected(self, event: OptionList.OptionSelected) -> None:
+        from tui_grid.games.registry import get_game
+
+        self.app.push_screen(BoardPickerScreen(get_game(event.option.id)))
+
+
+class BoardPickerScreen(Screen):
+    BINDINGS = [
+        Binding("escape,b", "app.pop_screen", "Back"),
+        Binding("n", "new", "New random"),
+        Binding("q", "app.quit", "Quit"),
+    ]
+    DEFAULT_CSS = """
+    BoardPickerScreen #heading { height: 1; padding: 0 1; background: $primary-muted; text-style: bold; }
+    BoardPickerScreen #boards { width: 34; height: 1fr; }
+    BoardPickerScreen #preview { width: 1fr; height: 1fr; padding: 0 1; border: round $primary-muted; }
+    """
+
+    def __init__(self, game: GameDefinition) -> None:
+        super().__init__()
+        self.game = game
+        self.entries: dict[str, BoardEntry] = {entry.name: entry for entry in game.boards()}
+
+    def compose(self) -> ComposeResult:
+        yield Static(f"{self.game.title} — pick a board", id="heading")
+        with Horizontal():
+            options = [Option("＋ new random board…", id=NEW_BOARD)]
+            options += [Option(f"{name}  [dim]{entry.title()}[/dim]", id=name) for name, entry in self.entries.items()]
+            yield OptionList(*options, id="boards")
+            yield Static(id="preview")
+        yield Footer()
+
+    def on_mount(self) -> None:
+        boards = self.query_one("#boards", OptionList)
+        boards.highlighted = 1 if self.entries else 0
+        boards.focus()
+
+    def on_option_list_option_highlighted(self, event: OptionList.OptionHighlighted) -> None:
+        self.query_one("#preview", Static).update(self._preview(event.option.id))
+
+    def _preview(self, name: str | None) -> str:
+        if name == NEW_BOARD or name not in self.entries:
+            return "A random board: choose its size and options, or paste a game id."
+        try:
+            text = self.entries[name].load()
+            self.game.parse(text)
+        except (BoardError, UsageError) as exc:
+            return f"[b red]This board cannot be loaded:[/]\n{exc}"
+        rows = [row[:PREVIEW_COLS] for row in text.rows[:PREVIEW_ROWS]]
+        cropped = len(text.rows) > PREVIEW_ROWS or any(len(row) > PREVIEW_COLS for row in text.rows)
+        body = "\n".join(row.replace("[", r"\[") for row in rows)
+        meta = "\n".join(f"[dim]{key}:[/dim] {value}" for key, value in text.meta.items())
+        return f"{body}{chr(10) + '…' if cropped else ''}\n\n{meta}"
+
+    def on_option_list_option_selected(self, event: OptionList.OptionSelected) -> None:
+        if event.option.id == NEW_BOARD:
+            self.action_new()
+            return
+        try:
+            loaded = self.game.load(str(self.entries[event.option.id].path))
+        except (BoardError, UsageError) as exc:
+            self.notify(str(exc), title="Cannot open board", severity="error")
+            return
+        self.app.start_game(self.game, LoadedBoard(loaded.board, event.option.id, loaded.title, meta=loaded.meta))
+
+    def action_new(self) -> None:
+        from tui_grid.ui.new_board import NewBoardDialog
+
+        self.app.push_screen(NewBoardDialog(self.game), self._new_board_chosen)
+
+    def _new_board_chosen(self, game_id: str | None) -> None:
+        if not game_id:
+            return
+        try:
+            loaded = self.game.load(game_id)
+        except (BoardError, UsageError, ValueError) as exc:
+            self.notify(str(exc), title="Cannot make board", severity="error")
+            return
+        self.app.start_game(self.game, loaded)

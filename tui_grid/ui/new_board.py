@@ -1,0 +1,93 @@
+"""The "new board" dialog: the game's own options plus a seed, or a pasted game id."""
+
+from __future__ import annotations
+
+import random
+
+from textual.app import ComposeResult
+from textual.binding import Binding
+from textual.containers import Grid, Vertical
+from textual.screen import ModalScreen
+from textual.widgets import Button, Input, Label, Select, Static
+
+from tui_grid.core.errors import UsageError
+from tui_grid.games.registry import GameDefinition, parse_seed
+
+#: The last values typed per game, so `n` again offers the same settings with a new seed.
+_remembered: dict[str, dict[str, str]] = {}
+
+
+class NewBoardDialog(ModalScreen[str | None]):
+    BINDINGS = [Binding("escape", "cancel", "Cancel")]
+    DEFAULT_CSS = """
+    NewBoardDialog { align: center middle; }
+    NewBoardDialog > Vertical {
+        width: 60; height: auto; max-height: 100%;
+        border: thick $primary; background: $surface; padding: 0 1;
+    }
+    NewBoardDialog Grid { grid-size: 2; grid-columns: 14 1fr; grid-rows: 3; height: auto; }
+    NewBoardDialog Label { padding: 1 0 0 0; }
+    NewBoardDialog #error { color: $error; height: auto; }
+    NewBoardDialog #buttons { height: 3; align-horizontal: right; }
+    NewBoardDialog Button { margin-left: 1; }
+    """
+
+    def __init__(self, game: GameDefinition, rng: random.Random | None = None) -> None:
+        super().__init__()
+        self.game = game
+        self.rng = rng or random.Random()
+
+    def compose(self) -> ComposeResult:
+        remembered = _remembered.get(self.game.key, {})
+        with Vertical():
+            yield Static(f"[b]New {self.game.title} board[/b]  (enter makes it, esc cancels)")
+            with Grid():
+                for spec in self.game.new_game_fields:
+                    yield Label(spec.label)
+                    value = remembered.get(spec.key, spec.default)
+                    if spec.choices:
+                        yield Select([(c, c) for c in spec.choices], value=value, allow_blank=False, id=f"field-{spec.key}")
+                    else:
+                        yield Input(value=value, id=f"field-{spec.key}")
+                yield Label("Seed")
+                yield Input(value=str(self.rng.randrange(1, 1_000_000)), id="field-seed")
+                yield Label("or game id")
+                yield Input(placeholder=f"{self.game.key}:...#seed42", id="field-id")
+            yield Static(id="error")
+            with Vertical(id="buttons"):
+                yield Button("Make board", variant="primary", id="make")
+
+    def on_mount(self) -> None:
+        self.query(Input).first().focus()
+
+    def on_input_submitted(self) -> None:
+        self._make()
+
+    def on_button_pressed(self) -> None:
+        self._make()
+
+    def _make(self) -> None:
+        try:
+            game_id = self._game_id()
+        except UsageError as exc:
+            self.query_one("#error", Static).update(str(exc))
+            return
+        self.dismiss(game_id)
+
+    def _game_id(self) -> str:
+        pasted = self.query_one("#field-id", Input).value.strip()
+        if pasted:
+            if not self.game.is_game_id(pasted):
+                raise UsageError(f"a {self.game.title} game id starts with '{self.game.key}:'")
+            return pasted
+        values = {}
+        for spec in self.game.new_game_fields:
+            widget = self.query_one(f"#field-{spec.key}")
+            values[spec.key] = str(widget.value).strip()
+        seed = parse_seed(self.query_one("#field-seed", Input).value.strip())
+        game_id = self.game.game_id_from_fields(values, seed)
+        _remembered[self.game.key] = values
+        return game_id
+
+    def action_cancel(self) -> None:
+        self.dismiss(None)
