@@ -39,7 +39,7 @@ class Zoom(Enum):
 ZOOM_ORDER = (Zoom.WIDE, Zoom.NARROW, Zoom.HALF)
 
 
-class BoardView(ScrollView, can_focus=True):
+class BoardView(ScrollView, can_focus=False):
     """Subclasses set KINDS and COMPONENT_CLASSES and implement `cell`."""
 
     DEFAULT_CSS = """

@@ -16,7 +16,7 @@ from textual.app import ComposeResult
 from textual.containers import Horizontal
 from textual.screen import Screen
 from textual.timer import Timer
-from textual.widgets import Footer, ProgressBar, Static
+from textual.widgets import ProgressBar, Static
 
 from tui_grid.core.control import Cancelled, SearchControl
 from tui_grid.core.errors import BoardError, UsageError
@@ -24,6 +24,7 @@ from tui_grid.core.geometry import Direction, Pos
 from tui_grid.core.history import History
 from tui_grid.games.registry import GameDefinition, LoadedBoard
 from tui_grid.ui.board_view import BoardView
+from tui_grid.ui.key_bar import KeyBar
 from tui_grid.ui.keys import GAME_BINDINGS
 from tui_grid.ui.settings import Settings, thin_frames
 
@@ -94,7 +95,7 @@ class GameScreen(Screen, Generic[S]):
             yield ProgressBar(total=None, show_eta=False, show_percentage=False)
             yield Static(id="busy-label")
         yield Static(id="message")
-        yield Footer()
+        yield KeyBar(GAME_BINDINGS)
 
     def on_mount(self) -> None:
         self.view.set_grid_size(*self.grid_size())
@@ -148,10 +149,10 @@ class GameScreen(Screen, Generic[S]):
         self.hint = None
         self.history.push(result.state)
         self.message = self.over_message(result.state) if self.is_over(result.state) else ""
-        self._animate(list(thin_frames(list(result.frames))), result.state)
+        self._run_frames(list(thin_frames(list(result.frames))), result.state)
         return True
 
-    def _animate(self, frames: list[S], final: S) -> None:
+    def _run_frames(self, frames: list[S], final: S) -> None:
         if not self.settings.animate or not frames:
             self._frames.clear()
             self._display(final)
@@ -322,7 +323,7 @@ class GameScreen(Screen, Generic[S]):
         self.hint = None
         self.history.push(current)  # the whole solve is one undo step
         self.message = plan.message
-        self._animate(frames, current)
+        self._run_frames(frames, current)
 
     def action_watch(self) -> None:
         if self._watch_timer is not None:

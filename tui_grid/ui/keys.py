@@ -5,10 +5,10 @@ from __future__ import annotations
 from textual.binding import Binding
 
 GAME_BINDINGS: list[Binding] = [
-    Binding("up", "move('u')", "Move", key_display="←↑↓→"),
-    Binding("down", "move('d')", "Move", show=False),
-    Binding("left", "move('l')", "Move", show=False),
-    Binding("right", "move('r')", "Move", show=False),
+    Binding("up", "move('u')", "Move", key_display="←↑↓→", tooltip="Move with the arrow keys"),
+    Binding("down", "move('d')", "Move down", show=False),
+    Binding("left", "move('l')", "Move left", show=False),
+    Binding("right", "move('r')", "Move right", show=False),
     Binding("u", "undo", "Undo"),
     Binding("ctrl+z", "undo", "Undo", show=False),
     Binding("y", "redo", "Redo"),

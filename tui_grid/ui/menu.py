@@ -38,7 +38,7 @@ class MenuScreen(Screen):
             ]
             yield OptionList(*options, id="games")
             yield Static("enter picks a game  ·  ? in a game shows its rules and keys  ·  q quits", id="about")
-        yield Footer()
+        yield Footer(compact=True)
 
     def on_option_list_option_selected(self, event: OptionList.OptionSelected) -> None:
         from tui_grid.games.registry import get_game
@@ -70,7 +70,7 @@ class BoardPickerScreen(Screen):
             options += [Option(f"{name}  [dim]{entry.title()}[/dim]", id=name) for name, entry in self.entries.items()]
             yield OptionList(*options, id="boards")
             yield Static(id="preview")
-        yield Footer()
+        yield Footer(compact=True)
 
     def on_mount(self) -> None:
         boards = self.query_one("#boards", OptionList)
