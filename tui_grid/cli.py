@@ -42,6 +42,11 @@ def build_parser() -> argparse.ArgumentParser:
     solve.add_argument("boards", metavar="BOARD", nargs="+", help="file path, board name, game id, or - for stdin")
     solve.add_argument("--json", action="store_true", help="print one JSON object per board, in argument order")
 
+    watch = commands.add_parser("watch", help="print the solver playing a board, move by move")
+    watch.add_argument("game", metavar="GAME", help=f"one of: {games}")
+    watch.add_argument("board", metavar="BOARD", help="file path, board name, game id, or - for stdin")
+    watch.add_argument("--delay", type=float, default=0.4, metavar="SECONDS", help="pause between moves (default 0.4)")
+
     generate = commands.add_parser("generate", help="print a new random board in file format")
     per_game = generate.add_subparsers(dest="game", metavar="GAME", required=True, parser_class=_Parser)
     for game in all_games():
@@ -75,6 +80,8 @@ def _dispatch(args: argparse.Namespace) -> int:
         return _list_boards(args.game)
     if args.command == "solve":
         return _solve(args.game, args.boards, args.json)
+    if args.command == "watch":
+        return _watch(args.game, args.board, args.delay)
     if args.command == "generate":
         game = get_game(args.game)
         sys.stdout.write(game.generate_file(game.generate_id(args)))
@@ -100,6 +107,25 @@ def _list_boards(game_key: str | None) -> int:
     if not game_key:
         for planned in PLANNED:
             print(f"{planned.key}/  (not playable yet)")
+    return 0
+
+
+def _watch(game_key: str, board_arg: str, delay: float) -> int:
+    """Replay the solver's play; on a terminal each frame redraws in place."""
+    import time
+
+    if delay < 0:
+        raise UsageError(f"--delay must be zero or more, got {delay}")
+    game = get_game(game_key)
+    loaded = game.load(board_arg)
+    record = game.solve_record(loaded.board)
+    frames = game.watch_frames(loaded.board, record)
+    redraw = sys.stdout.isatty()
+    for index, frame in enumerate(frames):
+        if index:
+            time.sleep(delay)
+        prefix = "\x1b[H\x1b[2J" if redraw else ("\n" if index else "")
+        print(f"{prefix}{loaded.title}  ({index}/{len(frames) - 1})\n{frame}", flush=True)
     return 0
 
 

@@ -54,6 +54,10 @@ class GameDefinition(ABC):
     def board_rows(self, board: Any) -> tuple[str, ...]:
         """The board in file characters, for previews and `generate`."""
 
+    def preview_rows(self, board: Any) -> tuple[str, ...]:
+        """Rows for the board picker's preview; a game may make invisible cells visible."""
+        return self.board_rows(board)
+
     def is_game_id(self, arg: str) -> bool:
         return arg.startswith(f"{self.key}:")
 
@@ -85,6 +89,10 @@ class GameDefinition(ABC):
     @abstractmethod
     def solve_drawing(self, board: Any, record: dict[str, Any]) -> str:
         """A readable picture of the board with the answer, for `solve` without --json."""
+
+    @abstractmethod
+    def watch_frames(self, board: Any, record: dict[str, Any]) -> list[str]:
+        """The board after each move of the solver's play, for `tui-grid watch`."""
 
     # --- generating ------------------------------------------------------------------
     @abstractmethod

@@ -61,6 +61,7 @@ class GameScreen(Screen, Generic[S]):
     GameScreen { layout: vertical; }
     GameScreen #title { height: 1; padding: 0 1; background: $primary-muted; text-style: bold; }
     GameScreen #status { height: 1; padding: 0 1; background: $surface; }
+    GameScreen #legend { height: 1; padding: 0 1; color: $text-muted; text-align: center; }
     GameScreen #message { height: auto; max-height: 3; padding: 0 1; color: $text-muted; }
     GameScreen #busy { height: 1; display: none; padding: 0 1; }
     GameScreen #busy.-active { display: block; }
@@ -90,6 +91,7 @@ class GameScreen(Screen, Generic[S]):
     def compose(self) -> ComposeResult:
         yield Static(id="title")
         yield self.view
+        yield Static(self.legend(), id="legend")
         yield Static(id="status")
         with Horizontal(id="busy"):
             yield ProgressBar(total=None, show_eta=False, show_percentage=False)
@@ -465,6 +467,10 @@ class GameScreen(Screen, Generic[S]):
 
     def focus_of(self, state: S) -> Pos | None:
         return None
+
+    def legend(self) -> str:
+        """One line under the board naming the glyphs."""
+        return ""
 
     def find_plan(self, state: S, control: SearchControl) -> Plan:
         """Runs in a worker thread: the moves solve and watch will play."""

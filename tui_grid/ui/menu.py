@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from rich.markup import escape
 from textual.app import ComposeResult
 from textual.binding import Binding
 from textual.containers import Horizontal, Vertical
@@ -67,7 +68,7 @@ class BoardPickerScreen(Screen):
         yield Static(f"{self.game.title} — pick a board", id="heading")
         with Horizontal():
             options = [Option("＋ new random board…", id=NEW_BOARD)]
-            options += [Option(f"{name}  [dim]{entry.title()}[/dim]", id=name) for name, entry in self.entries.items()]
+            options += [Option(name, id=name) for name in self.entries]
             yield OptionList(*options, id="boards")
             yield Static(id="preview")
         yield Footer(compact=True)
@@ -85,14 +86,16 @@ class BoardPickerScreen(Screen):
             return "A random board: choose its size and options, or paste a game id."
         try:
             text = self.entries[name].load()
-            self.game.parse(text)
+            board = self.game.parse(text)
         except (BoardError, UsageError) as exc:
-            return f"[b red]This board cannot be loaded:[/]\n{exc}"
-        rows = [row[:PREVIEW_COLS] for row in text.rows[:PREVIEW_ROWS]]
-        cropped = len(text.rows) > PREVIEW_ROWS or any(len(row) > PREVIEW_COLS for row in text.rows)
-        body = "\n".join(row.replace("[", r"\[") for row in rows)
-        meta = "\n".join(f"[dim]{key}:[/dim] {value}" for key, value in text.meta.items())
-        return f"{body}{chr(10) + '…' if cropped else ''}\n\n{meta}"
+            return f"[b red]This board cannot be loaded:[/]\n{escape(str(exc))}"
+        all_rows = self.game.preview_rows(board)
+        rows = [row[:PREVIEW_COLS] for row in all_rows[:PREVIEW_ROWS]]
+        cropped = len(all_rows) > PREVIEW_ROWS or any(len(row) > PREVIEW_COLS for row in all_rows)
+        body = "\n".join(escape(row) for row in rows)
+        meta = "\n".join(f"[dim]{key}:[/dim] {escape(value)}" for key, value in text.meta.items() if key != "title")
+        title = escape(text.title or name)
+        return f"[b]{title}[/b]\n\n{body}{chr(10) + '…' if cropped else ''}\n\n{meta}"
 
     def on_option_list_option_selected(self, event: OptionList.OptionSelected) -> None:
         if event.option.id == NEW_BOARD:

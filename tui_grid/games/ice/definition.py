@@ -9,10 +9,10 @@ from typing import Any
 from tui_grid.core.boardfile import BoardText, parse_size
 from tui_grid.core.control import SearchControl
 from tui_grid.core.errors import UsageError
-from tui_grid.core.geometry import Pos
+from tui_grid.core.geometry import parse_route
 from tui_grid.games.ice.board import IceBoard, parse_ice
 from tui_grid.games.ice.generator import game_id, generate, parse_game_id
-from tui_grid.games.ice.rules import slide_cells
+from tui_grid.games.ice.rules import IceState, initial_state, play, slide_cells
 from tui_grid.games.ice.solver import solve
 from tui_grid.games.registry import GameDefinition, NewGameField
 
@@ -46,9 +46,6 @@ at least the number of moves you ask for; its game id (such as `ice:16x12:m10#se
 makes the same map again, in the app or with `tui-grid play ice ID`.
 """
 
-ARROWS = {"u": "↑", "d": "↓", "l": "←", "r": "→"}
-
-
 class IceGame(GameDefinition):
     key = "ice"
     title = "Ice sliding"
@@ -64,6 +61,9 @@ class IceGame(GameDefinition):
 
     def board_rows(self, board: IceBoard) -> tuple[str, ...]:
         return board.rows
+
+    def preview_rows(self, board: IceBoard) -> tuple[str, ...]:
+        return tuple(row.replace(" ", "·") for row in board.rows)
 
     def board_from_id(self, text: str) -> IceBoard:
         try:
@@ -89,24 +89,32 @@ class IceGame(GameDefinition):
 
     def solve_drawing(self, board: IceBoard, record: dict[str, Any]) -> str:
         grid = [list(row) for row in board.rows]
-        if record["solvable"]:
-            pos = board.start
-            for letter in record["path"]:
-                from tui_grid.core.geometry import Direction
+        pos = board.start
+        for direction in parse_route(record["path"] or ""):
+            cells = slide_cells(board, pos, direction)
+            for cell in cells[:-1]:
+                if grid[cell.row][cell.col] == " ":
+                    grid[cell.row][cell.col] = direction.arrow
+            pos = cells[-1]
+            if grid[pos.row][pos.col] in " x":
+                grid[pos.row][pos.col] = "*"
+        return _framed(grid, _summary(record))
 
-                cells = slide_cells(board, pos, Direction.from_letter(letter))
-                for cell in cells[:-1]:
-                    if grid[cell.row][cell.col] == " ":
-                        grid[cell.row][cell.col] = ARROWS[letter]
-                pos = cells[-1]
-                if grid[pos.row][pos.col] in " x":
-                    grid[pos.row][pos.col] = "*"
-            summary = f"{record['moves']} moves, distance {record['distance']}: {record['path']}"
-        else:
-            summary = "unsolvable: E cannot be reached from S"
-        border = "+" + "-" * board.width + "+"
-        body = [f"|{''.join(row)}|" for row in grid]
-        return "\n".join([border, *body, border, summary])
+    def watch_frames(self, board: IceBoard, record: dict[str, Any]) -> list[str]:
+        state = initial_state(board)
+        frames = [self._frame(board, state, "start")]
+        for direction in parse_route(record["path"] or ""):
+            state = play(board, state, direction)
+            frames.append(self._frame(board, state, f"slide {direction.letter}"))
+        if not record["solvable"]:
+            frames[0] += "\n" + _summary(record)
+        return frames
+
+    @staticmethod
+    def _frame(board: IceBoard, state: IceState, what: str) -> str:
+        grid = [list(row) for row in board.rows]
+        grid[state.pos.row][state.pos.col] = "@"
+        return _framed(grid, f"{what}: moves {state.moves}, distance {state.distance}")
 
     def add_generate_arguments(self, parser: argparse.ArgumentParser) -> None:
         parser.add_argument("--size", default="16x12", metavar="WxH", help="map size (default 16x12)")
@@ -130,6 +138,18 @@ class IceGame(GameDefinition):
 
     def help_markdown(self) -> str:
         return HELP
+
+
+def _framed(grid: list[list[str]], caption: str) -> str:
+    """The map inside a +--+ frame, so ice at the edges stays visible in a terminal."""
+    border = "+" + "-" * len(grid[0]) + "+"
+    return "\n".join([border, *(f"|{''.join(row)}|" for row in grid), border, caption])
+
+
+def _summary(record: dict[str, Any]) -> str:
+    if not record["solvable"]:
+        return "unsolvable: E cannot be reached from S"
+    return f"{record['moves']} moves, distance {record['distance']}: {record['path']}"
 
 
 def _size(text: str) -> tuple[int, int]:

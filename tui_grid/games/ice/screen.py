@@ -71,6 +71,9 @@ class IceScreen(GameScreen[IceState]):
     def focus_of(self, state: IceState) -> Pos:
         return state.pos
 
+    def legend(self) -> str:
+        return "@ you   S start   E exit   ░ rough: stops you   █ obstacle   blank: ice"
+
     def find_plan(self, state: IceState, control: SearchControl) -> Plan:
         solution = solve(self.board, state.pos, control)
         if solution is None:

@@ -57,13 +57,12 @@ game ends as soon as the next ghost step would catch Jimmy or leave him no legal
 """
 
 LETTERS = {Direction.UP: "U", Direction.DOWN: "D", Direction.LEFT: "L", Direction.RIGHT: "R"}
-ARROWS = {"U": "↑", "D": "↓", "L": "←", "R": "→"}
 
 
 class JimmyGame(GameDefinition):
     key = "jimmy"
     title = "Jimmy and the ghosts"
-    tagline = "Can Jimmy reach the border before the ghosts catch him?"
+    tagline = "Reach the border before the ghosts catch you."
     screen_path = "tui_grid.games.jimmy.screen:JimmyScreen"
     new_game_fields = (
         NewGameField("size", "Size (WxH)", "10x10"),
@@ -97,8 +96,8 @@ class JimmyGame(GameDefinition):
         if escape_text not in ("yes", "no", "any"):
             raise UsageError(f"escape must be yes, no or any, got {escape_text!r}")
         escape = {"yes": True, "no": False, "any": None}[escape_text]
-        text = game_id(width, height, ghosts, escape, seed)
         try:
+            text = game_id(width, height, ghosts, escape, seed)
             parse_game_id(text)
         except ValueError as exc:
             raise UsageError(str(exc)) from None
@@ -111,24 +110,52 @@ class JimmyGame(GameDefinition):
         return {"escape": True, "path": [LETTERS[d] for d in result.path]}
 
     def solve_drawing(self, board: JimmyBoard, record: dict[str, Any]) -> str:
+        moves, summary = self._line(board, record)
         grid = [list(row) for row in board.rows()]
         state = initial_state(board)
-        if record["escape"]:
-            moves = [Direction.from_letter(letter) for letter in record["path"]]
-            summary = f"escape in {len(moves)} moves: {''.join(record['path']) or '(already on the border)'}"
-        else:
-            line = survive(board)
-            moves = list(line.path)
-            summary = f"no escape; the longest line lasts {len(moves)} moves, then {line.end.reason}"
         for direction in moves:
             turn = play(board, state, direction)
             if turn is None:
                 break
-            grid[state.jimmy.row][state.jimmy.col] = ARROWS[LETTERS[direction]]
+            grid[state.jimmy.row][state.jimmy.col] = direction.arrow
             state = turn.state
         if state.jimmy != board.jimmy or not moves:
             grid[state.jimmy.row][state.jimmy.col] = "O" if record["escape"] else "X"
         return "\n".join(["".join(row) for row in grid] + [summary])
+
+    def watch_frames(self, board: JimmyBoard, record: dict[str, Any]) -> list[str]:
+        moves, summary = self._line(board, record)
+        state = initial_state(board)
+        frames = [self._frame(board, state, "start")]
+        for direction in moves:
+            turn = play(board, state, direction)
+            if turn is None:
+                break
+            state = turn.state
+            frames.append(self._frame(board, state, f"move {LETTERS[direction]}"))
+        frames[-1] += "\n" + summary
+        return frames
+
+    @staticmethod
+    def _line(board: JimmyBoard, record: dict[str, Any]) -> tuple[list[Direction], str]:
+        """The moves to show: the escape, or else the longest survival line found."""
+        if record["escape"]:
+            moves = [Direction.from_letter(letter) for letter in record["path"]]
+            return moves, f"escape in {len(moves)} moves: {''.join(record['path']) or '(already on the border)'}"
+        line = survive(board)
+        return list(line.path), f"no escape; the longest line lasts {len(line.path)} moves, then {line.end.reason}"
+
+    @staticmethod
+    def _frame(board: JimmyBoard, state, what: str) -> str:
+        """Seed characters, with `*` for his trail."""
+        grid = [list(row.replace("o", ".").replace("g", ".")) for row in board.rows()]
+        for cell in state.visited:
+            grid[cell.row][cell.col] = "*"
+        for ghost in state.ghosts:
+            grid[ghost.row][ghost.col] = "g"
+        grid[state.jimmy.row][state.jimmy.col] = "o"
+        status = {"PLAYING": "", "ESCAPED": " — escaped", "CAUGHT": f" — caught: {state.reason}"}[state.outcome.name]
+        return "\n".join("".join(row) for row in grid) + f"\n{what}: moves {state.moves}{status}"
 
     def add_generate_arguments(self, parser: argparse.ArgumentParser) -> None:
         parser.add_argument("--size", default="10x10", metavar="WxH", help="board size (default 10x10)")

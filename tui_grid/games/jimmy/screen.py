@@ -115,6 +115,9 @@ class JimmyScreen(GameScreen[JimmyState]):
     def focus_of(self, state: JimmyState) -> Pos:
         return state.jimmy
 
+    def legend(self) -> str:
+        return "o Jimmy   g ghost   × ghost's next step   · trail   ░ border: escape   █ solid"
+
     def find_plan(self, state: JimmyState, control: SearchControl) -> Plan:
         result = solve(self.board, state, control)
         if result.escape:

@@ -1,0 +1,554 @@
+"""Exact escape search for Jimmy and the ghosts, and a best-effort longest survival line.
+
+The search is a depth-first search over Jimmy's moves (the ghosts are a deterministic
+function of his path), on bitsets: cell (r, c) is bit r*(W+1)+c, with one always-empty
+guard column so that shifting by 1 never wraps from one row into the next.
+
+Cuts (each one sound; see the module docs in `solve`):
+
+* a border cell next to Jimmy that is open, unvisited and not under a stepped ghost is an
+  escape at once;
+* reachability: the cells Jimmy can still reach (flood fill through open, unvisited
+  cells; ghosts ignored because they move) must contain a border cell;
+* memo of failures with dominance: a failed state is remembered as (Jimmy's cell, the
+  relevant stepped ghosts) -> the reachable region; a later state with the same key and
+  a region that is a subset of a failed one fails too;
+* far ghosts are dropped from the memo key: a ghost whose distance is at least twice the
+  number of cells Jimmy can still visit can never touch or block him again;
+* a probe plays the shortest route to the border with the real ghosts, so easy escapes
+  are found without any branching.
+"""
+
+from __future__ import annotations
+
+from collections import deque
+from dataclasses import dataclass
+from typing import Callable
+
+from tui_grid.core.control import SearchControl
+from tui_grid.core.geometry import DIRECTIONS, Direction, Pos
+from tui_grid.games.jimmy.board import JimmyBoard
+from tui_grid.games.jimmy.rules import JimmyState, Outcome, initial_state, replay
+
+
+@dataclass(frozen=True)
+class EscapeResult:
+    escape: bool
+    path: tuple[Direction, ...] | None
+    nodes: int
+
+
+@dataclass(frozen=True)
+class SurvivalLine:
+    path: tuple[Direction, ...]
+    end: JimmyState
+
+
+class _Layout:
+    """Precomputed index tables and masks for one board."""
+
+    def __init__(self, board: JimmyBoard) -> None:
+        width, height = board.width, board.height
+        stride = width + 1
+        self.width, self.height, self.stride = width, height, stride
+        size = height * stride
+        self.size = size
+        self.row = [i // stride for i in range(size)]
+        self.col = [i % stride for i in range(size)]
+        open_mask = 0
+        border = 0
+        for r in range(height):
+            for c in range(width):
+                if Pos(r, c) in board.solid:
+                    continue
+                bit = 1 << (r * stride + c)
+                open_mask |= bit
+                if r == 0 or c == 0 or r == height - 1 or c == width - 1:
+                    border |= bit
+        self.open = open_mask
+        self.border = border
+        deltas = [(d, d.dr * stride + d.dc) for d in DIRECTIONS]
+        self.deltas = deltas
+        neighbours: list[tuple[tuple[Direction, int], ...]] = []
+        for i in range(size):
+            r, c = self.row[i], self.col[i]
+            out = []
+            if c < width and (open_mask >> i) & 1:
+                for d, delta in deltas:
+                    nr, nc = r + d.dr, c + d.dc
+                    if 0 <= nr < height and 0 <= nc < width:
+                        n = i + delta
+                        if (open_mask >> n) & 1:
+                            out.append((d, n))
+            neighbours.append(tuple(out))
+        self.neighbours = neighbours
+        # Static distance to the nearest open border cell through open cells (move ordering).
+        far = size + 1
+        dist = [far] * size
+        queue: deque[int] = deque()
+        for i in range(size):
+            if (border >> i) & 1:
+                dist[i] = 0
+                queue.append(i)
+        while queue:
+            i = queue.popleft()
+            for _, n in neighbours[i]:
+                if dist[n] > dist[i] + 1:
+                    dist[n] = dist[i] + 1
+                    queue.append(n)
+        self.border_dist = dist
+
+    def index(self, p: Pos) -> int:
+        return p[0] * self.stride + p[1]
+
+    def pos(self, i: int) -> Pos:
+        return Pos(self.row[i], self.col[i])
+
+    def flood(self, start: int, free: int) -> int:
+        """Cells of `free` connected to bit `start` (start itself included)."""
+        stride = self.stride
+        reach = start
+        while True:
+            grown = (reach | (reach << 1) | (reach >> 1) | (reach << stride) | (reach >> stride)) & free
+            if grown == reach:
+                return reach
+            reach = grown
+
+
+_LAYOUTS: dict[JimmyBoard, _Layout] = {}
+
+
+def _layout(board: JimmyBoard) -> _Layout:
+    layout = _LAYOUTS.get(board)
+    if layout is None:
+        if len(_LAYOUTS) > 64:
+            _LAYOUTS.clear()
+        layout = _LAYOUTS[board] = _Layout(board)
+    return layout
+
+
+RELAX_BUDGET = 2000
+ROOT_RELAX_BUDGET = 20000
+
+
+class _Stop(Exception):
+    """Internal: a node budget ran out."""
+
+
+class _Search:
+    """One exact escape search from one state (see `solve` for why each cut is sound)."""
+
+    def __init__(self, board: JimmyBoard, control: SearchControl | None, max_nodes: int | None = None) -> None:
+        self.lay = _layout(board)
+        self.control = control
+        self.max_nodes = max_nodes
+        self.nodes = 0
+        self.dfs_nodes = 0
+        self.relax_calls = 0
+        self.relax_states = 0
+        self.relax_budget = RELAX_BUDGET
+        self.root_relax_budget = ROOT_RELAX_BUDGET
+        # (Jimmy, relevant stepped ghosts) -> regions (bitsets) from which the game is lost.
+        self.memo: dict[tuple[int, tuple[int, ...]], list[int]] = {}
+
+    def count(self, nodes: int) -> None:
+        self.nodes += nodes
+        if self.control is not None:
+            self.control.tick(nodes)
+        if self.max_nodes is not None and self.nodes > self.max_nodes:
+            raise _Stop()
+
+    def key(self, j: int, stepped: tuple[int, ...], region: int) -> tuple[int, tuple[int, ...]]:
+        """Memo key: Jimmy and the stepped ghosts that can still matter with `region` left."""
+        row, col = self.lay.row, self.lay.col
+        limit = 2 * region.bit_count()
+        jr, jc = row[j], col[j]
+        return (j, tuple(g for g in stepped if abs(row[g] - jr) + abs(col[g] - jc) < limit))
+
+    def remember(self, key: tuple[int, tuple[int, ...]], region: int) -> None:
+        """Store a lost region, keeping only regions that no other stored one contains."""
+        failed = self.memo.get(key)
+        if failed is None:
+            self.memo[key] = [region]
+            return
+        for other in failed:
+            if not region & ~other:
+                return
+        failed[:] = [other for other in failed if other & ~region]
+        failed.append(region)
+
+    def lost(self, key: tuple[int, tuple[int, ...]], region: int) -> bool:
+        failed = self.memo.get(key)
+        if failed is not None:
+            for other in failed:
+                if not region & ~other:
+                    return True
+        return False
+
+    # -- the search ---------------------------------------------------------------------
+    def run(self, j: int, ghosts: tuple[int, ...], visited: int) -> list[Direction] | None:
+        lay = self.lay
+        row, col = lay.row, lay.col
+        stride = lay.stride
+        open_mask, border = lay.open, lay.border
+        neighbours = lay.neighbours
+        border_dist = lay.border_dist
+        memo = self.memo
+        control = self.control
+        tick = control.tick if control is not None else None
+        max_nodes = self.max_nodes
+        relaxed = self.relaxed
+        relax_budget = self.relax_budget
+        key_of = self.key
+
+        def expand(j: int, ghosts: tuple[int, ...], visited: int, budget: int):
+            """None: this state is lost. A list of moves: an escape. Else a new frame."""
+            self.nodes += 1
+            self.dfs_nodes += 1
+            if tick is not None:
+                tick()
+            if max_nodes is not None and self.nodes > max_nodes:
+                raise _Stop()
+            jr, jc = row[j], col[j]
+            stepped_set = set()
+            gbits = 0
+            for g in ghosts:
+                gc = col[g]
+                if gc < jc:
+                    g += 1
+                elif gc > jc:
+                    g -= 1
+                else:
+                    gr = row[g]
+                    if gr < jr:
+                        g += stride
+                    elif gr > jr:
+                        g -= stride
+                if g == j:
+                    return None
+                stepped_set.add(g)
+                gbits |= 1 << g
+            free = open_mask & ~visited
+            cands = []
+            for d, n in neighbours[j]:
+                if (free >> n) & 1 and not (gbits >> n) & 1:
+                    if (border >> n) & 1:
+                        return [d]
+                    cands.append((border_dist[n], d, n))
+            if not cands:
+                return None
+            region = lay.flood(1 << j, free | (1 << j)) & ~(1 << j)
+            if not region & border:
+                return None
+            stepped = tuple(sorted(stepped_set))
+            key = key_of(j, stepped, region)
+            failed = memo.get(key)
+            if failed is not None:
+                for other in failed:
+                    if not region & ~other:
+                        return None
+            if budget:
+                verdict = relaxed(j, ghosts, region, budget)
+                if verdict is True:
+                    return None
+                if verdict:
+                    return verdict
+            if len(cands) > 1:
+                cands.sort(key=_first)
+            return [j, stepped, visited, cands, 0, key, region]
+
+        root = expand(j, ghosts, visited, self.root_relax_budget)
+        if root is None or isinstance(root[0], Direction):
+            return root
+        # Frame: [jimmy, stepped ghosts, visited, children (order, dir, cell), next child, key, region]
+        stack: list[list] = [root]
+        path: list[Direction] = []
+        remember = self.remember
+        while stack:
+            frame = stack[-1]
+            cands = frame[3]
+            index = frame[4]
+            if index == len(cands):
+                stack.pop()
+                remember(frame[5], frame[6])
+                if path:
+                    path.pop()
+                continue
+            frame[4] = index + 1
+            _, d, n = cands[index]
+            child = expand(n, frame[1], frame[2] | (1 << n), relax_budget)
+            if child is None:
+                continue
+            path.append(d)
+            if isinstance(child[0], Direction):
+                path.extend(child)
+                return path
+            stack.append(child)
+        return None
+
+    # -- the relaxed game -------------------------------------------------------------
+    def relaxed(self, j: int, ghosts: tuple[int, ...], region: int, budget: int) -> bool | list[Direction] | None:
+        """The game where Jimmy may revisit cells of `region`, which can only help him.
+
+        Breadth-first over (Jimmy, ghosts) states, moving only into `region`:
+        True when no border cell is reachable (the real game is lost too; every state met
+        is stored in the memo as lost for `region`); a list of moves when the shortest
+        relaxed escape never revisits a cell (so it is a real escape); None otherwise, or
+        after `budget` states.
+        """
+        self.relax_calls += 1
+        lay = self.lay
+        row, col, stride = lay.row, lay.col, lay.stride
+        border = lay.border
+        neighbours = lay.neighbours
+        start = (j, ghosts)
+        parent: dict[tuple[int, tuple[int, ...]], tuple] = {start: None}
+        queue = [start]
+        dead: list[tuple[int, tuple[int, ...]]] = []
+        qi = 0
+        result: bool | list[Direction] | None = True
+        while qi < len(queue):
+            state = queue[qi]
+            qi += 1
+            j, gs = state
+            jr, jc = row[j], col[j]
+            stepped_set = set()
+            gbits = 0
+            for g in gs:
+                gc = col[g]
+                if gc < jc:
+                    g += 1
+                elif gc > jc:
+                    g -= 1
+                else:
+                    gr = row[g]
+                    if gr < jr:
+                        g += stride
+                    elif gr > jr:
+                        g -= stride
+                if g == j:
+                    break
+                stepped_set.add(g)
+                gbits |= 1 << g
+            else:
+                stepped = tuple(sorted(stepped_set))
+                dead.append((j, stepped))
+                for d, n in neighbours[j]:
+                    if (region >> n) & 1 and not (gbits >> n) & 1:
+                        if (border >> n) & 1:
+                            result = self._relaxed_path(parent, state, d, n)
+                            break
+                        nxt = (n, stepped)
+                        if nxt not in parent:
+                            if len(parent) >= budget:
+                                result = None
+                                break
+                            parent[nxt] = (state, d)
+                            queue.append(nxt)
+                if result is not True:
+                    break
+        self.count(len(parent))
+        self.relax_states += len(parent)
+        if result is not True:
+            return result
+        limit = 2 * region.bit_count()
+        memo = self.memo
+        for j, stepped in dead:
+            jr, jc = row[j], col[j]
+            key = (j, tuple(g for g in stepped if abs(row[g] - jr) + abs(col[g] - jc) < limit))
+            failed = memo.get(key)
+            if failed is None:
+                memo[key] = [region]
+            else:
+                self.remember(key, region)
+        return True
+
+    @staticmethod
+    def _relaxed_path(parent: dict, state: tuple, d: Direction, n: int) -> list[Direction] | None:
+        """The relaxed route to `state` then `d` to border cell `n`, if it never revisits a cell."""
+        moves = [d]
+        cells = {n}
+        while True:
+            link = parent[state]
+            if state[0] in cells:
+                return None
+            cells.add(state[0])
+            if link is None:
+                break
+            state, d = link
+            moves.append(d)
+        moves.reverse()
+        return moves
+
+
+def _first(item: tuple) -> int:
+    return item[0]
+
+
+def _start(board: JimmyBoard, state: JimmyState | None) -> JimmyState:
+    return initial_state(board) if state is None else state
+
+
+def _encode(lay: _Layout, state: JimmyState) -> tuple[int, tuple[int, ...], int]:
+    j = lay.index(state.jimmy)
+    ghosts = tuple(sorted({lay.index(g) for g in state.ghosts}))
+    visited = 0
+    for p in state.visited:
+        visited |= 1 << lay.index(p)
+    visited |= 1 << j
+    return j, ghosts, visited
+
+
+def solve(board: JimmyBoard, state: JimmyState | None = None, control: SearchControl | None = None) -> EscapeResult:
+    """Can Jimmy escape from `state` (default: the start)? Exact; the path replays legally.
+
+    Soundness of the cuts, for a state (Jimmy's cell J, ghosts G before their step,
+    visited set V):
+
+    * The future only depends on J, the stepped ghosts G' and R, the cells reachable from
+      J through open cells outside V: Jimmy only ever enters cells of R, and the ghosts
+      are a function of his path. So (J, G', R) decides the answer.
+    * If R has no border cell Jimmy can never stand on the border: no escape. (Ghosts
+      only ever take moves away, so ignoring them in the flood is safe.)
+    * Fewer cells and more ghosts never help Jimmy: every escape with region R2 subset
+      of R1 and ghosts G2 superset of G1 is also an escape for (R1, G1), because each
+      ghost moves independently of the others. So a failure for (J, G1, R1) proves
+      failure for every (J, G2, R2) with R2 subset of R1 and G2 superset of G1.
+    * Manhattan distance D between a ghost and Jimmy drops by one on the ghost's step and
+      changes by one on Jimmy's, so it drops at most 2 per turn. A ghost only matters in a
+      turn when, after its step, it is within distance 1. Jimmy can make at most |R| more
+      moves, so a stepped ghost at distance >= 2|R| never matters again: it is left out
+      of the memo key (the key's ghosts are then a subset of the state's ghosts, which is
+      the safe direction of the dominance above).
+    """
+    state = _start(board, state)
+    if state.outcome is Outcome.ESCAPED:
+        return EscapeResult(True, (), 0)
+    if state.outcome is Outcome.CAUGHT:
+        return EscapeResult(False, None, 0)
+    search = _Search(board, control)
+    j, ghosts, visited = _encode(search.lay, state)
+    path = search.run(j, ghosts, visited)
+    if path is None:
+        return EscapeResult(False, None, search.nodes)
+    return EscapeResult(True, tuple(path), search.nodes)
+
+
+def solve_limited(board: JimmyBoard, state: JimmyState | None = None, max_nodes: int = 100_000) -> EscapeResult | None:
+    """Like `solve`, but None when the search needs more than `max_nodes` nodes (for the generator)."""
+    state = _start(board, state)
+    if state.outcome is not Outcome.PLAYING:
+        return solve(board, state)
+    search = _Search(board, None, max_nodes)
+    j, ghosts, visited = _encode(search.lay, state)
+    try:
+        path = search.run(j, ghosts, visited)
+    except _Stop:
+        return None
+    if path is None:
+        return EscapeResult(False, None, search.nodes)
+    return EscapeResult(True, tuple(path), search.nodes)
+
+
+def survive(
+    board: JimmyBoard,
+    state: JimmyState | None = None,
+    control: SearchControl | None = None,
+    budget_nodes: int = 200_000,
+) -> SurvivalLine:
+    """A line that lasts as many turns as possible (an escape line if one is met on the way).
+
+    Depth-first over Jimmy's moves, moves that keep him far from the ghosts first, cut
+    when the moves made plus the cells still reachable cannot beat the best line so far;
+    stops after `budget_nodes` nodes. Deterministic for the same board and state.
+    """
+    state = _start(board, state)
+    if state.outcome is not Outcome.PLAYING:
+        return SurvivalLine((), state)
+    lay = _layout(board)
+    row, col, stride = lay.row, lay.col, lay.stride
+    open_mask, border = lay.open, lay.border
+    j0, ghosts0, visited0 = _encode(lay, state)
+    tick: Callable[[], None] | None = control.tick if control is not None else None
+
+    best: list[Direction] = []
+    path: list[Direction] = []
+    nodes = 0
+    escape: list[Direction] | None = None
+
+    # Frame: [children, next index]; children are (order, dir, cell, stepped ghosts, visited)
+    def children(j: int, ghosts: tuple[int, ...], visited: int):
+        jr, jc = row[j], col[j]
+        stepped = []
+        for g in ghosts:
+            gc = col[g]
+            if gc < jc:
+                g += 1
+            elif gc > jc:
+                g -= 1
+            else:
+                gr = row[g]
+                if gr < jr:
+                    g += stride
+                elif gr > jr:
+                    g -= stride
+            if g == j:
+                return None
+            stepped.append(g)
+        stepped_t = tuple(sorted(set(stepped)))
+        free = open_mask & ~visited
+        out = []
+        for d, n in lay.neighbours[j]:
+            if (free >> n) & 1 and n not in stepped_t:
+                nr, nc = row[n], col[n]
+                near = min((abs(row[g] - nr) + abs(col[g] - nc) for g in stepped_t), default=0)
+                out.append((-near, d, n, stepped_t, visited | (1 << n)))
+        out.sort(key=_first)
+        return out
+
+    first = children(j0, ghosts0, visited0)
+    stack = [[first or [], 0, visited0, j0]]
+    while stack:
+        frame = stack[-1]
+        kids, index = frame[0], frame[1]
+        if index == len(kids):
+            stack.pop()
+            if path:
+                path.pop()
+            continue
+        frame[1] = index + 1
+        _, d, n, stepped, visited = kids[index]
+        nodes += 1
+        if tick is not None:
+            tick()
+        path.append(d)
+        if (border >> n) & 1:
+            escape = list(path)
+            break
+        if len(path) > len(best):
+            best = list(path)
+        if nodes >= budget_nodes:
+            break
+        region = lay.flood(1 << n, (open_mask & ~visited) | (1 << n)).bit_count() - 1
+        if len(path) + region <= len(best):
+            path.pop()
+            continue
+        grand = children(n, stepped, visited)
+        if not grand:
+            path.pop()
+            continue
+        stack.append([grand, 0, visited, n])
+    if escape is not None:
+        return SurvivalLine(tuple(escape), replay(board, escape, state))
+    # A budget stop can leave the best line unfinished: play it out, farthest from the ghosts first.
+    end = replay(board, best, state)
+    line = list(best)
+    while end.outcome is Outcome.PLAYING:
+        vis = 0
+        for p in end.visited:
+            vis |= 1 << lay.index(p)
+        kids = children(lay.index(end.jimmy), tuple(sorted({lay.index(g) for g in end.ghosts})), vis)
+        d = kids[0][1]
+        line.append(d)
+        end = replay(board, [d], end)
+    return SurvivalLine(tuple(line), end)
