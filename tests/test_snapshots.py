@@ -22,4 +22,4 @@ def test_jimmy_80x24(snap_compare) -> None:
 
 
 def test_ice_large_board_half_blocks_120x40(snap_compare) -> None:
-    assert snap_compare(make_app("ice", "ice:150x70:m3#seed5"), terminal_size=(120, 40))
+    assert snap_compare(make_app("ice", "ice:150x70:m3#seed5"), terminal_size=(120, 40), press=["z"])

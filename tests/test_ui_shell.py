@@ -24,7 +24,8 @@ async def test_menu_to_picker_to_game_and_back() -> None:
         assert keys[:2] == ["jimmy", "ice"]
         await pilot.press("down", "enter")
         assert isinstance(app.screen, BoardPickerScreen) and app.screen.game.key == "ice"
-        assert "title:" in str(app.screen.query_one("#preview").content)
+        preview = str(app.screen.query_one("#preview").content)
+        assert "Covering all tiles" in preview and "route:" in preview and "E#xxx" in preview
         await pilot.press("enter")
         assert isinstance(app.screen, IceScreen)
         await pilot.press("escape")

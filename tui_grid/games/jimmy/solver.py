@@ -129,10 +129,15 @@ def _layout(board: JimmyBoard) -> _Layout:
 
 RELAX_BUDGET = 2000
 ROOT_RELAX_BUDGET = 20000
+QUICK_NODES = 300
 
 
 class _Stop(Exception):
     """Internal: a node budget ran out."""
+
+
+class _Phase(Exception):
+    """Internal: the quick first phase of the search ran out of nodes."""
 
 
 class _Search:
@@ -148,6 +153,7 @@ class _Search:
         self.relax_states = 0
         self.relax_budget = RELAX_BUDGET
         self.root_relax_budget = ROOT_RELAX_BUDGET
+        self.quick_nodes = QUICK_NODES
         # (Jimmy, relevant stepped ghosts) -> regions (bitsets) from which the game is lost.
         self.memo: dict[tuple[int, tuple[int, ...]], list[int]] = {}
 
@@ -187,6 +193,30 @@ class _Search:
 
     # -- the search ---------------------------------------------------------------------
     def run(self, j: int, ghosts: tuple[int, ...], visited: int) -> list[Direction] | None:
+        """An escape route from this state, or None when there is none.
+
+        First a short depth-first search with the cheap cuts only (most escapes are found
+        at once, most small traps are proven), then the full search, where the relaxed game
+        is played at the root and at every node the memo does not settle. Both phases share
+        the memo, whose entries are sound whatever phase wrote them.
+        """
+        quick = self.quick_nodes
+        if quick:
+            try:
+                return self.dfs(j, ghosts, visited, 0, 0, self.dfs_nodes + quick)
+            except _Phase:
+                pass
+        return self.dfs(j, ghosts, visited, self.root_relax_budget, self.relax_budget, None)
+
+    def dfs(
+        self,
+        j: int,
+        ghosts: tuple[int, ...],
+        visited: int,
+        root_budget: int,
+        relax_budget: int,
+        phase_limit: int | None,
+    ) -> list[Direction] | None:
         lay = self.lay
         row, col = lay.row, lay.col
         stride = lay.stride
@@ -198,7 +228,6 @@ class _Search:
         tick = control.tick if control is not None else None
         max_nodes = self.max_nodes
         relaxed = self.relaxed
-        relax_budget = self.relax_budget
         key_of = self.key
 
         def expand(j: int, ghosts: tuple[int, ...], visited: int, budget: int):
@@ -209,6 +238,8 @@ class _Search:
                 tick()
             if max_nodes is not None and self.nodes > max_nodes:
                 raise _Stop()
+            if phase_limit is not None and self.dfs_nodes > phase_limit:
+                raise _Phase()
             jr, jc = row[j], col[j]
             stepped_set = set()
             gbits = 0
@@ -257,7 +288,7 @@ class _Search:
                 cands.sort(key=_first)
             return [j, stepped, visited, cands, 0, key, region]
 
-        root = expand(j, ghosts, visited, self.root_relax_budget)
+        root = expand(j, ghosts, visited, root_budget)
         if root is None or isinstance(root[0], Direction):
             return root
         # Frame: [jimmy, stepped ghosts, visited, children (order, dir, cell), next child, key, region]
