@@ -21,6 +21,11 @@ async def settle(pilot) -> None:
     await pilot.pause()
 
 
+def status(app) -> str:
+    """The game screen's status line as shown."""
+    return str(app.screen.query_one("#status").content)
+
+
 @pytest.fixture
 def app_factory():
     return make_app

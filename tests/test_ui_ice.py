@@ -1,11 +1,7 @@
 from __future__ import annotations
 
-from tests.conftest import make_app, settle
+from tests.conftest import make_app, settle, status
 from tui_grid.games.ice.screen import IceScreen
-
-
-def status(app) -> str:
-    return str(app.screen.query_one("#status").content)
 
 
 async def test_play_spiral_by_keys_then_undo_hint_and_solve() -> None:

@@ -1,12 +1,8 @@
 from __future__ import annotations
 
-from tests.conftest import make_app, settle
+from tests.conftest import make_app, settle, status
 from tui_grid.games.jimmy.rules import Outcome
 from tui_grid.games.jimmy.screen import JimmyScreen
-
-
-def status(app) -> str:
-    return str(app.screen.query_one("#status").content)
 
 
 async def test_play_seed_case_to_escaped() -> None:

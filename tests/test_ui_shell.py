@@ -6,7 +6,7 @@ import threading
 
 from textual.widgets import OptionList
 
-from tests.conftest import make_app, settle
+from tests.conftest import make_app, settle, status
 from tui_grid.core.control import Cancelled
 from tui_grid.games.ice.screen import IceScreen
 from tui_grid.ui.game_screen import GameScreen, Plan
@@ -58,7 +58,7 @@ async def test_new_board_dialog_makes_a_reproducible_board() -> None:
         screen = app.screen
         assert isinstance(screen, IceScreen)
         assert screen.loaded.game_id == "ice:14x10:m6#seed42"
-        assert "ice:14x10:m6#seed42" in str(screen.query_one("#status").content)
+        assert "ice:14x10:m6#seed42" in status(app)
         assert (screen.board.width, screen.board.height) == (14, 10)
 
 
@@ -119,7 +119,7 @@ async def test_speed_keys_change_the_shared_setting() -> None:
     async with app.run_test(size=(80, 24)) as pilot:
         await pilot.press("plus", "plus", "minus")
         assert app.settings.speed == 6
-        assert "speed 6" in str(app.screen.query_one("#status").content)
+        assert "speed 6" in status(app)
 
 
 async def test_zoom_cycles_and_the_layout_survives_resizes() -> None:

@@ -172,3 +172,24 @@ def parse_seed(text: str) -> int:
         return int(text)
     except ValueError:
         raise UsageError(f"seed must be a whole number, got {text!r}") from None
+
+
+def parse_size_option(text: str) -> tuple[int, int]:
+    """A `WxH` option or dialog field, as a usage error when malformed."""
+    from tui_grid.core.boardfile import parse_size
+
+    try:
+        return parse_size(text)
+    except ValueError as exc:
+        raise UsageError(f"size: {exc}") from None
+
+
+def parse_count(name: str, text: str, minimum: int = 1) -> int:
+    """A whole-number option or dialog field of at least `minimum`."""
+    try:
+        value = int(text)
+    except ValueError:
+        raise UsageError(f"{name} must be a whole number, got {text!r}") from None
+    if value < minimum:
+        raise UsageError(f"{name} must be at least {minimum}, got {value}")
+    return value

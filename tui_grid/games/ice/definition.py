@@ -6,7 +6,7 @@ import argparse
 import random
 from typing import Any
 
-from tui_grid.core.boardfile import BoardText, parse_size
+from tui_grid.core.boardfile import BoardText
 from tui_grid.core.control import SearchControl
 from tui_grid.core.errors import UsageError
 from tui_grid.core.geometry import parse_route
@@ -14,7 +14,7 @@ from tui_grid.games.ice.board import IceBoard, parse_ice
 from tui_grid.games.ice.generator import game_id, generate, parse_game_id
 from tui_grid.games.ice.rules import IceState, initial_state, play, slide_cells
 from tui_grid.games.ice.solver import solve
-from tui_grid.games.registry import GameDefinition, NewGameField
+from tui_grid.games.registry import GameDefinition, NewGameField, parse_count, parse_seed, parse_size_option
 
 HELP = """\
 # Ice sliding
@@ -73,8 +73,8 @@ class IceGame(GameDefinition):
             raise UsageError(f"{text}: {exc}") from None
 
     def game_id_from_fields(self, values: dict[str, str], seed: int) -> str:
-        width, height = _size(values.get("size", ""))
-        return game_id(width, height, _count("min moves", values.get("min_moves", "")), seed)
+        width, height = parse_size_option(values.get("size", ""))
+        return game_id(width, height, parse_count("min moves", values.get("min_moves", "")), seed)
 
     def solve_record(self, board: IceBoard, control: SearchControl | None = None) -> dict[str, Any]:
         solution = solve(board, control=control)
@@ -122,8 +122,6 @@ class IceGame(GameDefinition):
         parser.add_argument("--seed", default=None, metavar="S", help="random seed (default: a new one)")
 
     def generate_id(self, args: argparse.Namespace) -> str:
-        from tui_grid.games.registry import parse_seed
-
         seed = parse_seed(args.seed) if args.seed is not None else random.randrange(1, 1_000_000)
         return self.game_id_from_fields({"size": args.size, "min_moves": args.min_moves}, seed)
 
@@ -150,23 +148,6 @@ def _summary(record: dict[str, Any]) -> str:
     if not record["solvable"]:
         return "unsolvable: E cannot be reached from S"
     return f"{record['moves']} moves, distance {record['distance']}: {record['path']}"
-
-
-def _size(text: str) -> tuple[int, int]:
-    try:
-        return parse_size(text)
-    except ValueError as exc:
-        raise UsageError(f"size: {exc}") from None
-
-
-def _count(name: str, text: str) -> int:
-    try:
-        value = int(text)
-    except ValueError:
-        raise UsageError(f"{name} must be a whole number, got {text!r}") from None
-    if value < 1:
-        raise UsageError(f"{name} must be at least 1, got {value}")
-    return value
 
 
 GAME = IceGame()

@@ -6,7 +6,7 @@ import argparse
 import random
 from typing import Any
 
-from tui_grid.core.boardfile import BoardText, parse_size
+from tui_grid.core.boardfile import BoardText
 from tui_grid.core.control import SearchControl
 from tui_grid.core.errors import UsageError
 from tui_grid.core.geometry import Direction
@@ -14,7 +14,7 @@ from tui_grid.games.jimmy.board import JimmyBoard, parse_jimmy
 from tui_grid.games.jimmy.generator import game_id, generate, parse_game_id
 from tui_grid.games.jimmy.rules import initial_state, play
 from tui_grid.games.jimmy.solver import solve, survive
-from tui_grid.games.registry import GameDefinition, NewGameField, parse_seed
+from tui_grid.games.registry import GameDefinition, NewGameField, parse_count, parse_seed, parse_size_option
 
 HELP = """\
 # Jimmy and the ghosts
@@ -84,14 +84,8 @@ class JimmyGame(GameDefinition):
             raise UsageError(f"{text}: {exc}") from None
 
     def game_id_from_fields(self, values: dict[str, str], seed: int) -> str:
-        try:
-            width, height = parse_size(values.get("size", ""))
-        except ValueError as exc:
-            raise UsageError(f"size: {exc}") from None
-        try:
-            ghosts = int(values.get("ghosts", ""))
-        except ValueError:
-            raise UsageError(f"ghosts must be a whole number, got {values.get('ghosts')!r}") from None
+        width, height = parse_size_option(values.get("size", ""))
+        ghosts = parse_count("ghosts", values.get("ghosts", ""))
         escape_text = values.get("escape", "any")
         if escape_text not in ("yes", "no", "any"):
             raise UsageError(f"escape must be yes, no or any, got {escape_text!r}")
