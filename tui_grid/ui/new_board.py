@@ -6,7 +6,7 @@ import random
 
 from textual.app import ComposeResult
 from textual.binding import Binding
-from textual.containers import Grid, Vertical
+from textual.containers import Grid, Horizontal, Vertical
 from textual.screen import ModalScreen
 from textual.widgets import Button, Input, Label, Select, Static
 
@@ -25,11 +25,10 @@ class NewBoardDialog(ModalScreen[str | None]):
         width: 60; height: auto; max-height: 100%;
         border: thick $primary; background: $surface; padding: 0 1;
     }
-    NewBoardDialog Grid { grid-size: 2; grid-columns: 14 1fr; grid-rows: 3; height: auto; }
-    NewBoardDialog Label { padding: 1 0 0 0; }
+    NewBoardDialog Grid { grid-size: 2; grid-columns: 14 1fr; grid-rows: 1; grid-gutter: 1 0; height: auto; margin: 1 0; }
     NewBoardDialog #error { color: $error; height: auto; }
-    NewBoardDialog #buttons { height: 3; align-horizontal: right; }
-    NewBoardDialog Button { margin-left: 1; }
+    NewBoardDialog #buttons { height: 1; }
+    NewBoardDialog #keys { width: 1fr; color: $text-muted; }
     """
 
     def __init__(self, game: GameDefinition, rng: random.Random | None = None) -> None:
@@ -40,22 +39,23 @@ class NewBoardDialog(ModalScreen[str | None]):
     def compose(self) -> ComposeResult:
         remembered = _remembered.get(self.game.key, {})
         with Vertical():
-            yield Static(f"[b]New {self.game.title} board[/b]  (enter makes it, esc cancels)")
+            yield Static(f"[b]New {self.game.title} board[/b]")
             with Grid():
                 for spec in self.game.new_game_fields:
                     yield Label(spec.label)
                     value = remembered.get(spec.key, spec.default)
                     if spec.choices:
-                        yield Select([(c, c) for c in spec.choices], value=value, allow_blank=False, id=f"field-{spec.key}")
+                        yield Select([(c, c) for c in spec.choices], value=value, allow_blank=False, compact=True, id=f"field-{spec.key}")
                     else:
-                        yield Input(value=value, id=f"field-{spec.key}")
+                        yield Input(value=value, compact=True, id=f"field-{spec.key}")
                 yield Label("Seed")
-                yield Input(value=str(self.rng.randrange(1, 1_000_000)), id="field-seed")
+                yield Input(value=str(self.rng.randrange(1, 1_000_000)), compact=True, id="field-seed")
                 yield Label("or game id")
-                yield Input(placeholder=f"{self.game.key}:...#seed42", id="field-id")
+                yield Input(placeholder=f"{self.game.key}:...#seed42", compact=True, id="field-id")
             yield Static(id="error")
-            with Vertical(id="buttons"):
-                yield Button("Make board", variant="primary", id="make")
+            with Horizontal(id="buttons"):
+                yield Static("enter makes it · esc cancels · tab moves", id="keys")
+                yield Button("Make board", variant="primary", compact=True, id="make")
 
     def on_mount(self) -> None:
         self.query(Input).first().focus()
