@@ -234,14 +234,19 @@ def run_bench(quick: bool) -> int:
 
 
 # --- hunting adversarial boards ----------------------------------------------------------
-def cost(board: JimmyBoard) -> float:
-    """Deterministic work estimate of our solver: search nodes plus relaxed states."""
-    search = solver_module._Search(board, None)
+def cost(board: JimmyBoard, cap: int = 3_000_000) -> float:
+    """Deterministic work estimate of our solver: search nodes (weighted 2) plus relaxed states.
+
+    Capped at `cap` nodes so that one monster board does not stall the hunt."""
+    search = solver_module._Search(board, None, max_nodes=cap)
     state = solver_module._start(board, None)
     if state.outcome is not Outcome.PLAYING:
         return 0.0
     j, ghosts, visited = solver_module._encode(search.lay, state)
-    search.run(j, ghosts, visited)
+    try:
+        search.run(j, ghosts, visited)
+    except solver_module._Stop:
+        pass
     return 2.0 * search.dfs_nodes + search.relax_states
 
 
@@ -308,6 +313,7 @@ def hunt(size: int, seconds: float, seed: int, keep: int) -> None:
             del pool[keep:]
             if score > best_score:
                 print(f"{iterations:6d} cost {score:9.0f}", flush=True)
+                print("\n".join(candidate.rows()), flush=True)
             if score >= best_score:
                 best_score, best = score, candidate
     HARD_DIR.mkdir(parents=True, exist_ok=True)

@@ -110,6 +110,11 @@ def generate(width: int, height: int, ghosts: int, escape: bool | None, seed: in
     never decides the game, and escapable boards need at least two moves.
     """
     check_request(width, height, ghosts)
+    if escape is False and width == 3 and height == 3:
+        raise ValueError(
+            "a 3x3 board with no escape is lost before Jimmy's first move (every cell next to "
+            "him is on the border); ask for 3x4 or larger"
+        )
     rng = random.Random(game_id(width, height, ghosts, escape, seed))
     for attempt in range(ATTEMPTS):
         density = rng.uniform(0.08, 0.3)

@@ -4,25 +4,28 @@ The search is a depth-first search over Jimmy's moves (the ghosts are a determin
 function of his path), on bitsets: cell (r, c) is bit r*(W+1)+c, with one always-empty
 guard column so that shifting by 1 never wraps from one row into the next.
 
-Cuts (each one sound; see the module docs in `solve`):
+Cuts, each proven sound in `solve`'s docstring:
 
-* a border cell next to Jimmy that is open, unvisited and not under a stepped ghost is an
-  escape at once;
+* a free border cell next to Jimmy is an escape at once;
 * reachability: the cells Jimmy can still reach (flood fill through open, unvisited
-  cells; ghosts ignored because they move) must contain a border cell;
-* memo of failures with dominance: a failed state is remembered as (Jimmy's cell, the
-  relevant stepped ghosts) -> the reachable region; a later state with the same key and
-  a region that is a subset of a failed one fails too;
-* far ghosts are dropped from the memo key: a ghost whose distance is at least twice the
-  number of cells Jimmy can still visit can never touch or block him again;
-* a probe plays the shortest route to the border with the real ghosts, so easy escapes
-  are found without any branching.
+  cells) must hold a border cell;
+* a memo of lost states with dominance: (Jimmy's cell, relevant stepped ghosts) -> lost
+  regions; a state whose region is a subset of a lost one is lost;
+* ghosts too far to ever matter again are left out of the memo key;
+* the relaxed game (revisits allowed, only the nearest ghosts): when even that is lost,
+  the real game is lost, and every relaxed state met is stored as lost. Its shortest
+  escapes that never revisit a cell, replayed against all ghosts, are real escapes.
+
+The search runs in two phases: a short one with the cheap cuts only (finds most escapes
+and small traps at once), then the full one with the relaxed game.
 """
 
 from __future__ import annotations
 
 from collections import deque
 from dataclasses import dataclass
+from itertools import combinations
+from operator import itemgetter
 from typing import Callable
 
 from tui_grid.core.control import SearchControl
@@ -127,9 +130,6 @@ def _layout(board: JimmyBoard) -> _Layout:
     return layout
 
 
-RELAX_BUDGET = 2000
-ROOT_RELAX_BUDGET = 20000
-QUICK_NODES = 300
 
 
 class _Stop(Exception):
@@ -140,10 +140,40 @@ class _Phase(Exception):
     """Internal: the quick first phase of the search ran out of nodes."""
 
 
+@dataclass(frozen=True)
+class SearchOptions:
+    """Effort knobs of the exact search; any values give exact answers (tests turn cuts off with them).
+
+    quick_nodes: nodes of the first, cheap round (0: skip it);
+    root_relax_budget / relax_budget: states the relaxed game may use at the root / at
+    other nodes in the first full round (0: do not play it there);
+    round_nodes: work (search nodes plus relaxed states) allowed in the first full round;
+    rounds / growth: full rounds, each with `growth` times the budgets of the one
+    before; the last round has no node limit.
+    """
+
+    quick_nodes: int = 300
+    root_relax_budget: int = 5_000
+    relax_budget: int = 1_000
+    round_nodes: int = 50_000
+    rounds: int = 4
+    growth: int = 4
+
+
+DEFAULT_OPTIONS = SearchOptions()
+
+
 class _Search:
     """One exact escape search from one state (see `solve` for why each cut is sound)."""
 
-    def __init__(self, board: JimmyBoard, control: SearchControl | None, max_nodes: int | None = None) -> None:
+    def __init__(
+        self,
+        board: JimmyBoard,
+        control: SearchControl | None,
+        max_nodes: int | None = None,
+        options: SearchOptions | None = None,
+    ) -> None:
+        options = options or DEFAULT_OPTIONS
         self.lay = _layout(board)
         self.control = control
         self.max_nodes = max_nodes
@@ -151,9 +181,7 @@ class _Search:
         self.dfs_nodes = 0
         self.relax_calls = 0
         self.relax_states = 0
-        self.relax_budget = RELAX_BUDGET
-        self.root_relax_budget = ROOT_RELAX_BUDGET
-        self.quick_nodes = QUICK_NODES
+        self.options = options
         # (Jimmy, relevant stepped ghosts) -> regions (bitsets) from which the game is lost.
         self.memo: dict[tuple[int, tuple[int, ...]], list[int]] = {}
 
@@ -172,16 +200,11 @@ class _Search:
         return (j, tuple(g for g in stepped if abs(row[g] - jr) + abs(col[g] - jc) < limit))
 
     def remember(self, key: tuple[int, tuple[int, ...]], region: int) -> None:
-        """Store a lost region, keeping only regions that no other stored one contains."""
         failed = self.memo.get(key)
         if failed is None:
             self.memo[key] = [region]
-            return
-        for other in failed:
-            if not region & ~other:
-                return
-        failed[:] = [other for other in failed if other & ~region]
-        failed.append(region)
+        else:
+            _insert(failed, region)
 
     def lost(self, key: tuple[int, tuple[int, ...]], region: int) -> bool:
         failed = self.memo.get(key)
@@ -195,18 +218,29 @@ class _Search:
     def run(self, j: int, ghosts: tuple[int, ...], visited: int) -> list[Direction] | None:
         """An escape route from this state, or None when there is none.
 
-        First a short depth-first search with the cheap cuts only (most escapes are found
-        at once, most small traps are proven), then the full search, where the relaxed game
-        is played at the root and at every node the memo does not settle. Both phases share
-        the memo, whose entries are sound whatever phase wrote them.
+        Rounds of depth-first search that share one memo (its entries are sound whatever
+        round wrote them): first a short one with the cheap cuts only (most escapes are
+        found at once, most small traps are proven), then full ones, where the relaxed game
+        is played at the root and at every node the memo does not settle, each round with
+        bigger relaxed budgets, until the last round, which runs to the end.
         """
-        quick = self.quick_nodes
-        if quick:
+        options = self.options
+        if options.quick_nodes:
             try:
-                return self.dfs(j, ghosts, visited, 0, 0, self.dfs_nodes + quick)
+                return self.dfs(j, ghosts, visited, 0, 0, self.nodes + options.quick_nodes)
             except _Phase:
                 pass
-        return self.dfs(j, ghosts, visited, self.root_relax_budget, self.relax_budget, None)
+        root, node, limit = options.root_relax_budget, options.relax_budget, options.round_nodes
+        rounds = options.rounds if root or node else 1
+        for index in range(rounds):
+            last = index == rounds - 1
+            try:
+                return self.dfs(j, ghosts, visited, root, node, None if last else self.nodes + limit)
+            except _Phase:
+                root *= options.growth
+                node *= options.growth
+                limit *= options.growth
+        raise AssertionError("the last round has no node limit")
 
     def dfs(
         self,
@@ -227,7 +261,7 @@ class _Search:
         control = self.control
         tick = control.tick if control is not None else None
         max_nodes = self.max_nodes
-        relaxed = self.relaxed
+        relax = self.relax
         key_of = self.key
 
         def expand(j: int, ghosts: tuple[int, ...], visited: int, budget: int):
@@ -238,7 +272,7 @@ class _Search:
                 tick()
             if max_nodes is not None and self.nodes > max_nodes:
                 raise _Stop()
-            if phase_limit is not None and self.dfs_nodes > phase_limit:
+            if phase_limit is not None and self.nodes > phase_limit:
                 raise _Phase()
             jr, jc = row[j], col[j]
             stepped_set = set()
@@ -278,8 +312,17 @@ class _Search:
                 for other in failed:
                     if not region & ~other:
                         return None
+            relevant = key[1]
+            if len(relevant) > 1:
+                # Lost against fewer ghosts is lost against these: look up the smaller sets.
+                for pick in _picks(len(relevant)):
+                    failed = memo.get((j, pick(relevant)))
+                    if failed is not None:
+                        for other in failed:
+                            if not region & ~other:
+                                return None
             if budget:
-                verdict = relaxed(j, ghosts, region, budget)
+                verdict = relax(j, ghosts, region, budget)
                 if verdict is True:
                     return None
                 if verdict:
@@ -318,14 +361,65 @@ class _Search:
         return None
 
     # -- the relaxed game -------------------------------------------------------------
-    def relaxed(self, j: int, ghosts: tuple[int, ...], region: int, budget: int) -> bool | list[Direction] | None:
-        """The game where Jimmy may revisit cells of `region`, which can only help him.
+    def relax(self, j: int, ghosts: tuple[int, ...], region: int, budget: int) -> bool | list[Direction] | None:
+        """Try the relaxed game with the nearest ghost, then the nearest two, ... then all.
 
-        Breadth-first over (Jimmy, ghosts) states, moving only into `region`:
-        True when no border cell is reachable (the real game is lost too; every state met
-        is stored in the memo as lost for `region`); a list of moves when the shortest
-        relaxed escape never revisits a cell (so it is a real escape); None otherwise, or
-        after `budget` states.
+        Dropping ghosts and allowing revisits both only help Jimmy, so a relaxed game he
+        cannot win proves the real one lost. Small ghost sets have small state spaces, so
+        they are tried first. True: lost. A list of moves: a real escape. None: no verdict.
+        """
+        lay = self.lay
+        row, col = lay.row, lay.col
+        jr, jc = row[j], col[j]
+        order = sorted(ghosts, key=lambda g: (abs(row[g] - jr) + abs(col[g] - jc), g))
+        for size in range(1, len(order) + 1):
+            subset = tuple(sorted(order[:size]))
+            verdict = self.relaxed(j, subset, region, budget)
+            if verdict is True:
+                return True
+            if verdict is None:
+                return None  # out of budget: bigger sets would only cost more
+            if size == len(order):
+                return verdict
+            if self.walk(j, ghosts, verdict):
+                return verdict
+        return None
+
+    def walk(self, j: int, ghosts: tuple[int, ...], route: list[Direction]) -> bool:
+        """True when `route` (through distinct free cells, ending on the border) escapes the real ghosts."""
+        lay = self.lay
+        row, col, stride = lay.row, lay.col, lay.stride
+        current = list(ghosts)
+        for d in route:
+            jr, jc = row[j], col[j]
+            for k, g in enumerate(current):
+                gc = col[g]
+                if gc < jc:
+                    g += 1
+                elif gc > jc:
+                    g -= 1
+                else:
+                    gr = row[g]
+                    if gr < jr:
+                        g += stride
+                    elif gr > jr:
+                        g -= stride
+                if g == j:
+                    return False
+                current[k] = g
+            j += d.dr * stride + d.dc
+            if j in current:
+                return False
+        return True
+
+    def relaxed(self, j: int, ghosts: tuple[int, ...], region: int, budget: int) -> bool | list[Direction]:
+        """The game where Jimmy may revisit cells of `region`, against `ghosts` only.
+
+        Breadth-first over (Jimmy, ghosts) states, moving only into `region`. True when no
+        border cell is reachable: every state met is then lost for `region` (and any
+        smaller region) against these ghosts and any more, and is stored in the memo.
+        A list of moves when the shortest relaxed escape never revisits a cell (a real
+        escape against these ghosts); [] when it does; None after `budget` states.
         """
         self.relax_calls += 1
         lay = self.lay
@@ -367,7 +461,7 @@ class _Search:
                 for d, n in neighbours[j]:
                     if (region >> n) & 1 and not (gbits >> n) & 1:
                         if (border >> n) & 1:
-                            result = self._relaxed_path(parent, state, d, n)
+                            result = self._relaxed_path(parent, state, d, n) or []
                             break
                         nxt = (n, stepped)
                         if nxt not in parent:
@@ -391,7 +485,7 @@ class _Search:
             if failed is None:
                 memo[key] = [region]
             else:
-                self.remember(key, region)
+                _insert(failed, region)
         return True
 
     @staticmethod
@@ -412,6 +506,39 @@ class _Search:
         return moves
 
 
+def _insert(failed: list[int], region: int) -> None:
+    """Add a lost region, keeping only regions that no other stored one contains."""
+    for other in failed:
+        if not region & ~other:
+            return
+    failed[:] = [other for other in failed if other & ~region]
+    failed.append(region)
+
+
+_PICKS: dict[int, tuple[Callable[[tuple], tuple], ...]] = {}
+
+
+def _picks(count: int) -> tuple[Callable[[tuple], tuple], ...]:
+    """Functions that take each proper non-empty subset of a `count`-tuple (at most 3 ghosts
+    each when there are more than 6), smallest first."""
+    picks = _PICKS.get(count)
+    if picks is None:
+        top = count - 1 if count <= 6 else 3
+        out: list[Callable[[tuple], tuple]] = []
+        for size in range(1, top + 1):
+            for combo in combinations(range(count), size):
+                out.append(_getter(combo))
+        picks = _PICKS[count] = tuple(out)
+    return picks
+
+
+def _getter(combo: tuple[int, ...]) -> Callable[[tuple], tuple]:
+    if len(combo) == 1:
+        index = combo[0]
+        return lambda items: (items[index],)
+    return itemgetter(*combo)
+
+
 def _first(item: tuple) -> int:
     return item[0]
 
@@ -430,34 +557,48 @@ def _encode(lay: _Layout, state: JimmyState) -> tuple[int, tuple[int, ...], int]
     return j, ghosts, visited
 
 
-def solve(board: JimmyBoard, state: JimmyState | None = None, control: SearchControl | None = None) -> EscapeResult:
+def solve(
+    board: JimmyBoard,
+    state: JimmyState | None = None,
+    control: SearchControl | None = None,
+    *,
+    options: SearchOptions | None = None,
+) -> EscapeResult:
     """Can Jimmy escape from `state` (default: the start)? Exact; the path replays legally.
 
-    Soundness of the cuts, for a state (Jimmy's cell J, ghosts G before their step,
-    visited set V):
+    `nodes` counts search nodes plus relaxed-game states. Why each cut is sound, for a
+    state with Jimmy on J, ghosts G (before their step) and visited cells V:
 
-    * The future only depends on J, the stepped ghosts G' and R, the cells reachable from
-      J through open cells outside V: Jimmy only ever enters cells of R, and the ghosts
-      are a function of his path. So (J, G', R) decides the answer.
-    * If R has no border cell Jimmy can never stand on the border: no escape. (Ghosts
-      only ever take moves away, so ignoring them in the flood is safe.)
-    * Fewer cells and more ghosts never help Jimmy: every escape with region R2 subset
-      of R1 and ghosts G2 superset of G1 is also an escape for (R1, G1), because each
-      ghost moves independently of the others. So a failure for (J, G1, R1) proves
-      failure for every (J, G2, R2) with R2 subset of R1 and G2 superset of G1.
-    * Manhattan distance D between a ghost and Jimmy drops by one on the ghost's step and
-      changes by one on Jimmy's, so it drops at most 2 per turn. A ghost only matters in a
-      turn when, after its step, it is within distance 1. Jimmy can make at most |R| more
-      moves, so a stepped ghost at distance >= 2|R| never matters again: it is left out
-      of the memo key (the key's ghosts are then a subset of the state's ghosts, which is
-      the safe direction of the dominance above).
+    * The future depends only on J, the stepped ghosts G' and R, the cells reachable
+      from J through open cells outside V: Jimmy only ever enters cells of R, and the
+      ghosts are a function of his path. So (J, G', R) decides the answer.
+    * If R holds no border cell Jimmy can never stand on the border. (Ghosts are ignored
+      in the flood: they only ever take moves away.)
+    * Fewer cells and more ghosts never help Jimmy: an escape with region R2, a subset of
+      R1, and ghosts G2, a superset of G1, is also an escape for (R1, G1), because every
+      ghost moves on its own, as a function of Jimmy's path only. So a loss for
+      (J, G1, R1) proves a loss for every (J, G2, R2) with R2 in R1 and G2 holding G1.
+      The memo stores lost (J, G', R) and looks up with R as a subset.
+    * The Manhattan distance D between a ghost and Jimmy drops by 1 on the ghost's step
+      and changes by 1 on his, so it drops at most 2 a turn; a ghost only matters in a
+      turn where, after its step, it is within distance 1. Jimmy can make at most |R|
+      more moves, so a stepped ghost at distance >= 2|R| never matters again and is left
+      out of the memo key (a subset of the ghosts: the safe side of the dominance).
+    * The relaxed game lets Jimmy revisit cells of R and keeps only some of the ghosts.
+      Both can only help him, so a relaxed game with no reachable border cell (a finite
+      breadth-first search over (Jimmy, ghosts) states) proves the real game lost, and so
+      does every state it met, for R and any smaller region. Those are added to the memo
+      (single-ghost ones to a memo looked up with each ghost of the state).
+    * Escapes are only ever returned as routes that were played with every ghost:
+      directly by the search, or a relaxed route that visits no cell twice and is
+      replayed against all the ghosts.
     """
     state = _start(board, state)
     if state.outcome is Outcome.ESCAPED:
         return EscapeResult(True, (), 0)
     if state.outcome is Outcome.CAUGHT:
         return EscapeResult(False, None, 0)
-    search = _Search(board, control)
+    search = _Search(board, control, options=options)
     j, ghosts, visited = _encode(search.lay, state)
     path = search.run(j, ghosts, visited)
     if path is None:
