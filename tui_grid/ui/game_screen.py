@@ -29,6 +29,7 @@ from tui_grid.ui.keys import GAME_BINDINGS
 from tui_grid.ui.settings import Settings, thin_frames
 
 S = TypeVar("S")
+AFTER_GAME = "u undoes · r restarts · n makes a new board"
 
 
 @dataclass(frozen=True)
@@ -150,7 +151,7 @@ class GameScreen(Screen, Generic[S]):
             return False
         self.hint = None
         self.history.push(result.state)
-        self.message = self.over_message(result.state) if self.is_over(result.state) else ""
+        self.message = AFTER_GAME if self.is_over(result.state) else ""
         self._run_frames(list(thin_frames(list(result.frames))), result.state)
         return True
 

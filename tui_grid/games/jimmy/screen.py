@@ -109,7 +109,7 @@ class JimmyScreen(GameScreen[JimmyState]):
     def status_text(self, state: JimmyState) -> str:
         if self.is_over(state):
             return self.over_message(state)
-        ghosts = len(set(state.ghosts))
+        ghosts = len(state.ghosts)
         return f"Moves {state.moves}  ·  {ghosts} ghost{'s' if ghosts != 1 else ''}"
 
     def focus_of(self, state: JimmyState) -> Pos:
