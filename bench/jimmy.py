@@ -280,7 +280,7 @@ def mutate(rng: random.Random, board: JimmyBoard) -> JimmyBoard | None:
     return JimmyBoard(width, height, frozenset(solid), jimmy, tuple(sorted(ghosts)))
 
 
-def hunt(size: int, seconds: float, seed: int, keep: int) -> None:
+def hunt(size: int, seconds: float, seed: int, keep: int, save: int = 1) -> None:
     rng = random.Random(seed)
     pool: list[tuple[float, JimmyBoard]] = []
     for _ in range(40):
@@ -320,9 +320,9 @@ def hunt(size: int, seconds: float, seed: int, keep: int) -> None:
     seen = set()
     saved = 0
     for score, board in pool:
-        if board in seen:
+        if board in seen or score in seen:
             continue
-        seen.add(board)
+        seen.update((board, score))
         saved += 1
         result = solve(board)
         name = f"hunt{size}-s{seed}-{saved}"
@@ -333,7 +333,7 @@ def hunt(size: int, seconds: float, seed: int, keep: int) -> None:
         }
         (HARD_DIR / f"{name}.txt").write_text(format_board_file(board.rows(), meta))
         print(f"saved {name}: cost {score:.0f}, escape {result.escape}")
-        if saved >= 3:
+        if saved >= save:
             break
 
 
@@ -344,9 +344,10 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--seconds", type=float, default=120, help="how long to hunt (default 120)")
     parser.add_argument("--seed", type=int, default=1, help="hunter random seed (default 1)")
     parser.add_argument("--keep", type=int, default=8, help="hunter pool size (default 8)")
+    parser.add_argument("--save", type=int, default=1, help="how many of the worst boards to save (default 1)")
     args = parser.parse_args(argv)
     if args.hunt:
-        hunt(args.hunt, args.seconds, args.seed, args.keep)
+        hunt(args.hunt, args.seconds, args.seed, args.keep, args.save)
         return 0
     return run_bench(args.quick)
 

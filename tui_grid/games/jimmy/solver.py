@@ -12,12 +12,14 @@ Cuts, each proven sound in `solve`'s docstring:
 * a memo of lost states with dominance: (Jimmy's cell, relevant stepped ghosts) -> lost
   regions; a state whose region is a subset of a lost one is lost;
 * ghosts too far to ever matter again are left out of the memo key;
-* the relaxed game (revisits allowed, only the nearest ghosts): when even that is lost,
-  the real game is lost, and every relaxed state met is stored as lost. Its shortest
-  escapes that never revisit a cell, replayed against all ghosts, are real escapes.
+* the relaxed game (revisits allowed, only some of the ghosts): when even that is lost,
+  the real game is lost, and every relaxed state met is stored as lost. It starts with
+  the nearest ghost and adds the ghosts that spoil its escape routes; a route that never
+  revisits a cell and survives all the ghosts is a real escape.
 
-The search runs in two phases: a short one with the cheap cuts only (finds most escapes
-and small traps at once), then the full one with the relaxed game.
+The search runs in rounds that share the memo: a short one with the cheap cuts only
+(finds most escapes and small traps at once), then full ones with the relaxed game,
+each with bigger budgets, the last one without a limit.
 """
 
 from __future__ import annotations
@@ -107,6 +109,23 @@ class _Layout:
     def pos(self, i: int) -> Pos:
         return Pos(self.row[i], self.col[i])
 
+    def region(self, j: int, free: int, around: int) -> int:
+        """The cells of `free` that Jimmy on `j` can still reach (not `j` itself).
+
+        `around` is the region he had one move earlier (0 if unknown), holding `j`. When
+        `j` has at most one neighbour in it, every cell of it reaches `j` through that
+        neighbour, so the new region is simply the old one without `j`: no flood needed.
+        """
+        bit = 1 << j
+        if around:
+            links = 0
+            for _, n in self.neighbours[j]:
+                if (around >> n) & 1:
+                    links += 1
+            if links <= 1:
+                return around & ~bit
+        return self.flood(bit, free | bit) & ~bit
+
     def flood(self, start: int, free: int) -> int:
         """Cells of `free` connected to bit `start` (start itself included)."""
         stride = self.stride
@@ -128,8 +147,6 @@ def _layout(board: JimmyBoard) -> _Layout:
             _LAYOUTS.clear()
         layout = _LAYOUTS[board] = _Layout(board)
     return layout
-
-
 
 
 class _Stop(Exception):
@@ -206,14 +223,6 @@ class _Search:
         else:
             _insert(failed, region)
 
-    def lost(self, key: tuple[int, tuple[int, ...]], region: int) -> bool:
-        failed = self.memo.get(key)
-        if failed is not None:
-            for other in failed:
-                if not region & ~other:
-                    return True
-        return False
-
     # -- the search ---------------------------------------------------------------------
     def run(self, j: int, ghosts: tuple[int, ...], visited: int) -> list[Direction] | None:
         """An escape route from this state, or None when there is none.
@@ -264,7 +273,7 @@ class _Search:
         relax = self.relax
         key_of = self.key
 
-        def expand(j: int, ghosts: tuple[int, ...], visited: int, budget: int):
+        def expand(j: int, ghosts: tuple[int, ...], visited: int, budget: int, around: int):
             """None: this state is lost. A list of moves: an escape. Else a new frame."""
             self.nodes += 1
             self.dfs_nodes += 1
@@ -302,7 +311,7 @@ class _Search:
                     cands.append((border_dist[n], d, n))
             if not cands:
                 return None
-            region = lay.flood(1 << j, free | (1 << j)) & ~(1 << j)
+            region = lay.region(j, free, around)
             if not region & border:
                 return None
             stepped = tuple(sorted(stepped_set))
@@ -331,7 +340,7 @@ class _Search:
                 cands.sort(key=_first)
             return [j, stepped, visited, cands, 0, key, region]
 
-        root = expand(j, ghosts, visited, root_budget)
+        root = expand(j, ghosts, visited, root_budget, 0)
         if root is None or isinstance(root[0], Direction):
             return root
         # Frame: [jimmy, stepped ghosts, visited, children (order, dir, cell), next child, key, region]
@@ -350,7 +359,7 @@ class _Search:
                 continue
             frame[4] = index + 1
             _, d, n = cands[index]
-            child = expand(n, frame[1], frame[2] | (1 << n), relax_budget)
+            child = expand(n, frame[1], frame[2] | (1 << n), relax_budget, frame[6])
             if child is None:
                 continue
             path.append(d)
@@ -362,31 +371,33 @@ class _Search:
 
     # -- the relaxed game -------------------------------------------------------------
     def relax(self, j: int, ghosts: tuple[int, ...], region: int, budget: int) -> bool | list[Direction] | None:
-        """Try the relaxed game with the nearest ghost, then the nearest two, ... then all.
+        """The relaxed game, refined on counterexamples.
 
         Dropping ghosts and allowing revisits both only help Jimmy, so a relaxed game he
-        cannot win proves the real one lost. Small ghost sets have small state spaces, so
-        they are tried first. True: lost. A list of moves: a real escape. None: no verdict.
+        cannot win proves the real one lost. Start with the nearest ghost alone (small
+        state spaces are cheap); while the relaxed game has an escape route, replay it
+        against all the ghosts and add the ghosts that spoil it. True: lost. A list of
+        moves: a real escape. None: no verdict (a relaxed escape that only fails because
+        it revisits a cell, or out of budget).
         """
         lay = self.lay
         row, col = lay.row, lay.col
         jr, jc = row[j], col[j]
-        order = sorted(ghosts, key=lambda g: (abs(row[g] - jr) + abs(col[g] - jc), g))
-        for size in range(1, len(order) + 1):
-            subset = tuple(sorted(order[:size]))
+        nearest = min(ghosts, key=lambda g: (abs(row[g] - jr) + abs(col[g] - jc), g))
+        subset: tuple[int, ...] = (nearest,)
+        while True:
             verdict = self.relaxed(j, subset, region, budget)
-            if verdict is True:
-                return True
-            if verdict is None:
-                return None  # out of budget: bigger sets would only cost more
-            if size == len(order):
+            if verdict is True or verdict is None:
                 return verdict
-            if self.walk(j, ghosts, verdict):
-                return verdict
-        return None
+            route, simple = verdict
+            spoilers = self.spoilers(j, ghosts, route)
+            if not spoilers:
+                return route if simple else None
+            subset = tuple(sorted(set(subset) | spoilers))
 
-    def walk(self, j: int, ghosts: tuple[int, ...], route: list[Direction]) -> bool:
-        """True when `route` (through distinct free cells, ending on the border) escapes the real ghosts."""
+    def spoilers(self, j: int, ghosts: tuple[int, ...], route: list[Direction]) -> set[int]:
+        """The ghosts (by start cell) that first catch Jimmy or block his next cell when he
+        walks `route` against all `ghosts`; empty when they never do (revisits allowed)."""
         lay = self.lay
         row, col, stride = lay.row, lay.col, lay.stride
         current = list(ghosts)
@@ -404,41 +415,51 @@ class _Search:
                         g += stride
                     elif gr > jr:
                         g -= stride
-                if g == j:
-                    return False
                 current[k] = g
             j += d.dr * stride + d.dc
-            if j in current:
-                return False
-        return True
+            hit = {ghosts[k] for k, g in enumerate(current) if g == j or g == j - d.dr * stride - d.dc}
+            if hit:
+                return hit
+        return set()
 
-    def relaxed(self, j: int, ghosts: tuple[int, ...], region: int, budget: int) -> bool | list[Direction]:
+    def relaxed(
+        self, j: int, ghosts: tuple[int, ...], region: int, budget: int
+    ) -> bool | tuple[list[Direction], bool] | None:
         """The game where Jimmy may revisit cells of `region`, against `ghosts` only.
 
         Breadth-first over (Jimmy, ghosts) states, moving only into `region`. True when no
         border cell is reachable: every state met is then lost for `region` (and any
         smaller region) against these ghosts and any more, and is stored in the memo.
-        A list of moves when the shortest relaxed escape never revisits a cell (a real
-        escape against these ghosts); [] when it does; None after `budget` states.
+        Else (route, simple): the shortest relaxed escape and whether it never revisits a
+        cell (then it is a real escape against these ghosts). None after `budget` states.
         """
         self.relax_calls += 1
         lay = self.lay
         row, col, stride = lay.row, lay.col, lay.stride
         border = lay.border
         neighbours = lay.neighbours
-        start = (j, ghosts)
-        parent: dict[tuple[int, tuple[int, ...]], tuple] = {start: None}
-        queue = [start]
+        # A state is packed in one int: Jimmy's cell, then each ghost's cell, `bits` bits each.
+        # Ghosts keep their order (no sorting): ghosts that meet stay together for good.
+        bits = lay.size.bit_length()
+        cell_mask = (1 << bits) - 1
+        start = j
+        shift = bits
+        for g in ghosts:
+            start |= g << shift
+            shift += bits
+        parent: dict[int, tuple[int, Direction] | None] = {start: None}
+        queue = [(j, ghosts, start)]
         dead: list[tuple[int, tuple[int, ...]]] = []
         qi = 0
-        result: bool | list[Direction] | None = True
+        result: bool | tuple[list[Direction], bool] | None = True
         while qi < len(queue):
-            state = queue[qi]
+            j, gs, key = queue[qi]
             qi += 1
-            j, gs = state
             jr, jc = row[j], col[j]
-            stepped_set = set()
-            gbits = 0
+            stepped = []
+            packed = 0
+            shift = bits
+            blocked = 0
             for g in gs:
                 gc = col[g]
                 if gc < jc:
@@ -453,23 +474,26 @@ class _Search:
                         g -= stride
                 if g == j:
                     break
-                stepped_set.add(g)
-                gbits |= 1 << g
+                stepped.append(g)
+                packed |= g << shift
+                shift += bits
+                blocked |= 1 << g
             else:
-                stepped = tuple(sorted(stepped_set))
-                dead.append((j, stepped))
+                moved = tuple(stepped)
+                dead.append((j, moved))
+                allowed = region & ~blocked
                 for d, n in neighbours[j]:
-                    if (region >> n) & 1 and not (gbits >> n) & 1:
+                    if (allowed >> n) & 1:
                         if (border >> n) & 1:
-                            result = self._relaxed_path(parent, state, d, n) or []
+                            result = _relaxed_path(parent, key, cell_mask, d, n)
                             break
-                        nxt = (n, stepped)
+                        nxt = n | packed
                         if nxt not in parent:
                             if len(parent) >= budget:
                                 result = None
                                 break
-                            parent[nxt] = (state, d)
-                            queue.append(nxt)
+                            parent[nxt] = (key, d)
+                            queue.append((n, moved, nxt))
                 if result is not True:
                     break
         self.count(len(parent))
@@ -478,9 +502,9 @@ class _Search:
             return result
         limit = 2 * region.bit_count()
         memo = self.memo
-        for j, stepped in dead:
+        for j, moved in dead:
             jr, jc = row[j], col[j]
-            key = (j, tuple(g for g in stepped if abs(row[g] - jr) + abs(col[g] - jc) < limit))
+            key = (j, tuple(sorted({g for g in moved if abs(row[g] - jr) + abs(col[g] - jc) < limit})))
             failed = memo.get(key)
             if failed is None:
                 memo[key] = [region]
@@ -488,22 +512,26 @@ class _Search:
                 _insert(failed, region)
         return True
 
-    @staticmethod
-    def _relaxed_path(parent: dict, state: tuple, d: Direction, n: int) -> list[Direction] | None:
-        """The relaxed route to `state` then `d` to border cell `n`, if it never revisits a cell."""
-        moves = [d]
-        cells = {n}
-        while True:
-            link = parent[state]
-            if state[0] in cells:
-                return None
-            cells.add(state[0])
-            if link is None:
-                break
-            state, d = link
-            moves.append(d)
-        moves.reverse()
-        return moves
+
+def _relaxed_path(
+    parent: dict[int, tuple[int, Direction] | None], key: int, cell_mask: int, d: Direction, n: int
+) -> tuple[list[Direction], bool]:
+    """The relaxed route to state `key`, then `d` onto border cell `n`; and whether it never revisits a cell."""
+    moves = [d]
+    cells = {n}
+    simple = True
+    while True:
+        j = key & cell_mask
+        if j in cells:
+            simple = False
+        cells.add(j)
+        link = parent[key]
+        if link is None:
+            break
+        key, d = link
+        moves.append(d)
+    moves.reverse()
+    return moves, simple
 
 
 def _insert(failed: list[int], region: int) -> None:
@@ -537,6 +565,21 @@ def _getter(combo: tuple[int, ...]) -> Callable[[tuple], tuple]:
         index = combo[0]
         return lambda items: (items[index],)
     return itemgetter(*combo)
+
+
+def _insert_bound(bounds: dict, key: tuple, region: int, most: int) -> None:
+    """Store (region, most) unless a stored entry already says as much; drop the ones it beats; keep a few."""
+    entries = bounds.get(key)
+    if entries is None:
+        bounds[key] = [(region, most)]
+        return
+    for other, other_most in entries:
+        if other_most <= most and not region & ~other:
+            return
+    entries[:] = [(other, other_most) for other, other_most in entries if other_most < most or other & ~region]
+    entries.append((region, most))
+    if len(entries) > 12:
+        del entries[0]
 
 
 def _first(item: tuple) -> int:
@@ -630,9 +673,12 @@ def survive(
 ) -> SurvivalLine:
     """A line that lasts as many turns as possible (an escape line if one is met on the way).
 
-    Depth-first over Jimmy's moves, moves that keep him far from the ghosts first, cut
-    when the moves made plus the cells still reachable cannot beat the best line so far;
-    stops after `budget_nodes` nodes. Deterministic for the same board and state.
+    Depth-first over Jimmy's moves, moves that keep him far from the ghosts first. A
+    branch is cut when the moves made plus a bound on the moves still possible cannot
+    beat the best line so far; the bound is the number of cells he can still reach, or
+    what an earlier, finished branch proved for the same cell, ghosts and a larger
+    region. Stops after `budget_nodes` nodes (the line found so far is then played out
+    to its end). Deterministic for the same board and state.
     """
     state = _start(board, state)
     if state.outcome is not Outcome.PLAYING:
@@ -647,9 +693,12 @@ def survive(
     path: list[Direction] = []
     nodes = 0
     escape: list[Direction] | None = None
+    # (Jimmy, stepped ghosts) -> [(region, most moves still possible from there)]: fewer
+    # cells never allow more moves, so the bound holds for every subset of the region.
+    bounds: dict[tuple[int, tuple[int, ...]], list[tuple[int, int]]] = {}
 
-    # Frame: [children, next index]; children are (order, dir, cell, stepped ghosts, visited)
     def children(j: int, ghosts: tuple[int, ...], visited: int):
+        """Moves after the ghosts' step, farthest from the ghosts first; None if they catch him."""
         jr, jc = row[j], col[j]
         stepped = []
         for g in ghosts:
@@ -678,14 +727,18 @@ def survive(
         out.sort(key=_first)
         return out
 
-    first = children(j0, ghosts0, visited0)
-    stack = [[first or [], 0, visited0, j0]]
+    # Frame: [children, next index, memo key, region, bound on the moves still possible]
+    stack: list[list] = [[children(j0, ghosts0, visited0) or [], 0, None, 0, 0]]
     while stack:
         frame = stack[-1]
         kids, index = frame[0], frame[1]
         if index == len(kids):
             stack.pop()
-            if path:
+            if frame[2] is not None:
+                _insert_bound(bounds, frame[2], frame[3], frame[4])
+            if stack:
+                parent = stack[-1]
+                parent[4] = max(parent[4], 1 + frame[4])
                 path.pop()
             continue
         frame[1] = index + 1
@@ -701,15 +754,22 @@ def survive(
             best = list(path)
         if nodes >= budget_nodes:
             break
-        region = lay.flood(1 << n, (open_mask & ~visited) | (1 << n)).bit_count() - 1
-        if len(path) + region <= len(best):
+        region = lay.region(n, open_mask & ~visited, frame[3])
+        bound = region.bit_count()
+        key = (n, stepped)
+        for other, most in bounds.get(key, ()):
+            if most < bound and not region & ~other:
+                bound = most
+        if len(path) + bound <= len(best):
+            frame[4] = max(frame[4], 1 + bound)
             path.pop()
             continue
         grand = children(n, stepped, visited)
         if not grand:
+            frame[4] = max(frame[4], 1)
             path.pop()
             continue
-        stack.append([grand, 0, visited, n])
+        stack.append([grand, 0, key, region, 0])
     if escape is not None:
         return SurvivalLine(tuple(escape), replay(board, escape, state))
     # A budget stop can leave the best line unfinished: play it out, farthest from the ghosts first.
