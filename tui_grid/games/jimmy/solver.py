@@ -149,17 +149,23 @@ def _layout(board: JimmyBoard) -> _Layout:
     return layout
 
 
+#: When a relaxed route is spoilt, the next ghost set is at least this many times bigger
+#: (the spoilers first, then the nearest ghosts): fewer, bigger relaxed searches.
+GROW = 2
+
+
 class _Stop(Exception):
     """Internal: a node budget ran out."""
 
 
 class _Phase(Exception):
-    """Internal: the quick first phase of the search ran out of nodes."""
+    """Internal: a round of the search used up its work limit."""
 
 
 @dataclass(frozen=True)
 class SearchOptions:
-    """Effort knobs of the exact search; any values give exact answers (tests turn cuts off with them).
+    """Effort knobs of the exact search; any values give exact answers (tests turn cuts off
+    with them). Without options, `default_options` scales them to the board.
 
     quick_nodes: nodes of the first, cheap round (0: skip it);
     root_relax_budget / relax_budget: states the relaxed game may use at the root / at
@@ -177,7 +183,15 @@ class SearchOptions:
     growth: int = 4
 
 
-DEFAULT_OPTIONS = SearchOptions()
+def default_options(open_cells: int) -> SearchOptions:
+    """The default effort for a board with this many open cells: relaxed-game budgets grow
+    with the board, because its state spaces do."""
+    return SearchOptions(
+        quick_nodes=300,
+        root_relax_budget=max(5_000, 200 * open_cells),
+        relax_budget=max(1_000, 12 * open_cells),
+        round_nodes=max(50_000, 600 * open_cells),
+    )
 
 
 class _Search:
@@ -190,8 +204,9 @@ class _Search:
         max_nodes: int | None = None,
         options: SearchOptions | None = None,
     ) -> None:
-        options = options or DEFAULT_OPTIONS
         self.lay = _layout(board)
+        if options is None:
+            options = default_options(self.lay.open.bit_count())
         self.control = control
         self.max_nodes = max_nodes
         self.nodes = 0
@@ -383,8 +398,8 @@ class _Search:
         lay = self.lay
         row, col = lay.row, lay.col
         jr, jc = row[j], col[j]
-        nearest = min(ghosts, key=lambda g: (abs(row[g] - jr) + abs(col[g] - jc), g))
-        subset: tuple[int, ...] = (nearest,)
+        order = sorted(ghosts, key=lambda g: (abs(row[g] - jr) + abs(col[g] - jc), g))
+        subset: tuple[int, ...] = (order[0],)
         while True:
             verdict = self.relaxed(j, subset, region, budget)
             if verdict is True or verdict is None:
@@ -393,7 +408,12 @@ class _Search:
             spoilers = self.spoilers(j, ghosts, route)
             if not spoilers:
                 return route if simple else None
-            subset = tuple(sorted(set(subset) | spoilers))
+            grown = set(subset) | spoilers
+            for g in order:
+                if len(grown) >= GROW * len(subset):
+                    break
+                grown.add(g)
+            subset = tuple(sorted(grown))
 
     def spoilers(self, j: int, ghosts: tuple[int, ...], route: list[Direction]) -> set[int]:
         """The ghosts (by start cell) that first catch Jimmy or block his next cell when he
