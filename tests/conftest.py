@@ -21,6 +21,16 @@ async def settle(pilot) -> None:
     await pilot.pause()
 
 
+async def wait_idle(pilot, limit: float = 5.0) -> None:
+    """Wait until no worker runs (a timer may start new ones, so poll rather than join)."""
+    import time
+
+    deadline = time.monotonic() + limit
+    while any(worker.is_running for worker in pilot.app.workers) and time.monotonic() < deadline:
+        await pilot.pause(0.02)
+    await pilot.pause()
+
+
 def status(app) -> str:
     """The game screen's status line as shown."""
     return str(app.screen.query_one("#status").content)

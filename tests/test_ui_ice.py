@@ -1,6 +1,6 @@
 from __future__ import annotations
 
-from tests.conftest import make_app, settle, status
+from tests.conftest import make_app, settle, status, wait_idle
 from tui_grid.games.ice.screen import IceScreen
 
 
@@ -52,8 +52,9 @@ async def test_watch_plays_one_undoable_move_per_step() -> None:
         assert screen.state.moves == 1
         await pilot.press("space")
         for _ in range(5):
-            screen.watch_step()
-        assert "Solved in 6 moves" in status(app)
+            screen.watch_step()  # as the watch timer does, one move each
+            await wait_idle(pilot)
+        assert screen.state.moves == 6 and "Solved in 6 moves" in status(app)
         await pilot.press("u")
         assert screen.state.moves == 5
 

@@ -1,17 +1,36 @@
-"""The `tui-grid` command line: the app, and headless twins of everything its solvers do."""
+"""The `tui-grid` command line: the app, and headless twins of everything its solvers do.
+
+Common verbs work on any game that has the capability they need (`solve` needs a solver,
+`generate` a generator); a game's own verbs are reachable both as `tui-grid VERB GAME`
+and `tui-grid GAME VERB`, so a new game adds commands without touching this file.
+"""
 
 from __future__ import annotations
 
 import argparse
 import json
+import math
 import sys
-from typing import NoReturn, Sequence
+from typing import Any, Callable, NoReturn, Sequence
 
 from tui_grid import __version__
 from tui_grid.core.errors import BoardError, UsageError
-from tui_grid.games.registry import PLANNED, all_games, game_keys, get_game
+from tui_grid.games.registry import (
+    PLANNED,
+    BoardFiles,
+    GameDefinition,
+    Generated,
+    LoadedBoard,
+    Solvable,
+    Verb,
+    all_games,
+    game_keys,
+    get_game,
+)
 
 EXIT_BAD_INPUT = 2
+MAX_DELAY = 60.0
+BOARD_HELP = "file path, board name, game id, or - for stdin"
 
 
 class _Parser(argparse.ArgumentParser):
@@ -19,6 +38,17 @@ class _Parser(argparse.ArgumentParser):
 
     def error(self, message: str) -> NoReturn:
         raise UsageError(f"{message} (see '{self.prog} --help')")
+
+
+def _game_verbs() -> dict[str, list[tuple[GameDefinition, Verb]]]:
+    verbs: dict[str, list[tuple[GameDefinition, Verb]]] = {}
+    for game in all_games():
+        for verb in game.verbs():
+            verbs.setdefault(verb.name, []).append((game, verb))
+    return verbs
+
+
+COMMON = ("play", "boards", "solve", "watch", "generate", "replay")
 
 
 def build_parser() -> argparse.ArgumentParser:
@@ -32,32 +62,47 @@ def build_parser() -> argparse.ArgumentParser:
 
     play = commands.add_parser("play", help="start a game, optionally on a given board")
     play.add_argument("game", metavar="GAME", help=f"one of: {games}")
-    play.add_argument("board", metavar="BOARD", nargs="?", help="file path, board name, game id, or - for stdin")
+    play.add_argument("board", metavar="BOARD", nargs="?", help=BOARD_HELP)
 
     boards = commands.add_parser("boards", help="list the shipped boards by name")
     boards.add_argument("game", metavar="GAME", nargs="?", help=f"one of: {games} (default: all)")
 
-    solve = commands.add_parser("solve", help="solve boards headless")
-    solve.add_argument("game", metavar="GAME", help=f"one of: {games}")
-    solve.add_argument("boards", metavar="BOARD", nargs="+", help="file path, board name, game id, or - for stdin")
-    solve.add_argument("--json", action="store_true", help="print one JSON object per board, in argument order")
+    for name, text in (
+        ("solve", "solve boards headless (tui-grid solve GAME --help for its options)"),
+        ("generate", "print a new random board in file format (tui-grid generate GAME --help)"),
+    ):
+        sub = commands.add_parser(name, help=text, add_help=False)
+        sub.add_argument("game", metavar="GAME", nargs="?", help=f"one of: {games}")
+        sub.add_argument("rest", nargs=argparse.REMAINDER)
 
     watch = commands.add_parser("watch", help="print the solver playing a board, move by move")
     watch.add_argument("game", metavar="GAME", help=f"one of: {games}")
-    watch.add_argument("board", metavar="BOARD", help="file path, board name, game id, or - for stdin")
-    watch.add_argument("--delay", type=float, default=0.4, metavar="SECONDS", help="pause between moves (default 0.4)")
+    watch.add_argument("board", metavar="BOARD", help=BOARD_HELP)
+    watch.add_argument("--delay", default="0.4", metavar="SECONDS", help="pause between moves (default 0.4)")
 
-    generate = commands.add_parser("generate", help="print a new random board in file format")
-    per_game = generate.add_subparsers(dest="game", metavar="GAME", required=True, parser_class=_Parser)
+    replay = commands.add_parser("replay", help="print a saved game move by move")
+    replay.add_argument("file", metavar="FILE", help="a saved game (a board file with a 'played:' header)")
+    replay.add_argument("--game", metavar="GAME", help="the game, when the file has no 'game:' header")
+    replay.add_argument("--delay", default="0", metavar="SECONDS", help="pause between moves (default 0)")
+
+    for name, entries in sorted(_game_verbs().items()):
+        if name in COMMON:
+            continue
+        owners = ", ".join(game.key for game, _ in entries)
+        sub = commands.add_parser(name, help=f"{entries[0][1].help} ({owners})", add_help=False)
+        sub.add_argument("game", metavar="GAME", nargs="?", help=f"one of: {owners}")
+        sub.add_argument("rest", nargs=argparse.REMAINDER)
     for game in all_games():
-        sub = per_game.add_parser(game.key, help=f"generate a {game.title} board")
-        game.add_generate_arguments(sub)
+        if game.verbs():
+            sub = commands.add_parser(game.key, help=f"{game.title}: {', '.join(v.name for v in game.verbs())}", add_help=False)
+            sub.add_argument("verb", metavar="VERB", nargs="?")
+            sub.add_argument("rest", nargs=argparse.REMAINDER)
     return parser
 
 
 def main(argv: Sequence[str] | None = None) -> int:
     try:
-        args = build_parser().parse_args(argv)
+        args = build_parser().parse_args(_glue_negative_values(list(sys.argv[1:] if argv is None else argv)))
         return _dispatch(args)
     except (BoardError, UsageError) as exc:
         print(f"tui-grid: error: {exc}", file=sys.stderr)
@@ -69,27 +114,75 @@ def main(argv: Sequence[str] | None = None) -> int:
         return 0
 
 
+def _glue_negative_values(argv: list[str]) -> list[str]:
+    """`--size -5x5` becomes `--size=-5x5`, so argparse reports the bad value itself
+    rather than "expected one argument"."""
+    out: list[str] = []
+    for arg in argv:
+        if out and out[-1].startswith("--") and "=" not in out[-1] and arg.startswith("-") and len(arg) > 1 and (arg[1].isdigit() or arg[1] == "."):
+            out[-1] = f"{out[-1]}={arg}"
+        else:
+            out.append(arg)
+    return out
+
+
 def _dispatch(args: argparse.Namespace) -> int:
-    if args.command is None:
+    command = args.command
+    if command is None:
         return _run_app()
-    if args.command == "play":
+    if command == "play":
         game = get_game(args.game)
         loaded = game.load(args.board) if args.board else None
         return _run_app(game.key, loaded)
-    if args.command == "boards":
+    if command == "boards":
         return _list_boards(args.game)
-    if args.command == "solve":
-        return _solve(args.game, args.boards, args.json)
-    if args.command == "watch":
-        return _watch(args.game, args.board, args.delay)
-    if args.command == "generate":
-        game = get_game(args.game)
-        sys.stdout.write(game.generate_file(game.generate_id(args)))
-        return 0
-    raise UsageError(f"unknown command {args.command!r}")
+    if command == "solve":
+        return _solve(_need_game("solve", args.game), args.rest)
+    if command == "generate":
+        return _generate(_need_game("generate", args.game), args.rest)
+    if command == "watch":
+        return _watch(get_game(args.game), args.board, _delay(args.delay))
+    if command == "replay":
+        return _replay(args.file, args.game, _delay(args.delay))
+    if command in game_keys():
+        return _run_verb(get_game(command), args.verb, args.rest, f"tui-grid {command}")
+    return _run_verb(_need_game(command, args.game), command, args.rest, f"tui-grid {command}")
 
 
-def _run_app(game_key: str | None = None, loaded=None) -> int:
+def _need_game(command: str, key: str | None) -> GameDefinition:
+    if key is None or key.startswith("-"):
+        raise UsageError(f"{command} needs a GAME: one of {', '.join(game_keys())}")
+    return get_game(key)
+
+
+def _sub_parser(prog: str, configure: Callable[[argparse.ArgumentParser], None]) -> argparse.ArgumentParser:
+    parser = _Parser(prog=prog)
+    configure(parser)
+    return parser
+
+
+def _run_verb(game: GameDefinition, name: str | None, rest: list[str], prog: str) -> int:
+    verbs = {verb.name: verb for verb in game.verbs()}
+    if name is None or name not in verbs:
+        offered = ", ".join(verbs) or "none"
+        what = f"{game.key} has no '{name}' command" if name else f"{prog} needs a command"
+        raise UsageError(f"{what}; its commands: {offered}")
+    verb = verbs[name]
+    args = _sub_parser(f"tui-grid {name} {game.key}", verb.configure).parse_args(rest)
+    return verb.run(args)
+
+
+def _delay(text: str) -> float:
+    try:
+        value = float(text)
+    except ValueError:
+        raise UsageError(f"--delay must be a number of seconds, got {text!r}") from None
+    if not math.isfinite(value) or value < 0 or value > MAX_DELAY:
+        raise UsageError(f"--delay must be between 0 and {MAX_DELAY:g} seconds, got {text}")
+    return value
+
+
+def _run_app(game_key: str | None = None, loaded: LoadedBoard | None = None) -> int:
     from tui_grid.ui.app import TuiGridApp
 
     TuiGridApp(game_key=game_key, loaded=loaded).run()
@@ -99,6 +192,10 @@ def _run_app(game_key: str | None = None, loaded=None) -> int:
 def _list_boards(game_key: str | None) -> int:
     games = [get_game(game_key)] if game_key else all_games()
     for game in games:
+        if not isinstance(game, BoardFiles):
+            if game_key:
+                raise UsageError(f"{game.key} has no board files")
+            continue
         entries = game.boards()
         width = max((len(entry.name) for entry in entries), default=0)
         for entry in entries:
@@ -110,36 +207,105 @@ def _list_boards(game_key: str | None) -> int:
     return 0
 
 
-def _watch(game_key: str, board_arg: str, delay: float) -> int:
-    """Replay the solver's play; on a terminal each frame redraws in place."""
+def _capability(game: GameDefinition, kind: type, verb: str) -> Any:
+    if not isinstance(game, kind):
+        raise UsageError(f"{game.key} cannot {verb}: {game.title} has no {kind.__name__.lower().replace('able', 'er')}")
+    return game
+
+
+def _solve(game: GameDefinition, rest: list[str]) -> int:
+    solver: Solvable = _capability(game, Solvable, "solve boards")
+
+    def configure(parser: argparse.ArgumentParser) -> None:
+        parser.add_argument("boards", metavar="BOARD", nargs="+", help=BOARD_HELP)
+        parser.add_argument("--json", action="store_true", help="print one JSON object per board, in argument order")
+        solver.add_solve_arguments(parser)
+
+    args = _sub_parser(f"tui-grid solve {game.key}", configure).parse_args(rest)
+    if args.boards.count("-") > 1:
+        raise UsageError("'-' (stdin) may be given only once")
+    extra = {key: value for key, value in vars(args).items() if key not in ("boards", "json")}
+    # Every board (and its saved moves) is checked before any is solved.
+    started = []
+    for arg in args.boards:
+        loaded = game.load(arg)
+        engine, state = game.state_after(loaded)
+        started.append((loaded, engine, state))
+    for index, (loaded, engine, state) in enumerate(started):
+        record = solver.solve_record(engine, state, None, **extra)
+        if args.json:
+            print(json.dumps(record), flush=True)
+        else:
+            if len(started) > 1:
+                print(("\n" if index else "") + f"== {loaded.title} ==")
+            print(solver.solve_drawing(engine, state, record), flush=True)
+    return 0
+
+
+def _generate(game: GameDefinition, rest: list[str]) -> int:
+    generator: Generated = _capability(game, Generated, "generate boards")
+
+    def configure(parser: argparse.ArgumentParser) -> None:
+        for option in generator.options:
+            option.add_to(parser)
+        parser.add_argument("--seed", default=None, metavar="S", help="random seed (default: a new one)")
+
+    args = _sub_parser(f"tui-grid generate {game.key}", configure).parse_args(rest)
+    sys.stdout.write(generator.generate_file(generator.id_from_args(args)))
+    return 0
+
+
+def _print_frames(title: str, frames: list[str], delay: float) -> None:
+    """One frame after another; on a terminal each redraws in place."""
     import time
 
-    if delay < 0:
-        raise UsageError(f"--delay must be zero or more, got {delay}")
-    game = get_game(game_key)
-    loaded = game.load(board_arg)
-    record = game.solve_record(loaded.board)
-    frames = game.watch_frames(loaded.board, record)
     redraw = sys.stdout.isatty()
     for index, frame in enumerate(frames):
         if index:
             time.sleep(delay)
         prefix = "\x1b[H\x1b[2J" if redraw else ("\n" if index else "")
-        print(f"{prefix}{loaded.title}  ({index}/{len(frames) - 1})\n{frame}", flush=True)
+        print(f"{prefix}{title}  ({index}/{len(frames) - 1})\n{frame}", flush=True)
+
+
+def _frames(game: GameDefinition, engine: Any, states: list[Any], captions: list[str]) -> list[str]:
+    return [f"{game.draw(engine, state)}\n{caption}" if caption else game.draw(engine, state) for state, caption in zip(states, captions)]
+
+
+def _watch(game: GameDefinition, board_arg: str, delay: float) -> int:
+    """The headless twin of the watch key: the solver's play from the (saved) position."""
+    from tui_grid.core.control import SearchControl
+
+    solver: Solvable = _capability(game, Solvable, "be watched")
+    loaded = game.load(board_arg)
+    engine, state = game.state_after(loaded)
+    plan = solver.plan(engine, state, SearchControl())
+    states = [state]
+    captions = ["start"]
+    for action in plan.actions:
+        states.append(engine.step(states[-1], {0: action}).state)
+        captions.append(f"move {engine.encode_action(action)}")
+    captions[-1] += ("\n" if captions[-1] else "") + plan.message
+    _print_frames(loaded.title, _frames(game, engine, states, captions), delay)
     return 0
 
 
-def _solve(game_key: str, board_args: list[str], as_json: bool) -> int:
-    game = get_game(game_key)
-    if board_args.count("-") > 1:
-        raise UsageError("'-' (stdin) may be given only once")
-    loaded = [game.load(arg) for arg in board_args]  # all boards are checked before any is solved
-    for index, item in enumerate(loaded):
-        record = game.solve_record(item.board)
-        if as_json:
-            print(json.dumps(record), flush=True)
-        else:
-            if len(loaded) > 1:
-                print(("\n" if index else "") + f"== {item.title} ==")
-            print(game.solve_drawing(item.board, record), flush=True)
+def _replay(path: str, game_key: str | None, delay: float) -> int:
+    from tui_grid.core.boardfile import read_board_file
+
+    text = read_board_file(path)
+    key = game_key or text.meta.get("game")
+    if not key:
+        raise BoardError(text.source, 1, 1, "no 'game:' header: say which game with --game")
+    game = get_game(key)
+    files: BoardFiles = _capability(game, BoardFiles, "replay files")
+    loaded = files.loaded_from_text(text, path)
+    engine, steps = game.start(loaded)
+    if not steps:
+        raise BoardError(text.source, text.meta_lines.get("played", 1), 1, "no moves to replay: the file has no 'played:' header")
+    states = engine.replay(steps)
+    captions = ["start"] + [f"step {i + 1}: {engine.format_log([joint])}" for i, joint in enumerate(steps)]
+    outcome = engine.outcome(states[-1])
+    if outcome.over:
+        captions[-1] += f"\n{outcome.reason}"
+    _print_frames(loaded.title, _frames(game, engine, states, captions), delay)
     return 0

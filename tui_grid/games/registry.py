@@ -1,39 +1,78 @@
-"""The games tui_grid knows, found by key; UI-free so the CLI never loads textual."""
+"""The games tui_grid knows, found by key; UI-free so the CLI never loads textual.
+
+A game is a `GameDefinition`: a small required core (identity, help, an engine, the setup
+options and who may fill each seat) plus optional capabilities, each a mixin: board files
+(`BoardFiles`), a generator (`Generated`), a solver (`Solvable`), and verbs of its own
+(`verbs()`, e.g. `tui-grid tron bot`). The CLI and the menu offer only what a game has.
+"""
 
 from __future__ import annotations
 
 import argparse
 import importlib
+import random
 import re
 from abc import ABC, abstractmethod
-from dataclasses import dataclass
-from typing import Any
+from dataclasses import dataclass, field
+from typing import Any, Callable, Mapping
 
-from tui_grid.core.boardfile import BoardText
+from tui_grid.core.agents import Agent, HumanAgent
+from tui_grid.core.boardfile import BoardText, format_board_file
 from tui_grid.core.catalog import BoardEntry, list_boards, read_board_arg
 from tui_grid.core.control import SearchControl
-from tui_grid.core.errors import UsageError
+from tui_grid.core.engine import Engine, Plan
+from tui_grid.core.errors import BoardError, UsageError
+
+PLAYED_KEY = "played"
 
 
 @dataclass(frozen=True)
-class NewGameField:
-    """One input in the TUI's "new board" dialog; `choices` makes it a fixed list."""
+class GameOption:
+    """One setup option, declared once: a field of the "new board" dialog and a flag of
+    `tui-grid generate GAME`. `choices` makes it a fixed list."""
 
     key: str
     label: str
     default: str
+    help: str = ""
     choices: tuple[str, ...] = ()
+    metavar: str = "VALUE"
+
+    @property
+    def flag(self) -> str:
+        return "--" + self.key.replace("_", "-")
+
+    def add_to(self, parser: argparse.ArgumentParser) -> None:
+        extra: dict[str, Any] = {"choices": self.choices} if self.choices else {"metavar": self.metavar}
+        parser.add_argument(self.flag, dest=self.key, default=self.default, help=f"{self.help} (default {self.default})", **extra)
+
+
+SEED_OPTION_HELP = "random seed (default: a new one)"
 
 
 @dataclass(frozen=True)
 class LoadedBoard:
-    """A parsed board with its name for titles and, when generated, its game id."""
+    """A parsed board with its name for titles and, when generated, its game id; `played`
+    holds the moves of a saved game in the game's action encoding."""
 
     board: Any
     name: str
     title: str
     game_id: str = ""
-    meta: dict[str, str] | None = None
+    meta: Mapping[str, str] = field(default_factory=dict)
+    played: str = ""
+    source: str = ""
+    meta_lines: Mapping[str, int] = field(default_factory=dict)
+
+
+@dataclass(frozen=True)
+class Verb:
+    """A command of one game: `tui-grid VERB GAME ...` and `tui-grid GAME VERB ...`."""
+
+    name: str
+    help: str
+    configure: Callable[[argparse.ArgumentParser], None]
+    run: Callable[[argparse.Namespace], int]
 
 
 class GameDefinition(ABC):
@@ -43,88 +82,175 @@ class GameDefinition(ABC):
     title: str
     tagline: str
     screen_path: str  # "module:Class", imported only by the app
-    new_game_fields: tuple[NewGameField, ...] = ()
+    #: Setup options: the "new board" dialog and `tui-grid generate` flags.
+    options: tuple[GameOption, ...] = ()
+    #: What may fill a seat, by name; "human" is a person at the keys.
+    players: tuple[str, ...] = ("human",)
 
-    # --- boards -----------------------------------------------------------------
+    @abstractmethod
+    def help_markdown(self) -> str:
+        """Rules of the game, shown on its help screen above the keys."""
+
+    @abstractmethod
+    def make_engine(self, loaded: LoadedBoard) -> Engine[Any, Any]:
+        """The rules on this board."""
+
+    def make_agent(self, player: str, seat: int) -> Agent[Any, Any]:
+        """An agent for one of `players`; raises UsageError for an unknown one."""
+        if player == "human":
+            return HumanAgent("you")
+        raise UsageError(f"{self.key}: unknown player {player!r}; choose from: {', '.join(self.players)}")
+
+    def load(self, arg: str) -> LoadedBoard:
+        """A BOARD argument; games without boards or ids say so."""
+        raise UsageError(f"{self.title} has no boards to load")
+
+    def verbs(self) -> tuple[Verb, ...]:
+        return ()
+
+    def draw(self, engine: Engine[Any, Any], state: Any) -> str:
+        """The state as plain text, for `watch` and `replay`."""
+        return engine.observation(state, 0)
+
+    def screen_class(self) -> type:
+        module, _, name = self.screen_path.partition(":")
+        return getattr(importlib.import_module(module), name)
+
+    # --- saved games ------------------------------------------------------------------------
+    def start(self, loaded: LoadedBoard) -> tuple[Engine[Any, Any], list[dict[int, Any]]]:
+        """The engine and the saved moves to replay (checked: a bad `played:` is a BoardError)."""
+        engine = self.make_engine(loaded)
+        if not loaded.played:
+            return engine, []
+        try:
+            return engine, engine.parse_log(loaded.played)
+        except ValueError as exc:
+            line = loaded.meta_lines.get(PLAYED_KEY, 1)
+            raise BoardError(loaded.source or loaded.name, line, 1, f"played: {exc}") from None
+
+    def state_after(self, loaded: LoadedBoard) -> tuple[Engine[Any, Any], Any]:
+        engine, steps = self.start(loaded)
+        return engine, engine.replay(steps)[-1]
+
+
+class BoardFiles(ABC):
+    """Capability: boards from files (a path, a shipped name, `-`), saved games included."""
+
+    key: str
+
     @abstractmethod
     def parse(self, text: BoardText) -> Any:
         """Check and convert board rows; raises BoardError."""
 
     @abstractmethod
     def board_rows(self, board: Any) -> tuple[str, ...]:
-        """The board in file characters, for previews and `generate`."""
+        """The board in file characters, for previews, saves and `generate`."""
 
     def preview_rows(self, board: Any) -> tuple[str, ...]:
         """Rows for the board picker's preview; a game may make invisible cells visible."""
         return self.board_rows(board)
 
-    def is_game_id(self, arg: str) -> bool:
-        return arg.startswith(f"{self.key}:")
-
-    @abstractmethod
-    def board_from_id(self, game_id: str) -> Any:
-        """Regenerate a board from a game id; raises UsageError on a bad id."""
-
-    @abstractmethod
-    def game_id_from_fields(self, values: dict[str, str], seed: int) -> str:
-        """Validate the new-board dialog's values into a game id; raises UsageError."""
-
-    def load(self, arg: str) -> LoadedBoard:
-        """A BOARD argument: a game id, a file path, `-`, or a shipped board name."""
-        if self.is_game_id(arg):
-            return LoadedBoard(self.board_from_id(arg), arg, arg, game_id=arg)
-        text = read_board_arg(self.key, arg)
-        board = self.parse(text)
-        name = arg if arg == "-" else re.sub(r"\.txt$", "", arg.rsplit("/", 1)[-1])
-        return LoadedBoard(board, name, text.title or name, meta=dict(text.meta))
+    #: Header keys that give an answer away: hidden from previews until asked.
+    spoiler_keys: tuple[str, ...] = ()
 
     def boards(self) -> list[BoardEntry]:
         return list_boards(self.key)
 
-    # --- solving ------------------------------------------------------------------
-    @abstractmethod
-    def solve_record(self, board: Any, control: SearchControl | None = None) -> dict[str, Any]:
-        """The exact JSON object `tui-grid solve GAME BOARD --json` prints."""
+    def load(self, arg: str) -> LoadedBoard:
+        if isinstance(self, Generated) and self.is_game_id(arg):
+            return self.load_id(arg)
+        if re.match(r"^[a-z]+:", arg) and ":" in arg and not arg.startswith(f"{self.key}:"):
+            other = arg.split(":", 1)[0]
+            raise UsageError(f"{arg}: that is a {other} game id, not a {self.key} board")
+        text = read_board_arg(self.key, arg)
+        return self.loaded_from_text(text, arg)
+
+    def loaded_from_text(self, text: BoardText, arg: str = "") -> LoadedBoard:
+        board = self.parse(text)
+        name = arg if arg == "-" else re.sub(r"\.txt$", "", (arg or text.source).rsplit("/", 1)[-1])
+        meta = dict(text.meta)
+        return LoadedBoard(
+            board,
+            name,
+            text.title or name,
+            game_id=meta.get("id", ""),
+            meta=meta,
+            played=meta.get(PLAYED_KEY, ""),
+            source=text.source,
+            meta_lines=dict(text.meta_lines),
+        )
+
+    def save_text(self, loaded: LoadedBoard, played: str) -> str:
+        """The board file of a game in progress: its board, its header, and its moves."""
+        meta = {"game": self.key, **{key: value for key, value in loaded.meta.items() if key != PLAYED_KEY}}
+        meta.setdefault("title", loaded.title)
+        if loaded.game_id:
+            meta.setdefault("id", loaded.game_id)
+        if played:
+            meta[PLAYED_KEY] = played
+        return format_board_file(self.board_rows(loaded.board), self.file_meta(loaded.board, meta))
+
+    def file_meta(self, board: Any, meta: dict[str, str]) -> dict[str, str]:
+        """Header lines a board file needs to keep its meaning (ice: `size:`)."""
+        return meta
+
+
+class Generated(ABC):
+    """Capability: random boards from the `options`, reproducible from a game id."""
+
+    key: str
+    title: str
+    options: tuple[GameOption, ...]
+
+    def is_game_id(self, arg: str) -> bool:
+        return arg.startswith(f"{self.key}:")
 
     @abstractmethod
-    def solve_drawing(self, board: Any, record: dict[str, Any]) -> str:
-        """A readable picture of the board with the answer, for `solve` without --json."""
+    def board_from_id(self, game_id: str, control: SearchControl | None = None) -> Any:
+        """Regenerate a board from a game id; raises UsageError on a bad id."""
 
     @abstractmethod
-    def watch_frames(self, board: Any, record: dict[str, Any]) -> list[str]:
-        """The board after each move of the solver's play, for `tui-grid watch`."""
+    def game_id_from_options(self, values: Mapping[str, str], seed: int) -> str:
+        """Validate option values (dialog or CLI) into a game id; raises UsageError."""
 
-    # --- generating ------------------------------------------------------------------
-    @abstractmethod
-    def add_generate_arguments(self, parser: argparse.ArgumentParser) -> None:
-        """Game-specific options of `tui-grid generate GAME`."""
-
-    @abstractmethod
-    def generate_id(self, args: argparse.Namespace) -> str:
-        """The game id the parsed `generate` options describe; raises UsageError."""
-
-    def generate_file(self, game_id: str) -> str:
-        from tui_grid.core.boardfile import format_board_file
-
-        board = self.board_from_id(game_id)
-        rows = self.board_rows(board)
-        meta = {"title": game_id, "id": game_id, **self.generated_meta(board)}
-        return format_board_file(rows, meta)
+    def load_id(self, game_id: str, control: SearchControl | None = None) -> LoadedBoard:
+        return LoadedBoard(self.board_from_id(game_id, control), game_id, game_id, game_id=game_id)
 
     def generated_meta(self, board: Any) -> dict[str, str]:
         """Extra header lines for generated boards (size, known answer...)."""
         return {}
 
-    # --- help ---------------------------------------------------------------------
+    def generate_file(self, game_id: str, control: SearchControl | None = None) -> str:
+        board = self.board_from_id(game_id, control)
+        assert isinstance(self, BoardFiles)
+        meta = {"title": game_id, "id": game_id, **self.generated_meta(board)}
+        return format_board_file(self.board_rows(board), self.file_meta(board, meta))
+
+    def id_from_args(self, args: argparse.Namespace) -> str:
+        seed = parse_seed(args.seed) if args.seed is not None else random.randrange(1, 1_000_000)
+        return self.game_id_from_options({option.key: getattr(args, option.key) for option in self.options}, seed)
+
+
+class Solvable(ABC):
+    """Capability: a solver, for `solve`, `watch`, hints and the solve key."""
+
     @abstractmethod
-    def help_markdown(self) -> str:
-        """Rules of the game, shown on its help screen above the common keys."""
+    def solve_record(self, engine: Engine[Any, Any], state: Any, control: SearchControl | None = None, **options: Any) -> dict[str, Any]:
+        """The exact JSON object `tui-grid solve GAME BOARD --json` prints."""
 
-    def screen_class(self) -> type:
-        module, _, name = self.screen_path.partition(":")
-        return getattr(importlib.import_module(module), name)
+    @abstractmethod
+    def solve_drawing(self, engine: Engine[Any, Any], state: Any, record: dict[str, Any]) -> str:
+        """A readable picture of the answer, for `solve` without --json."""
+
+    @abstractmethod
+    def plan(self, engine: Engine[Any, Any], state: Any, control: SearchControl) -> Plan[Any]:
+        """The actions the solver plays from `state` (solve, watch) and what to say of them."""
+
+    def add_solve_arguments(self, parser: argparse.ArgumentParser) -> None:
+        """Options of `tui-grid solve GAME` beyond --json."""
 
 
+# --- the catalogue -----------------------------------------------------------------------------
 @dataclass(frozen=True)
 class PlannedGame:
     """A game on the roadmap: listed in the menu, not yet playable."""
@@ -154,8 +280,7 @@ def game_keys() -> tuple[str, ...]:
 
 def get_game(key: str) -> GameDefinition:
     if key not in _GAME_MODULES:
-        planned = {game.key for game in PLANNED}
-        if key in planned:
+        if key in {game.key for game in PLANNED}:
             raise UsageError(f"game {key!r} is not playable yet; playable: {', '.join(_GAME_MODULES)}")
         raise UsageError(f"unknown game {key!r}; choose from: {', '.join(_GAME_MODULES)}")
     if key not in _cache:
@@ -167,6 +292,7 @@ def all_games() -> list[GameDefinition]:
     return [get_game(key) for key in _GAME_MODULES]
 
 
+# --- option parsing, one place for every game ------------------------------------------------------
 def parse_seed(text: str) -> int:
     try:
         return int(text)

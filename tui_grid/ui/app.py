@@ -2,9 +2,13 @@
 
 from __future__ import annotations
 
-from textual.app import App
+from dataclasses import replace
 
-from tui_grid.games.registry import GameDefinition, LoadedBoard, get_game
+from textual.app import App
+from textual.binding import Binding
+
+from tui_grid.core.errors import BoardError, UsageError
+from tui_grid.games.registry import BoardFiles, GameDefinition, LoadedBoard, get_game
 from tui_grid.ui.settings import Settings
 
 
@@ -12,6 +16,7 @@ class TuiGridApp(App):
     TITLE = "tui_grid"
     CSS_PATH = "tui_grid.tcss"
     ENABLE_COMMAND_PALETTE = False
+    BINDINGS = [Binding("ctrl+c", "quit", "Quit", show=False, priority=True)]
 
     def __init__(
         self,
@@ -36,4 +41,48 @@ class TuiGridApp(App):
             self.start_game(game, self._start_loaded)
 
     def start_game(self, game: GameDefinition, loaded: LoadedBoard) -> None:
-        self.push_screen(game.screen_class()(game, loaded, self.settings))
+        """Open a game; if this board has an autosaved game in progress, offer it first."""
+        from tui_grid.core import saves
+        from tui_grid.core.boardfile import read_board_file
+        from tui_grid.ui.resume_dialog import ResumeDialog
+
+        path = saves.pending(game, loaded) if isinstance(game, BoardFiles) and not loaded.played else None
+        if path is None:
+            self._open(game, loaded)
+            return
+        try:
+            saved = replace(loaded, played=read_board_file(path).meta.get("played", ""))
+            moves = len(game.start(saved)[1])
+        except (BoardError, UsageError):
+            path.unlink(missing_ok=True)
+            self._open(game, loaded)
+            return
+
+        def chosen(resume: bool | None) -> None:
+            if resume:
+                self._open(game, saved)
+            else:
+                path.unlink(missing_ok=True)
+                self._open(game, loaded)
+
+        self.push_screen(ResumeDialog(loaded.title, moves), chosen)
+
+    def _open(self, game: GameDefinition, loaded: LoadedBoard) -> None:
+        try:
+            screen = game.screen_class()(game, loaded, self.settings)
+        except (BoardError, UsageError) as exc:
+            self.notify(str(exc), title="Cannot open board", severity="error")
+            return
+        self.push_screen(screen)
+
+    def action_quit(self) -> None:
+        self.exit_saving()
+
+    def exit_saving(self) -> None:
+        """Quit; every game in progress is autosaved first, so nothing is lost."""
+        from tui_grid.ui.game_screen import GameScreen
+
+        for screen in self.screen_stack:
+            if isinstance(screen, GameScreen):
+                screen.autosave()
+        self.exit()

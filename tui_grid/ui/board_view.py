@@ -1,8 +1,11 @@
 """A scrolling grid drawn line by line, shared by every game's screen.
 
 Each game subclasses it, declares its cell kinds as component classes (colours live in
-CSS) and answers `cell(row, col)` with a two-character glyph and a kind. The glyph keeps
-every cue readable without colour; half-block zoom trades glyphs for an overview.
+CSS) and answers `cell(row, col)` with a two-character glyph and a kind (or a whole row at
+once with `row_cells`). The glyph keeps every cue readable without colour; half-block
+zoom trades glyphs for an overview, and the whole-board zoom shows a k x k block of cells
+per half block, the block's most important kind winning (KINDS lists kinds from the most
+important down), so a 300x300 board fits 80x24.
 """
 
 from __future__ import annotations
@@ -26,6 +29,7 @@ class Zoom(Enum):
     WIDE = "wide"  # 2 columns x 1 row, full glyphs
     NARROW = "narrow"  # 1 column x 1 row, first glyph character
     HALF = "half"  # 1 column x half a row, colour only
+    WHOLE = "whole"  # half blocks of k x k cells: the whole board at once
 
     @property
     def cell_width(self) -> int:
@@ -33,10 +37,19 @@ class Zoom(Enum):
 
     @property
     def rows_per_line(self) -> int:
-        return 2 if self is Zoom.HALF else 1
+        return 2 if self in (Zoom.HALF, Zoom.WHOLE) else 1
+
+    @property
+    def label(self) -> str:
+        return {
+            Zoom.WIDE: "wide cells",
+            Zoom.NARROW: "narrow cells",
+            Zoom.HALF: "half blocks (colour only)",
+            Zoom.WHOLE: "whole board (each block shows its most important cell)",
+        }[self]
 
 
-ZOOM_ORDER = (Zoom.WIDE, Zoom.NARROW, Zoom.HALF)
+ZOOM_ORDER = (Zoom.WIDE, Zoom.NARROW, Zoom.HALF, Zoom.WHOLE)
 
 
 class BoardView(ScrollView, can_focus=False):
@@ -60,11 +73,18 @@ class BoardView(ScrollView, can_focus=False):
         self.grid_height = 1
         self.focus_cell: Pos | None = None
         self._styles: dict[str, Style] = {}
+        self._pair_styles: dict[tuple[str, str | None], Style] = {}
+        self._rank = {kind: index for index, kind in enumerate(self.KINDS)}
 
     # --- to implement ------------------------------------------------------------
     def cell(self, row: int, col: int) -> tuple[str, str]:
         """(two-character glyph, kind) for one cell of what is shown now."""
         raise NotImplementedError
+
+    def row_cells(self, row: int, first: int, last: int) -> list[tuple[str, str]]:
+        """Cells `first..last-1` of a row; a game may override this to hand over a row at once."""
+        cell = self.cell
+        return [cell(row, col) for col in range(first, last)]
 
     # --- geometry --------------------------------------------------------------------
     def set_grid_size(self, width: int, height: int) -> None:
@@ -84,7 +104,16 @@ class BoardView(ScrollView, can_focus=False):
                 return zoom
         if self.grid_width <= width and (self.grid_height + 1) // 2 <= height:
             return Zoom.HALF
-        return Zoom.NARROW  # too big for any zoom: scroll with glyphs visible
+        return Zoom.NARROW  # too big: scroll with glyphs visible (z reaches the whole board)
+
+    @property
+    def block(self) -> int:
+        """Cells per block side in the whole-board zoom: the least that fits the view."""
+        if self.zoom is not Zoom.WHOLE:
+            return 1
+        width, height = self.scrollable_content_region.size
+        width, height = max(1, width), max(1, height)
+        return max(1, -(-self.grid_width // width), -(-self.grid_height // (2 * height)))
 
     def cycle_zoom(self) -> Zoom:
         """Next zoom level after the current one; the last step returns to automatic."""
@@ -102,6 +131,10 @@ class BoardView(ScrollView, can_focus=False):
         self.scroll_to_focus()
 
     def _board_size(self, zoom: Zoom) -> Size:
+        if zoom is Zoom.WHOLE:
+            k = self.block
+            columns, rows = -(-self.grid_width // k), -(-self.grid_height // k)
+            return Size(columns, (rows + 1) // 2)
         lines = (self.grid_height + zoom.rows_per_line - 1) // zoom.rows_per_line
         return Size(self.grid_width * zoom.cell_width, lines)
 
@@ -116,7 +149,8 @@ class BoardView(ScrollView, can_focus=False):
 
     def cell_region(self, pos: Pos) -> Region:
         zoom = self.zoom
-        return Region(pos.col * zoom.cell_width, pos.row // zoom.rows_per_line, zoom.cell_width, 1)
+        k = self.block
+        return Region(pos.col // k * zoom.cell_width, pos.row // k // zoom.rows_per_line, zoom.cell_width, 1)
 
     def scroll_to_focus(self) -> None:
         if self.focus_cell is not None:
@@ -131,6 +165,7 @@ class BoardView(ScrollView, can_focus=False):
     # --- drawing ----------------------------------------------------------------------
     def notify_style_update(self) -> None:
         self._styles.clear()
+        self._pair_styles.clear()
         super().notify_style_update()
 
     def style_of(self, kind: str) -> Style:
@@ -152,7 +187,9 @@ class BoardView(ScrollView, can_focus=False):
             return Strip.blank(width, base)
         first_col = max(0, scroll_x // zoom.cell_width)
         last_col = min(self.grid_width, (scroll_x + width) // zoom.cell_width + 1)
-        if zoom is Zoom.HALF:
+        if zoom is Zoom.WHOLE:
+            segments = self._block_segments(line * 2, first_col, min(last_col, self._board_size(zoom).width))
+        elif zoom is Zoom.HALF:
             segments = self._half_block_segments(line * 2, first_col, last_col)
         else:
             segments = self._glyph_segments(line, first_col, last_col, zoom)
@@ -164,8 +201,7 @@ class BoardView(ScrollView, can_focus=False):
         segments: list[Segment] = []
         run_text: list[str] = []
         run_kind = None
-        for col in range(first, last):
-            glyph, kind = self.cell(row, col)
+        for glyph, kind in self.row_cells(row, first, last):
             text = glyph if zoom is Zoom.WIDE else glyph[0]
             if kind != run_kind and run_text:
                 segments.append(Segment("".join(run_text), self.style_of(run_kind)))
@@ -177,15 +213,47 @@ class BoardView(ScrollView, can_focus=False):
         return segments
 
     def _half_block_segments(self, top_row: int, first: int, last: int) -> list[Segment]:
+        top = [kind for _, kind in self.row_cells(top_row, first, last)]
+        bottom = [kind for _, kind in self.row_cells(top_row + 1, first, last)] if top_row + 1 < self.grid_height else None
+        return self._pair_segments(top, bottom)
+
+    def _pair_segments(self, top: list[str], bottom: list[str] | None) -> list[Segment]:
+        """Upper-half blocks: the top kind as foreground, the bottom one as background."""
         segments: list[Segment] = []
-        for col in range(first, last):
-            top = self._fill_colour(self.cell(top_row, col)[1])
-            if top_row + 1 < self.grid_height:
-                bottom = self._fill_colour(self.cell(top_row + 1, col)[1])
-                segments.append(Segment("▀", Style(color=top, bgcolor=bottom)))
-            else:
-                segments.append(Segment("▀", Style(color=top)))
-        return segments
+        styles = self._pair_styles
+        for index, kind in enumerate(top):
+            pair = (kind, bottom[index] if bottom is not None else None)
+            style = styles.get(pair)
+            if style is None:
+                colour = self._fill_colour(kind)
+                style = Style(color=colour, bgcolor=self._fill_colour(pair[1])) if pair[1] is not None else Style(color=colour)
+                styles[pair] = style
+            segments.append(Segment("▀", style))
+        return list(Segment.simplify(segments))
+
+    def _block_segments(self, top_line: int, first: int, last: int) -> list[Segment]:
+        """Two rows of k x k blocks, each shown as the most important kind inside it."""
+        k = self.block
+        top = self._block_row(top_line, k, first, last)
+        bottom_row = top_line + 1
+        bottom = self._block_row(bottom_row, k, first, last) if bottom_row * k < self.grid_height else None
+        return self._pair_segments(top, bottom)
+
+    def _block_row(self, block_row: int, k: int, first: int, last: int) -> list[str]:
+        kinds = self.KINDS
+        rank = self._rank
+        worst = len(kinds)
+        best = [worst] * (last - first)
+        start_col, end_col = first * k, min(self.grid_width, last * k)
+        for row in range(block_row * k, min(self.grid_height, (block_row + 1) * k)):
+            cells = self.row_cells(row, start_col, end_col)
+            for offset, (_, kind) in enumerate(cells):
+                value = rank.get(kind, worst)
+                index = offset // k
+                if value < best[index]:
+                    best[index] = value
+        return [kinds[value] if value < worst else (kinds[-1] if kinds else "") for value in best]
+
 
     def _fill_colour(self, kind: str):
         style = self.style_of(kind)

@@ -1,7 +1,9 @@
-"""The shell every game shares: keys, undo history, animation, solver workers and watching.
+"""The view every game shares: it observes a Session, sends the human seat's actions, and
+runs solvers and agents in workers. The session owns the game; this screen owns time
+(animation and watch timers) and what is shown.
 
-A game's screen subclasses GameScreen and supplies the rules hooks at the bottom. The
-base class owns all timing, so every game animates, watches and cancels the same way.
+A game's screen subclasses GameScreen, sets KEYMAP, and supplies the drawing hooks at the
+bottom (the board view, the status line, hints).
 """
 
 from __future__ import annotations
@@ -9,7 +11,7 @@ from __future__ import annotations
 import threading
 from collections import deque
 from dataclasses import dataclass, field
-from typing import Any, Callable, Generic, TypeVar
+from typing import Any, Callable, ClassVar, Generic, TypeVar
 
 from textual import work
 from textual.app import ComposeResult
@@ -18,34 +20,20 @@ from textual.screen import Screen
 from textual.timer import Timer
 from textual.widgets import ProgressBar, Static
 
+from tui_grid.core.agents import Agent, HumanAgent, PlanAgent
 from tui_grid.core.control import Cancelled, SearchControl
+from tui_grid.core.engine import Engine, Plan
 from tui_grid.core.errors import BoardError, UsageError
-from tui_grid.core.geometry import Direction, Pos
-from tui_grid.core.history import History
-from tui_grid.games.registry import GameDefinition, LoadedBoard
+from tui_grid.core.geometry import Pos
+from tui_grid.core.session import Change, Session
+from tui_grid.games.registry import BoardFiles, GameDefinition, Generated, LoadedBoard, Solvable
+from tui_grid.ui import messages
 from tui_grid.ui.board_view import BoardView
 from tui_grid.ui.key_bar import KeyBar
-from tui_grid.ui.keys import GAME_BINDINGS
+from tui_grid.ui.keys import Keymap, keymap
 from tui_grid.ui.settings import Settings, thin_frames
 
 S = TypeVar("S")
-AFTER_GAME = "u undoes · r restarts · n makes a new board"
-
-
-@dataclass(frozen=True)
-class Played(Generic[S]):
-    """A legal move: the state after it and the states to show on the way there."""
-
-    state: S
-    frames: tuple[S, ...] = ()
-
-
-@dataclass(frozen=True)
-class Plan:
-    """The solver's moves from a state, and what to tell the player about them."""
-
-    moves: tuple[Direction, ...]
-    message: str = ""
 
 
 @dataclass(frozen=True)
@@ -57,36 +45,50 @@ class Hint:
 
 
 class GameScreen(Screen, Generic[S]):
-    BINDINGS = GAME_BINDINGS
+    KEYMAP: ClassVar[Keymap] = keymap(())
     DEFAULT_CSS = """
     GameScreen { layout: vertical; }
     GameScreen #title { height: 1; padding: 0 1; background: $primary-muted; text-style: bold; }
     GameScreen #status { height: 1; padding: 0 1; background: $surface; }
-    GameScreen #legend { height: 1; padding: 0 1; color: $text-muted; text-align: center; }
-    GameScreen #message { height: auto; max-height: 3; padding: 0 1; color: $text-muted; }
+    GameScreen #legend { height: auto; max-height: 2; padding: 0 1; color: $text-muted; text-align: center; }
+    GameScreen #message { height: 2; padding: 0 1; color: $text-muted; }
     GameScreen #busy { height: 1; display: none; padding: 0 1; }
     GameScreen #busy.-active { display: block; }
     GameScreen #busy ProgressBar { width: 24; }
     GameScreen #busy-label { width: 1fr; }
     """
 
+    def __init_subclass__(cls, **kwargs: Any) -> None:
+        cls.BINDINGS = cls.KEYMAP.bindings()  # before Textual merges the class's bindings
+        super().__init_subclass__(**kwargs)
+
     def __init__(self, game: GameDefinition, loaded: LoadedBoard, settings: Settings | None = None) -> None:
         super().__init__()
         self.game = game
-        self.loaded = loaded
         self.settings = settings or Settings()
-        self.history: History[S] = History(self.initial_state(loaded.board))
-        self.shown: S = self.history.present
         self.hint: Hint | None = None
         self.message = ""
         self._frames: deque[S] = deque()
         self._frame_timer: Timer | None = None
         self._watch_timer: Timer | None = None
-        self._watch_plan: deque[Direction] = deque()
         self._watch_paused = False
+        self._watch_agent: PlanAgent | None = None
         self._cancel: threading.Event | None = None
+        self._progress: tuple[int, int | None] | None = None
+        self._progress_timer: Timer | None = None
         self._busy_what = ""
         self.view = self.make_board_view()
+        self._start(loaded)
+
+    def _start(self, loaded: LoadedBoard) -> None:
+        self.loaded = loaded
+        engine, steps = self.game.start(loaded)
+        self.session: Session[S, Any] = Session(engine, self.make_agents(engine), log=steps)
+        self.session.subscribe(self._on_change)
+        self.shown: S = self.session.state
+
+    def make_agents(self, engine: Engine[S, Any]) -> list[Agent[S, Any]]:
+        return [HumanAgent("you") for _ in engine.seats]
 
     # --- layout -----------------------------------------------------------------------
     def compose(self) -> ComposeResult:
@@ -98,11 +100,15 @@ class GameScreen(Screen, Generic[S]):
             yield ProgressBar(total=None, show_eta=False, show_percentage=False)
             yield Static(id="busy-label")
         yield Static(id="message")
-        yield KeyBar(GAME_BINDINGS)
+        yield KeyBar(self.KEYMAP, self.offers)
 
     def on_mount(self) -> None:
         self.view.set_grid_size(*self.grid_size())
         self._refresh_all()
+
+    @property
+    def engine(self) -> Engine[S, Any]:
+        return self.session.engine
 
     @property
     def board(self) -> Any:
@@ -110,7 +116,25 @@ class GameScreen(Screen, Generic[S]):
 
     @property
     def state(self) -> S:
-        return self.history.present
+        return self.session.state
+
+    def offers(self, common: str) -> bool:
+        """Whether a common action is available here, for the key bar, help and bindings."""
+        if common in ("undo", "redo", "restart"):
+            return self.session.undo_allowed
+        if common in ("hint", "solve", "watch", "pause"):
+            return isinstance(self.game, Solvable)
+        if common == "new":
+            return isinstance(self.game, Generated)
+        if common == "save":
+            return isinstance(self.game, BoardFiles)
+        return True
+
+    def check_action(self, action: str, parameters: tuple[object, ...]) -> bool | None:
+        for key in self.KEYMAP.keys:
+            if key.common and key.action.split("(")[0] == action:
+                return self.offers(key.common)
+        return True
 
     def _refresh_all(self) -> None:
         title = f"{self.game.title} — {self.loaded.title}"
@@ -134,26 +158,35 @@ class GameScreen(Screen, Generic[S]):
         self.message = message
         self._show_status()
 
-    # --- moves, history, animation ---------------------------------------------------------
-    def action_move(self, letter: str) -> None:
+    # --- the session -------------------------------------------------------------------------
+    def _on_change(self, session: Session[S, Any], change: Change[S]) -> None:
+        if change.kind == "step":
+            self.hint = None
+            frames: list[S] = []
+            for step in change.steps:
+                frames.extend(thin_frames(list(step.frames)))
+                frames.append(step.state)
+            self.message = messages.after_game(self.session) if session.over else ""
+            self._run_frames(frames, change.state)
+        elif change.kind in ("undo", "redo", "restart", "load"):
+            self._frames.clear()
+            self.hint = None
+            self.message = ""
+            self._display(change.state)
+        elif change.kind in ("refused", "message", "forfeit"):
+            self.say(change.message)
+
+    def action_act(self, text: str, seat: int = 0) -> None:
+        """A human seat's action, in the game's action encoding."""
         self._stop_watching()
         self.cancel_solver()
         self._finish_animation()
-        if self.is_over(self.state):
-            self.say(self.over_message(self.state) + " — r restarts, u undoes, n for a new board.")
+        if self.session.over:
+            self.say(messages.game_over(self.session))
             return
-        self.try_move(Direction.from_letter(letter))
-
-    def try_move(self, direction: Direction) -> bool:
-        result = self.play(self.state, direction)
-        if isinstance(result, str):
-            self.say(result)
-            return False
-        self.hint = None
-        self.history.push(result.state)
-        self.message = AFTER_GAME if self.is_over(result.state) else ""
-        self._run_frames(list(thin_frames(list(result.frames))), result.state)
-        return True
+        reason = self.session.submit(seat, self.engine.decode_action(text))
+        if reason:
+            self.say(reason)
 
     def _run_frames(self, frames: list[S], final: S) -> None:
         if not self.settings.animate or not frames:
@@ -175,10 +208,12 @@ class GameScreen(Screen, Generic[S]):
             return
         self._display(self._frames.popleft())
 
-    def _finish_animation(self) -> None:
+    def _finish_animation(self) -> bool:
         if self._frames:
             self._frames.clear()
             self._display(self.state)
+            return True
+        return False
 
     @property
     def animating(self) -> bool:
@@ -189,46 +224,46 @@ class GameScreen(Screen, Generic[S]):
         self._show_status()
         self.view.show(self.focus_of(state))
 
-    def _jump_to(self, state: S | None, message: str) -> None:
-        if state is None:
-            self.say(message)
-            return
-        self._frames.clear()
-        self.hint = None
-        self.message = ""
-        self._display(state)
-
     def action_undo(self) -> None:
         self._interrupt()
-        self._jump_to(self.history.undo(), "Nothing to undo.")
+        if not self.session.undo():
+            self.say("Nothing to undo.")
 
     def action_redo(self) -> None:
         self._interrupt()
-        self._jump_to(self.history.redo(), "Nothing to redo.")
+        if not self.session.redo():
+            self.say("Nothing to redo.")
 
     def action_restart(self) -> None:
         self._interrupt()
-        self._jump_to(self.history.restart(), "")
+        if not self.session.restart():
+            self.say("Already at the start.")
+
+    def action_skip(self) -> None:
+        if not self._finish_animation():
+            self.say("No animation to skip.")
 
     def _interrupt(self) -> None:
         self._stop_watching()
         self.cancel_solver()
         self._finish_animation()
 
-    # --- solver workers ------------------------------------------------------------------
+    # --- workers ------------------------------------------------------------------------------
     def run_in_worker(self, what: str, task: Callable[[SearchControl], Any], done: Callable[[Any], None]) -> None:
         """Run `task` in a thread; `done` gets its result on the UI thread unless cancelled."""
         self.cancel_solver()
         cancel = threading.Event()
         self._cancel = cancel
         self._busy_what = what
+        self._progress = None
         self._set_busy(True, f"{what}…  esc cancels")
+        self._progress_timer = self.set_interval(0.1, self._show_progress)
         self._solver_worker(task, done, cancel)
 
     @work(thread=True, exclusive=True, group="solver", exit_on_error=False)
     def _solver_worker(self, task: Callable[[SearchControl], Any], done: Callable[[Any], None], cancel: threading.Event) -> None:
         def progress(nodes: int, total: int | None) -> None:
-            self.app.call_from_thread(self._progress, cancel, nodes, total)
+            self._progress = (nodes, total)  # read by a UI timer: the worker never waits for the UI
 
         control = SearchControl(cancel=cancel, on_progress=progress, every=2048)
         try:
@@ -243,28 +278,34 @@ class GameScreen(Screen, Generic[S]):
             return
         self.app.call_from_thread(self._worker_done, cancel, done, result)
 
-    def _progress(self, cancel: threading.Event, nodes: int, total: int | None) -> None:
-        if cancel is not self._cancel:
+    def _show_progress(self) -> None:
+        if self._cancel is None or self._progress is None:
             return
+        nodes, total = self._progress
         bar = self.query_one("#busy ProgressBar", ProgressBar)
         if total:
             bar.update(total=total, progress=min(nodes, total))
-        label = f"{self._busy_what}…  {nodes:,} nodes  ·  esc cancels"
-        self.query_one("#busy-label", Static).update(label)
+        self.query_one("#busy-label", Static).update(f"{self._busy_what}…  {nodes:,} nodes  ·  esc cancels")
 
     def _worker_done(self, cancel: threading.Event, done: Callable[[Any], None], result: Any) -> None:
         if cancel is not self._cancel or cancel.is_set():
             return
-        self._cancel = None
-        self._set_busy(False)
+        self._end_busy()
         done(result)
 
     def _worker_failed(self, cancel: threading.Event, text: str, severity: str) -> None:
         if cancel is not self._cancel:
             return
-        self._cancel = None
-        self._set_busy(False)
+        self._end_busy()
+        self._stop_watching()
         self.notify(text, title=f"{self._busy_what} failed", severity=severity)
+
+    def _end_busy(self) -> None:
+        self._cancel = None
+        if self._progress_timer is not None:
+            self._progress_timer.stop()
+            self._progress_timer = None
+        self._set_busy(False)
 
     def _set_busy(self, busy: bool, label: str = "") -> None:
         box = self.query_one("#busy")
@@ -281,17 +322,28 @@ class GameScreen(Screen, Generic[S]):
         if self._cancel is None:
             return False
         self._cancel.set()
-        self._cancel = None
-        self._set_busy(False)
+        self._end_busy()
         return True
 
-    # --- hint, solve, watch ------------------------------------------------------------------
+    # --- hint, solve, watch --------------------------------------------------------------------
+    def find_plan(self, state: S, control: SearchControl) -> Plan[Any]:
+        """Runs in a worker: the solver's plan from `state` (hint, solve and watch share it)."""
+        game = self.game
+        assert isinstance(game, Solvable)
+        return game.plan(self.engine, state, control)
+
+    def _refuse_when_over(self) -> bool:
+        if self.session.over:
+            self.say(messages.game_over(self.session))
+            return True
+        return False
+
     def action_hint(self) -> None:
         self._interrupt()
         if self._refuse_when_over():
             return
         state = self.state
-        self.run_in_worker("Hint", lambda control: self.find_hint(state, control), lambda hint: self._show_hint(state, hint))
+        self.run_in_worker("Hint", lambda control: self.hint_from_plan(state, self.find_plan(state, control)), lambda hint: self._show_hint(state, hint))
 
     def _show_hint(self, state: S, hint: Hint) -> None:
         if state != self.state:
@@ -307,26 +359,18 @@ class GameScreen(Screen, Generic[S]):
         state = self.state
         self.run_in_worker("Solving", lambda control: self.find_plan(state, control), lambda plan: self._play_plan(state, plan))
 
-    def _play_plan(self, state: S, plan: Plan) -> None:
+    def _play_plan(self, state: S, plan: Plan[Any]) -> None:
         if state != self.state:
             return
-        frames: list[S] = []
-        current = state
-        for direction in plan.moves:
-            result = self.play(current, direction)
-            if isinstance(result, str):  # a solver bug: say so rather than play nonsense
-                self.notify(f"Solver move {direction.letter} refused: {result}", severity="error")
-                break
-            frames.extend(thin_frames(list(result.frames)))
-            frames.append(result.state)
-            current = result.state
-        if current == state:
+        if not plan.actions:
             self.say(plan.message or "The solver has no move from here.")
             return
-        self.hint = None
-        self.history.push(current)  # the whole solve is one undo step
+        try:
+            self.session.play_steps([{0: action} for action in plan.actions])  # one undo step
+        except ValueError as exc:  # a solver bug: say so rather than play nonsense
+            self.notify(f"Solver move refused: {exc}", severity="error")
         self.message = plan.message
-        self._run_frames(frames, current)
+        self._show_status()
 
     def action_watch(self) -> None:
         if self._watch_timer is not None:
@@ -337,38 +381,46 @@ class GameScreen(Screen, Generic[S]):
         self._finish_animation()
         if self._refuse_when_over():
             return
-        state = self.state
-        self.run_in_worker("Planning", lambda control: self.find_plan(state, control), lambda plan: self._start_watching(state, plan))
-
-    def _start_watching(self, state: S, plan: Plan) -> None:
-        if state != self.state:
-            return
-        if not plan.moves:
-            self.say(plan.message or "The solver has no move from here.")
-            return
-        self._watch_plan = deque(plan.moves)
+        self._watch_agent = PlanAgent(lambda engine, state, control: self.find_plan(state, control), "solver")
         self._watch_paused = False
         self._watch_timer = self.set_interval(self.settings.watch_seconds, self.watch_step)
-        self.say(plan.message)
+        self._show_status()
         self.watch_step()
 
     def watch_step(self) -> None:
-        """Play the next planned move; each is its own undo step so a watch can be rewound."""
-        if self._watch_paused or self.animating:
+        """Ask the solver in the player's seat for the next move; each move is its own undo step."""
+        agent = self._watch_agent
+        if agent is None or self._watch_paused or self.animating or self.solving:
             return
-        if not self._watch_plan or self.is_over(self.state):
+        if self.session.over:
             self._stop_watching()
             self._show_status()
             return
-        direction = self._watch_plan.popleft()
-        if not self.try_move(direction):
-            self._stop_watching()
+        state = self.state
+        first = agent.plan is None
+
+        def ask(control: SearchControl) -> Any:
+            from tui_grid.core.agents import Ask
+
+            return agent.act(Ask(self.engine, state, 0, control=control))
+
+        def done(action: Any) -> None:
+            if state != self.state or self._watch_agent is not agent:
+                return
+            if first and agent.plan is not None:
+                self.message = agent.plan.message
+            reason = self.session.submit(0, action)
+            if reason:
+                self._stop_watching()
+                self.say(reason)
+
+        self.run_in_worker("Planning" if first else "Watching", ask, done)
 
     def _stop_watching(self) -> None:
         if self._watch_timer is not None:
             self._watch_timer.stop()
             self._watch_timer = None
-        self._watch_plan.clear()
+        self._watch_agent = None
         self._watch_paused = False
 
     @property
@@ -393,33 +445,53 @@ class GameScreen(Screen, Generic[S]):
             self._frame_timer = self.set_interval(self.settings.frame_seconds, self._next_frame)
         self._show_status()
 
-    def _refuse_when_over(self) -> bool:
-        if self.is_over(self.state):
-            self.say(self.over_message(self.state) + " — r restarts, u undoes.")
-            return True
-        return False
-
     # --- other keys -----------------------------------------------------------------------
     def action_zoom(self) -> None:
         zoom = self.view.cycle_zoom()
-        self.say(f"Zoom: {zoom.value}.")
+        self.say(f"Zoom: {zoom.label}.")
         self.view.scroll_to_focus()
 
     def action_help(self) -> None:
         from tui_grid.ui.help_screen import HelpScreen
 
-        self.app.push_screen(HelpScreen(self.game))
+        self.app.push_screen(HelpScreen(self.game, self.KEYMAP, self.offers))
 
     def action_back(self) -> None:
         if self.cancel_solver():
+            self._stop_watching()
             self.say("Cancelled.")
             return
         if self._watch_timer is not None:
             self._stop_watching()
             self.say("Stopped watching.")
             return
-        self._finish_animation()
+        if self._finish_animation():
+            self.say("Animation skipped to its end.")
+            return
+        self.autosave()
         self.app.pop_screen()
+
+    def action_quit(self) -> None:
+        self.app.exit_saving()
+
+    def on_unmount(self) -> None:
+        self.cancel_solver()
+        self.session.close()
+
+    # --- saving -----------------------------------------------------------------------------
+    def autosave(self) -> None:
+        """Keep a game in progress in the user's data folder; a finished or untouched one
+        leaves no save behind."""
+        from tui_grid.core import saves
+
+        if isinstance(self.game, BoardFiles):
+            saves.autosave(self.game, self.loaded, self.session)
+
+    def action_save(self) -> None:
+        from tui_grid.ui.save_dialog import SaveDialog
+
+        self._interrupt()
+        self.app.push_screen(SaveDialog(self.game, self.loaded, self.session))
 
     def action_new(self) -> None:
         from tui_grid.ui.new_board import NewBoardDialog
@@ -430,16 +502,18 @@ class GameScreen(Screen, Generic[S]):
     def _new_board_chosen(self, game_id: str | None) -> None:
         if not game_id:
             return
-        self.run_in_worker("Generating", lambda control: self.game.load(game_id), self.load_board)
+        game = self.game
+        assert isinstance(game, Generated)
+        self.run_in_worker("Generating", lambda control: game.load_id(game_id, control), self.load_board)
 
     def load_board(self, loaded: LoadedBoard) -> None:
-        """Start over on another board; the old game's history goes with it."""
+        """Start over on another board; the old game is saved if it was in progress."""
         self._interrupt()
-        self.loaded = loaded
-        self.history = History(self.initial_state(loaded.board))
+        self.autosave()
+        self.session.close()
+        self._start(loaded)
         self.hint = None
         self.message = ""
-        self.shown = self.history.present
         self.view.set_grid_size(*self.grid_size())
         self._refresh_all()
 
@@ -448,20 +522,7 @@ class GameScreen(Screen, Generic[S]):
         raise NotImplementedError
 
     def grid_size(self) -> tuple[int, int]:
-        raise NotImplementedError
-
-    def initial_state(self, board: Any) -> S:
-        raise NotImplementedError
-
-    def play(self, state: S, direction: Direction) -> Played[S] | str:
-        """The move's result, or why it is refused."""
-        raise NotImplementedError
-
-    def is_over(self, state: S) -> bool:
-        raise NotImplementedError
-
-    def over_message(self, state: S) -> str:
-        raise NotImplementedError
+        return self.board.width, self.board.height
 
     def status_text(self, state: S) -> str:
         raise NotImplementedError
@@ -470,13 +531,9 @@ class GameScreen(Screen, Generic[S]):
         return None
 
     def legend(self) -> str:
-        """One line under the board naming the glyphs."""
+        """A line under the board naming the glyphs."""
         return ""
 
-    def find_plan(self, state: S, control: SearchControl) -> Plan:
-        """Runs in a worker thread: the moves solve and watch will play."""
-        raise NotImplementedError
-
-    def find_hint(self, state: S, control: SearchControl) -> Hint:
-        """Runs in a worker thread."""
-        raise NotImplementedError
+    def hint_from_plan(self, state: S, plan: Plan[Any]) -> Hint:
+        """Runs in a worker thread: what the hint key shows, from the solver's plan."""
+        return Hint(plan.message)

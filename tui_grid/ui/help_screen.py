@@ -1,6 +1,8 @@
-"""One help screen per game: its rules, then the keys every game shares."""
+"""One help screen per game: its rules, then the keys of its active keymap."""
 
 from __future__ import annotations
+
+from typing import Callable
 
 from textual.app import ComposeResult
 from textual.binding import Binding
@@ -9,11 +11,28 @@ from textual.screen import ModalScreen
 from textual.widgets import Markdown, Static
 
 from tui_grid.games.registry import GameDefinition
-from tui_grid.ui.keys import KEY_HELP
+from tui_grid.ui.keys import Keymap
 
 
-def help_markdown(game: GameDefinition) -> str:
-    rows = "\n".join(f"| `{keys}` | {what} |" for keys, what in KEY_HELP)
+def key_rows(keymap: Keymap, offers: Callable[[str], bool] = lambda _: True) -> list[tuple[str, str]]:
+    """(keys, what they do), in keymap order; keys sharing one description share a row."""
+    rows: list[tuple[str, str]] = []
+    for key in keymap.keys:
+        if key.common and not offers(key.common):
+            continue
+        shown = ", ".join(key.shown_keys.split(", ")) if not key.display else key.display
+        if key.display and key.display.startswith("←"):
+            shown = "← ↑ ↓ →"
+        if rows and rows[-1][1] == key.help:
+            if shown not in rows[-1][0] and not key.display.startswith("←") and not rows[-1][0].startswith("←"):
+                rows[-1] = (f"{rows[-1][0]}, {shown}", key.help)
+            continue
+        rows.append((shown, key.help))
+    return rows
+
+
+def help_markdown(game: GameDefinition, keymap: Keymap, offers: Callable[[str], bool] = lambda _: True) -> str:
+    rows = "\n".join(f"| `{keys}` | {what} |" for keys, what in key_rows(keymap, offers))
     return f"{game.help_markdown().strip()}\n\n## Keys\n\n| Key | Action |\n|---|---|\n{rows}\n"
 
 
@@ -30,13 +49,15 @@ class HelpScreen(ModalScreen[None]):
     HelpScreen #help-footer { dock: bottom; height: 1; color: $text-muted; }
     """
 
-    def __init__(self, game: GameDefinition) -> None:
+    def __init__(self, game: GameDefinition, keymap: Keymap, offers: Callable[[str], bool] = lambda _: True) -> None:
         super().__init__()
         self.game = game
+        self.keymap = keymap
+        self.offers = offers
 
     def compose(self) -> ComposeResult:
         with VerticalScroll():
-            yield Markdown(help_markdown(self.game))
+            yield Markdown(help_markdown(self.game, self.keymap, self.offers))
             yield Static("esc closes  ·  ↑↓ pgup pgdn scroll", id="help-footer")
 
     def on_mount(self) -> None:

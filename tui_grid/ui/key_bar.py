@@ -1,10 +1,14 @@
-"""A footer of key hints that wraps onto a second line instead of cutting keys off at 80 columns."""
+"""A footer of key hints from the active keymap; it wraps onto a second line instead of
+cutting keys off at 80 columns, and hides common actions the session does not offer."""
 
 from __future__ import annotations
 
+from typing import Callable
+
 from rich.text import Text
-from textual.binding import Binding
 from textual.widget import Widget
+
+from tui_grid.ui.keys import Keymap
 
 
 class KeyBar(Widget):
@@ -15,9 +19,14 @@ class KeyBar(Widget):
     KeyBar > .keybar--label { color: $footer-description-foreground; }
     """
 
-    def __init__(self, bindings: list[Binding], *, id: str | None = None) -> None:
+    def __init__(self, keymap: Keymap, offers: Callable[[str], bool] = lambda _: True, *, id: str | None = None) -> None:
         super().__init__(id=id)
-        self.items = [(b.key_display or b.key, b.description) for b in bindings if b.show]
+        self.keymap = keymap
+        self.offers = offers
+
+    @property
+    def items(self) -> list[tuple[str, str]]:
+        return [(key.shown_keys, key.label) for key in self.keymap.keys if key.show and (not key.common or self.offers(key.common))]
 
     def render(self) -> Text:
         key_style = self.get_component_rich_style("keybar--key")

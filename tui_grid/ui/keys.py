@@ -1,46 +1,107 @@
-"""The one keymap every game shares, so the footer, the help screen and tests agree."""
+"""Keymaps: the common actions every game shares (after Tatham's puzzles) plus each game's
+own keys, declared once per game. The key bar, the help screen and the bindings are all
+generated from the active keymap, so they cannot drift apart.
+"""
 
 from __future__ import annotations
 
+from dataclasses import dataclass
+
 from textual.binding import Binding
 
-GAME_BINDINGS: list[Binding] = [
-    Binding("up", "move('u')", "Move", key_display="←↑↓→", tooltip="Move with the arrow keys"),
-    Binding("down", "move('d')", "Move down", show=False),
-    Binding("left", "move('l')", "Move left", show=False),
-    Binding("right", "move('r')", "Move right", show=False),
-    Binding("u", "undo", "Undo"),
-    Binding("ctrl+z", "undo", "Undo", show=False),
-    Binding("y", "redo", "Redo"),
-    Binding("ctrl+y", "redo", "Redo", show=False),
-    Binding("r", "restart", "Restart"),
-    Binding("n", "new", "New"),
-    Binding("h", "hint", "Hint"),
-    Binding("s", "solve", "Solve"),
-    Binding("w", "watch", "Watch"),
-    Binding("space", "pause", "Pause", show=False),
-    Binding("plus,equals_sign", "speed(1)", "Faster", key_display="+", show=False),
-    Binding("minus", "speed(-1)", "Slower", key_display="-", show=False),
-    Binding("z", "zoom", "Zoom", show=False),
-    Binding("question_mark,f1", "help", "Help", key_display="?"),
-    Binding("escape", "back", "Back", key_display="esc"),
-    Binding("q", "quit", "Quit"),
-]
 
-#: (keys, what they do) rows for every help screen, in keymap order.
-KEY_HELP: list[tuple[str, str]] = [
-    ("← ↑ ↓ →", "move"),
-    ("u, ctrl+z", "undo (solve and watch are undoable too)"),
-    ("y, ctrl+y", "redo"),
-    ("r", "restart this board (undoable)"),
-    ("n", "new random board: pick size and options, or paste a game id"),
-    ("h", "hint: mark the next good move"),
-    ("s", "solve: play the solver's answer from here, animated, as one undo step"),
-    ("w", "watch the solver play move by move (w again stops)"),
-    ("space", "pause or resume watching"),
-    ("+ / -", "faster / slower animation and watching"),
-    ("z", "zoom: wide cells, narrow cells, half blocks"),
-    ("?, f1", "this help"),
-    ("esc", "cancel a running solve, else back to the boards"),
-    ("q", "quit"),
-]
+@dataclass(frozen=True)
+class Key:
+    """One entry of a keymap. `keys` are Textual key names, comma-separated; `common`
+    names the common action it belongs to (hidden when the session does not offer it)."""
+
+    keys: str
+    action: str
+    label: str
+    help: str
+    display: str = ""
+    show: bool = True
+    common: str = ""
+
+    @property
+    def key_list(self) -> tuple[str, ...]:
+        return tuple(key.strip() for key in self.keys.split(","))
+
+    @property
+    def shown_keys(self) -> str:
+        return self.display or ", ".join(_pretty(key) for key in self.key_list)
+
+
+def _pretty(key: str) -> str:
+    return {"question_mark": "?", "escape": "esc", "equals_sign": "=", "plus": "+", "minus": "-"}.get(key, key)
+
+
+#: The common actions, in key-bar order. A game lists the ones it supports.
+COMMON: dict[str, Key] = {
+    key.common: key
+    for key in (
+        Key("u,ctrl+z", "undo", "Undo", "undo (a solve is one step, a watched move one each)", common="undo"),
+        Key("y,ctrl+y", "redo", "Redo", "redo", common="redo"),
+        Key("r", "restart", "Restart", "restart this board (undoable)", common="restart"),
+        Key("n", "new", "New", "new random board: choose its options, or paste a game id", common="new"),
+        Key("h", "hint", "Hint", "hint: mark the next good move", common="hint"),
+        Key("s", "solve", "Solve", "solve: play the solver's answer from here, animated, as one undo step", common="solve"),
+        Key("w", "watch", "Watch", "watch the solver play move by move (w again stops)", common="watch"),
+        Key("space", "pause", "Pause", "pause or resume watching", show=False, common="pause"),
+        Key("period", "skip", "Skip", "skip the running animation to its end", display=".", show=False, common="skip"),
+        Key("plus,equals_sign", "speed(1)", "Faster", "faster animation and watching", display="+", show=False, common="faster"),
+        Key("minus", "speed(-1)", "Slower", "slower animation and watching", display="-", show=False, common="slower"),
+        Key("z", "zoom", "Zoom", "zoom: wide, narrow, half blocks, whole board", show=False, common="zoom"),
+        Key("ctrl+s", "save", "Save", "save the game in progress to a file (resume with tui-grid play GAME FILE)", show=False, common="save"),
+        Key("question_mark,f1", "help", "Help", "this help", display="?", common="help"),
+        Key("escape", "back", "Back", "stop a solve, a watch or an animation; else back to the boards", display="esc", common="back"),
+        Key("q,ctrl+c", "quit", "Quit", "quit (a game in progress is saved and offered again)", display="q", common="quit"),
+    )
+}
+
+PUZZLE_COMMON = tuple(COMMON)
+
+
+@dataclass(frozen=True)
+class Keymap:
+    keys: tuple[Key, ...]
+
+    def bindings(self) -> list[Binding]:
+        out: list[Binding] = []
+        for key in self.keys:
+            for index, name in enumerate(key.key_list):
+                out.append(Binding(name, key.action, key.label, show=key.show and index == 0, key_display=key.display or None))
+        return out
+
+    def collisions(self) -> list[str]:
+        """Keys bound to more than one action."""
+        seen: dict[str, str] = {}
+        clashes = []
+        for key in self.keys:
+            for name in key.key_list:
+                if name in seen and seen[name] != key.action:
+                    clashes.append(f"{name}: {seen[name]} and {key.action}")
+                seen.setdefault(name, key.action)
+        return clashes
+
+    def action_of(self, key_name: str) -> str | None:
+        for key in self.keys:
+            if key_name in key.key_list:
+                return key.action
+        return None
+
+
+def keymap(own: tuple[Key, ...], common: tuple[str, ...] = PUZZLE_COMMON) -> Keymap:
+    """A game's keymap: its own keys first, then the common actions it supports."""
+    return Keymap(tuple(own) + tuple(COMMON[name] for name in common))
+
+
+def arrow_moves(encode: dict[str, str], label: str = "Move", help_text: str = "move") -> tuple[Key, ...]:
+    """Arrow keys bound to `act('<action text>')`; `encode` maps up/down/left/right to the
+    game's action encoding. The first one carries the key bar's ←↑↓→ entry."""
+    keys = []
+    for index, name in enumerate(("up", "down", "left", "right")):
+        keys.append(
+            Key(name, f"act({encode[name]!r})", label if index == 0 else f"{label} {name}", help_text, display="←↑↓→" if index == 0 else "", show=index == 0)
+        )
+    return tuple(keys)

@@ -2,7 +2,11 @@
 
 from __future__ import annotations
 
+import threading
+from dataclasses import replace
+
 from rich.markup import escape
+from textual import work
 from textual.app import ComposeResult
 from textual.binding import Binding
 from textual.containers import Horizontal, Vertical
@@ -11,8 +15,9 @@ from textual.widgets import Footer, OptionList, Static
 from textual.widgets.option_list import Option
 
 from tui_grid.core.catalog import BoardEntry
+from tui_grid.core.control import Cancelled, SearchControl
 from tui_grid.core.errors import BoardError, UsageError
-from tui_grid.games.registry import PLANNED, GameDefinition, LoadedBoard, all_games
+from tui_grid.games.registry import PLANNED, GameDefinition, all_games
 
 LOGO = "▀█▀ █ █ ▀█▀   █▀▀ █▀█ ▀█▀ █▀▄\n █  █▄█ ▄█▄   █▄█ █▀▄ ▄█▄ █▄▀"
 NEW_BOARD = "__new__"
@@ -20,7 +25,7 @@ PREVIEW_ROWS, PREVIEW_COLS = 18, 48
 
 
 class MenuScreen(Screen):
-    BINDINGS = [Binding("q", "app.quit", "Quit"), Binding("escape", "app.quit", "Quit", show=False)]
+    BINDINGS = [Binding("q", "app.quit", "Quit")]  # esc does not quit here: one stray key must not end the app
     DEFAULT_CSS = """
     MenuScreen { align: center middle; }
     MenuScreen > Vertical { width: 72; height: auto; max-height: 100%; }
@@ -49,7 +54,7 @@ class MenuScreen(Screen):
 
 class BoardPickerScreen(Screen):
     BINDINGS = [
-        Binding("escape,b", "app.pop_screen", "Back"),
+        Binding("escape,b", "back", "Back"),
         Binding("n", "new", "New random"),
         Binding("q", "app.quit", "Quit"),
     ]
@@ -63,6 +68,7 @@ class BoardPickerScreen(Screen):
         super().__init__()
         self.game = game
         self.entries: dict[str, BoardEntry] = {entry.name: entry for entry in game.boards()}
+        self._cancel: threading.Event | None = None
 
     def compose(self) -> ComposeResult:
         yield Static(f"{self.game.title} — pick a board", id="heading")
@@ -89,11 +95,14 @@ class BoardPickerScreen(Screen):
             board = self.game.parse(text)
         except (BoardError, UsageError) as exc:
             return f"[b red]This board cannot be loaded:[/]\n{escape(str(exc))}"
+        spoilers = set(self.game.spoiler_keys)
         all_rows = self.game.preview_rows(board)
         rows = [row[:PREVIEW_COLS] for row in all_rows[:PREVIEW_ROWS]]
         cropped = len(all_rows) > PREVIEW_ROWS or any(len(row) > PREVIEW_COLS for row in all_rows)
         body = "\n".join(escape(row) for row in rows)
-        meta = "\n".join(f"[dim]{key}:[/dim] {escape(value)}" for key, value in text.meta.items() if key != "title")
+        meta = "\n".join(
+            f"[dim]{key}:[/dim] {escape(value)}" for key, value in text.meta.items() if key not in spoilers and key not in ("title", "played", "game")
+        )
         title = escape(text.title or name)
         return f"[b]{title}[/b]\n\n{body}{chr(10) + '…' if cropped else ''}\n\n{meta}"
 
@@ -106,7 +115,7 @@ class BoardPickerScreen(Screen):
         except (BoardError, UsageError) as exc:
             self.notify(str(exc), title="Cannot open board", severity="error")
             return
-        self.app.start_game(self.game, LoadedBoard(loaded.board, event.option.id, loaded.title, meta=loaded.meta))
+        self.app.start_game(self.game, replace(loaded, name=event.option.id))
 
     def action_new(self) -> None:
         from tui_grid.ui.new_board import NewBoardDialog
@@ -116,9 +125,26 @@ class BoardPickerScreen(Screen):
     def _new_board_chosen(self, game_id: str | None) -> None:
         if not game_id:
             return
+        self.notify(f"Generating {game_id}…  esc cancels", title="New board", timeout=3)
+        self._cancel = threading.Event()
+        self._generate(game_id, self._cancel)
+
+    @work(thread=True, exclusive=True, group="generate", exit_on_error=False)
+    def _generate(self, game_id: str, cancel: threading.Event) -> None:
+        """Generate off the UI thread: a 1000x1000 map takes seconds."""
         try:
-            loaded = self.game.load(game_id)
-        except (BoardError, UsageError, ValueError) as exc:
-            self.notify(str(exc), title="Cannot make board", severity="error")
+            loaded = self.game.load_id(game_id, SearchControl(cancel=cancel, every=256))
+        except Cancelled:
             return
-        self.app.start_game(self.game, loaded)
+        except (BoardError, UsageError, ValueError) as exc:
+            self.app.call_from_thread(self.notify, str(exc), title="Cannot make board", severity="error")
+            return
+        if not cancel.is_set():
+            self.app.call_from_thread(self.app.start_game, self.game, loaded)
+
+    def action_back(self) -> None:
+        if self._cancel is not None and not self._cancel.is_set() and any(w.is_running for w in self.workers):
+            self._cancel.set()
+            self.notify("Cancelled.", title="New board")
+            return
+        self.app.pop_screen()

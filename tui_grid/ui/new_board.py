@@ -41,7 +41,7 @@ class NewBoardDialog(ModalScreen[str | None]):
         with Vertical():
             yield Static(f"[b]New {self.game.title} board[/b]")
             with Grid():
-                for spec in self.game.new_game_fields:
+                for spec in self.game.options:
                     yield Label(spec.label)
                     value = remembered.get(spec.key, spec.default)
                     if spec.choices:
@@ -81,11 +81,11 @@ class NewBoardDialog(ModalScreen[str | None]):
                 raise UsageError(f"a {self.game.title} game id starts with '{self.game.key}:'")
             return pasted
         values = {}
-        for spec in self.game.new_game_fields:
+        for spec in self.game.options:
             widget = self.query_one(f"#field-{spec.key}")
             values[spec.key] = str(widget.value).strip()
         seed = parse_seed(self.query_one("#field-seed", Input).value.strip())
-        game_id = self.game.game_id_from_fields(values, seed)
+        game_id = self.game.game_id_from_options(values, seed)
         _remembered[self.game.key] = values
         return game_id
 

@@ -2,19 +2,28 @@
 
 from __future__ import annotations
 
-import argparse
-import random
-from typing import Any
+from typing import Any, Mapping
 
 from tui_grid.core.boardfile import BoardText
 from tui_grid.core.control import SearchControl
+from tui_grid.core.engine import Plan
 from tui_grid.core.errors import UsageError
 from tui_grid.core.geometry import parse_route
 from tui_grid.games.ice.board import IceBoard, parse_ice
+from tui_grid.games.ice.engine import IceEngine
 from tui_grid.games.ice.generator import game_id, generate, parse_game_id
-from tui_grid.games.ice.rules import IceState, initial_state, play, slide_cells
+from tui_grid.games.ice.rules import IceState, slide_cells
 from tui_grid.games.ice.solver import solve
-from tui_grid.games.registry import GameDefinition, NewGameField, parse_count, parse_seed, parse_size_option
+from tui_grid.games.registry import (
+    BoardFiles,
+    GameDefinition,
+    GameOption,
+    Generated,
+    LoadedBoard,
+    Solvable,
+    parse_count,
+    parse_size_option,
+)
 
 HELP = """\
 # Ice sliding
@@ -46,16 +55,24 @@ at least the number of moves you ask for; its game id (such as `ice:16x12:m10#se
 makes the same map again, in the app or with `tui-grid play ice ID`.
 """
 
-class IceGame(GameDefinition):
+class IceGame(BoardFiles, Generated, Solvable, GameDefinition):
     key = "ice"
     title = "Ice sliding"
     tagline = "Reach the exit in the fewest slides."
     screen_path = "tui_grid.games.ice.screen:IceScreen"
-    new_game_fields = (
-        NewGameField("size", "Size (WxH)", "16x12"),
-        NewGameField("min_moves", "Min. moves", "8"),
+    options = (
+        GameOption("size", "Size (WxH)", "16x12", "map size", metavar="WxH"),
+        GameOption("min_moves", "Min. moves", "8", "least optimal move count", metavar="N"),
     )
+    spoiler_keys = ("route", "moves", "distance")
 
+    def help_markdown(self) -> str:
+        return HELP
+
+    def make_engine(self, loaded: LoadedBoard) -> IceEngine:
+        return IceEngine(loaded.board)
+
+    # --- board files ------------------------------------------------------------------------
     def parse(self, text: BoardText) -> IceBoard:
         return parse_ice(text)
 
@@ -65,31 +82,40 @@ class IceGame(GameDefinition):
     def preview_rows(self, board: IceBoard) -> tuple[str, ...]:
         return tuple(row.replace(" ", "·") for row in board.rows)
 
-    def board_from_id(self, text: str) -> IceBoard:
+    def file_meta(self, board: IceBoard, meta: dict[str, str]) -> dict[str, str]:
+        return {**meta, "size": f"{board.width}x{board.height}"}
+
+    # --- generator --------------------------------------------------------------------------
+    def board_from_id(self, text: str, control: SearchControl | None = None) -> IceBoard:
         try:
             width, height, min_moves, seed = parse_game_id(text)
-            return generate(width, height, min_moves, seed)
+            return generate(width, height, min_moves, seed, control)
         except ValueError as exc:
             raise UsageError(f"{text}: {exc}") from None
 
-    def game_id_from_fields(self, values: dict[str, str], seed: int) -> str:
+    def game_id_from_options(self, values: Mapping[str, str], seed: int) -> str:
         width, height = parse_size_option(values.get("size", ""))
         return game_id(width, height, parse_count("min moves", values.get("min_moves", "")), seed)
 
-    def solve_record(self, board: IceBoard, control: SearchControl | None = None) -> dict[str, Any]:
-        solution = solve(board, control=control)
-        if solution is None:
-            return {"solvable": False, "path": None}
+    def generated_meta(self, board: IceBoard) -> dict[str, str]:
+        record = self.solve_record(IceEngine(board), None)
         return {
-            "solvable": True,
-            "path": solution.route_string(),
-            "moves": solution.moves,
-            "distance": solution.distance,
+            "route": record["path"] or "none",
+            "moves": str(record.get("moves", "")),
+            "distance": str(record.get("distance", "")),
         }
 
-    def solve_drawing(self, board: IceBoard, record: dict[str, Any]) -> str:
+    # --- solver -----------------------------------------------------------------------------
+    def solve_record(self, engine: IceEngine, state: IceState | None, control: SearchControl | None = None, **_: Any) -> dict[str, Any]:
+        solution = solve(engine.board, None if state is None else state.pos, control)
+        if solution is None:
+            return {"solvable": False, "path": None}
+        return {"solvable": True, "path": solution.route_string(), "moves": solution.moves, "distance": solution.distance}
+
+    def solve_drawing(self, engine: IceEngine, state: IceState, record: dict[str, Any]) -> str:
+        board = engine.board
         grid = [list(row) for row in board.rows]
-        pos = board.start
+        pos = state.pos
         for direction in parse_route(record["path"] or ""):
             cells = slide_cells(board, pos, direction)
             for cell in cells[:-1]:
@@ -100,42 +126,19 @@ class IceGame(GameDefinition):
                 grid[pos.row][pos.col] = "*"
         return _framed(grid, _summary(record))
 
-    def watch_frames(self, board: IceBoard, record: dict[str, Any]) -> list[str]:
-        state = initial_state(board)
-        frames = [self._frame(board, state, "start")]
-        for direction in parse_route(record["path"] or ""):
-            state = play(board, state, direction)
-            frames.append(self._frame(board, state, f"slide {direction.letter}"))
-        if not record["solvable"]:
-            frames[0] += "\n" + _summary(record)
-        return frames
+    def plan(self, engine: IceEngine, state: IceState, control: SearchControl) -> Plan:
+        solution = solve(engine.board, state.pos, control)
+        if solution is None:
+            return Plan((), UNREACHABLE)
+        return Plan(solution.route, f"Optimal from here: {solution.moves} moves, distance {solution.distance} ({solution.route_string()}).")
 
-    @staticmethod
-    def _frame(board: IceBoard, state: IceState, what: str) -> str:
-        grid = [list(row) for row in board.rows]
+    def draw(self, engine: IceEngine, state: IceState) -> str:
+        grid = [list(row) for row in engine.board.rows]
         grid[state.pos.row][state.pos.col] = "@"
-        return _framed(grid, f"{what}: moves {state.moves}, distance {state.distance}")
+        return _framed(grid, f"moves {state.moves}, distance {state.distance}")
 
-    def add_generate_arguments(self, parser: argparse.ArgumentParser) -> None:
-        parser.add_argument("--size", default="16x12", metavar="WxH", help="map size (default 16x12)")
-        parser.add_argument("--min-moves", default="8", metavar="N", help="least optimal move count (default 8)")
-        parser.add_argument("--seed", default=None, metavar="S", help="random seed (default: a new one)")
 
-    def generate_id(self, args: argparse.Namespace) -> str:
-        seed = parse_seed(args.seed) if args.seed is not None else random.randrange(1, 1_000_000)
-        return self.game_id_from_fields({"size": args.size, "min_moves": args.min_moves}, seed)
-
-    def generated_meta(self, board: IceBoard) -> dict[str, str]:
-        record = self.solve_record(board)
-        return {
-            "size": f"{board.width}x{board.height}",
-            "route": record["path"] or "none",
-            "moves": str(record.get("moves", "")),
-            "distance": str(record.get("distance", "")),
-        }
-
-    def help_markdown(self) -> str:
-        return HELP
+UNREACHABLE = "E cannot be reached from here: undo or restart."
 
 
 def _framed(grid: list[list[str]], caption: str) -> str:

@@ -16,6 +16,7 @@ from __future__ import annotations
 import random
 import re
 
+from tui_grid.core.control import SearchControl
 from tui_grid.core.geometry import Pos
 from tui_grid.games.ice.board import END, ICE, OBSTACLE, ROUGH, START, IceBoard, make_board, make_lanes
 from tui_grid.games.ice.solver import layered_search, solve
@@ -128,17 +129,20 @@ def _mutate(rng: random.Random, attempt: _Attempt) -> _Attempt:
     return _Attempt(grid, attempt.start)
 
 
-def generate(width: int, height: int, min_moves: int, seed: int) -> IceBoard:
+def generate(width: int, height: int, min_moves: int, seed: int, control: SearchControl | None = None) -> IceBoard:
     """A random solvable map whose optimal route needs at least `min_moves` moves.
 
     Reproducible: the same arguments always give the same map. Raises ValueError
     when the request is impossible, or when no such map turned up within the budget.
+    `control` is checked (cancel, progress in tries) before every try.
     """
     _check(width, height, min_moves)
     rng = random.Random(seed)
     tries = max(4, min(MAX_TRIES, WORK_BUDGET // (width * height)))
     best: _Attempt | None = None
     for index in range(tries):
+        if control is not None:
+            control.checkpoint()
         if best is None or index < tries // 2 or best.moves < 1:
             attempt = _random_attempt(rng, width, height)
         else:

@@ -2,19 +2,28 @@
 
 from __future__ import annotations
 
-import argparse
-import random
-from typing import Any
+from typing import Any, Mapping
 
 from tui_grid.core.boardfile import BoardText
 from tui_grid.core.control import SearchControl
+from tui_grid.core.engine import Plan
 from tui_grid.core.errors import UsageError
 from tui_grid.core.geometry import Direction
 from tui_grid.games.jimmy.board import JimmyBoard, parse_jimmy
+from tui_grid.games.jimmy.engine import LETTERS, JimmyEngine
 from tui_grid.games.jimmy.generator import game_id, generate, parse_game_id
-from tui_grid.games.jimmy.rules import initial_state, play
+from tui_grid.games.jimmy.rules import JimmyState, Outcome, play
 from tui_grid.games.jimmy.solver import solve, survive
-from tui_grid.games.registry import GameDefinition, NewGameField, parse_count, parse_seed, parse_size_option
+from tui_grid.games.registry import (
+    BoardFiles,
+    GameDefinition,
+    GameOption,
+    Generated,
+    LoadedBoard,
+    Solvable,
+    parse_count,
+    parse_size_option,
+)
 
 HELP = """\
 # Jimmy and the ghosts
@@ -56,38 +65,47 @@ step onto is refused (the game tells you why) rather than played as a capture, a
 game ends as soon as the next ghost step would catch Jimmy or leave him no legal move.
 """
 
-LETTERS = {Direction.UP: "U", Direction.DOWN: "D", Direction.LEFT: "L", Direction.RIGHT: "R"}
+ESCAPE_CHOICES = ("any", "yes", "no")
 
 
-class JimmyGame(GameDefinition):
+class JimmyGame(BoardFiles, Generated, Solvable, GameDefinition):
     key = "jimmy"
     title = "Jimmy and the ghosts"
     tagline = "Reach the border before the ghosts catch you."
     screen_path = "tui_grid.games.jimmy.screen:JimmyScreen"
-    new_game_fields = (
-        NewGameField("size", "Size (WxH)", "10x10"),
-        NewGameField("ghosts", "Ghosts", "3"),
-        NewGameField("escape", "Escapable", "yes", choices=("yes", "no", "any")),
+    options = (
+        GameOption("size", "Size (WxH)", "10x10", "board size", metavar="WxH"),
+        GameOption("ghosts", "Ghosts", "3", "number of ghosts", metavar="N"),
+        GameOption("escape", "Escapable", "any", "ask for an escapable board or not", choices=ESCAPE_CHOICES),
     )
+    spoiler_keys = ("escape",)
 
+    def help_markdown(self) -> str:
+        return HELP
+
+    def make_engine(self, loaded: LoadedBoard) -> JimmyEngine:
+        return JimmyEngine(loaded.board)
+
+    # --- board files ------------------------------------------------------------------------
     def parse(self, text: BoardText) -> JimmyBoard:
         return parse_jimmy(text)
 
     def board_rows(self, board: JimmyBoard) -> tuple[str, ...]:
         return board.rows()
 
-    def board_from_id(self, text: str) -> JimmyBoard:
+    # --- generator --------------------------------------------------------------------------
+    def board_from_id(self, text: str, control: SearchControl | None = None) -> JimmyBoard:
         try:
             width, height, ghosts, escape, seed = parse_game_id(text)
-            return generate(width, height, ghosts, escape, seed)
+            return generate(width, height, ghosts, escape, seed, control)
         except ValueError as exc:
             raise UsageError(f"{text}: {exc}") from None
 
-    def game_id_from_fields(self, values: dict[str, str], seed: int) -> str:
+    def game_id_from_options(self, values: Mapping[str, str], seed: int) -> str:
         width, height = parse_size_option(values.get("size", ""))
         ghosts = parse_count("ghosts", values.get("ghosts", ""))
         escape_text = values.get("escape", "any")
-        if escape_text not in ("yes", "no", "any"):
+        if escape_text not in ESCAPE_CHOICES:
             raise UsageError(f"escape must be yes, no or any, got {escape_text!r}")
         escape = {"yes": True, "no": False, "any": None}[escape_text]
         try:
@@ -97,76 +115,52 @@ class JimmyGame(GameDefinition):
             raise UsageError(str(exc)) from None
         return text
 
-    def solve_record(self, board: JimmyBoard, control: SearchControl | None = None) -> dict[str, Any]:
-        result = solve(board, control=control)
+    def generated_meta(self, board: JimmyBoard) -> dict[str, str]:
+        record = self.solve_record(JimmyEngine(board), None)
+        return {"size": f"{board.width}x{board.height}", "escape": "yes" if record["escape"] else "no"}
+
+    # --- solver -----------------------------------------------------------------------------
+    def solve_record(self, engine: JimmyEngine, state: JimmyState | None, control: SearchControl | None = None, **_: Any) -> dict[str, Any]:
+        result = solve(engine.board, state, control=control)
         if not result.escape:
             return {"escape": False, "path": None}
         return {"escape": True, "path": [LETTERS[d] for d in result.path]}
 
-    def solve_drawing(self, board: JimmyBoard, record: dict[str, Any]) -> str:
-        moves, summary = self._line(board, record)
-        grid = [list(row) for row in board.rows()]
-        state = initial_state(board)
-        for direction in moves:
-            turn = play(board, state, direction)
-            if turn is None:
-                break
-            grid[state.jimmy.row][state.jimmy.col] = direction.arrow
-            state = turn.state
-        if state.jimmy != board.jimmy or not moves:
-            grid[state.jimmy.row][state.jimmy.col] = "O" if record["escape"] else "X"
-        return "\n".join(["".join(row) for row in grid] + [summary])
+    def plan(self, engine: JimmyEngine, state: JimmyState, control: SearchControl) -> Plan:
+        result = solve(engine.board, state, control)
+        if result.escape:
+            return Plan(result.path, f"Escape in {len(result.path)} moves.", {"escape": True})
+        line = survive(engine.board, state, control)
+        return Plan(
+            line.path,
+            f"No escape from here: playing the longest line found ({len(line.path)} moves), which ends: {line.end.reason}.",
+            {"escape": False},
+        )
 
-    def watch_frames(self, board: JimmyBoard, record: dict[str, Any]) -> list[str]:
-        moves, summary = self._line(board, record)
-        state = initial_state(board)
-        frames = [self._frame(board, state, "start")]
-        for direction in moves:
-            turn = play(board, state, direction)
-            if turn is None:
-                break
-            state = turn.state
-            frames.append(self._frame(board, state, f"move {LETTERS[direction]}"))
-        frames[-1] += "\n" + summary
-        return frames
-
-    @staticmethod
-    def _line(board: JimmyBoard, record: dict[str, Any]) -> tuple[list[Direction], str]:
-        """The moves to show: the escape, or else the longest survival line found."""
+    def solve_drawing(self, engine: JimmyEngine, state: JimmyState, record: dict[str, Any]) -> str:
+        board = engine.board
         if record["escape"]:
             moves = [Direction.from_letter(letter) for letter in record["path"]]
-            return moves, f"escape in {len(moves)} moves: {''.join(record['path']) or '(already on the border)'}"
-        line = survive(board)
-        return list(line.path), f"no escape; the longest line lasts {len(line.path)} moves, then {line.end.reason}"
+            summary = f"escape in {len(moves)} moves: {''.join(record['path']) or '(already on the border)'}"
+        else:
+            line = survive(board, state)
+            moves = list(line.path)
+            summary = f"no escape; the longest line lasts {len(moves)} moves, then {line.end.reason}"
+        grid = [list(row) for row in engine.observation(state).replace("o", ".").split("\n")]
+        current = state
+        for direction in moves:
+            turn = play(board, current, direction)
+            if turn is None:
+                break
+            grid[current.jimmy.row][current.jimmy.col] = direction.arrow
+            current = turn.state
+        grid[current.jimmy.row][current.jimmy.col] = "O" if current.outcome is Outcome.ESCAPED else "X" if current.over else "o"
+        return "\n".join(["".join(row) for row in grid] + [summary])
 
-    @staticmethod
-    def _frame(board: JimmyBoard, state, what: str) -> str:
-        """Seed characters, with `*` for his trail."""
-        grid = [list(row.replace("o", ".").replace("g", ".")) for row in board.rows()]
-        for cell in state.visited:
-            grid[cell.row][cell.col] = "*"
-        for ghost in state.ghosts:
-            grid[ghost.row][ghost.col] = "g"
-        grid[state.jimmy.row][state.jimmy.col] = "o"
-        status = {"PLAYING": "", "ESCAPED": " — escaped", "CAUGHT": f" — caught: {state.reason}"}[state.outcome.name]
-        return "\n".join("".join(row) for row in grid) + f"\n{what}: moves {state.moves}{status}"
-
-    def add_generate_arguments(self, parser: argparse.ArgumentParser) -> None:
-        parser.add_argument("--size", default="10x10", metavar="WxH", help="board size (default 10x10)")
-        parser.add_argument("--ghosts", default="3", metavar="N", help="number of ghosts (default 3)")
-        parser.add_argument("--escape", default="any", choices=("yes", "no", "any"), help="ask for an escapable board or not (default any)")
-        parser.add_argument("--seed", default=None, metavar="S", help="random seed (default: a new one)")
-
-    def generate_id(self, args: argparse.Namespace) -> str:
-        seed = parse_seed(args.seed) if args.seed is not None else random.randrange(1, 1_000_000)
-        return self.game_id_from_fields({"size": args.size, "ghosts": args.ghosts, "escape": args.escape}, seed)
-
-    def generated_meta(self, board: JimmyBoard) -> dict[str, str]:
-        record = self.solve_record(board)
-        return {"size": f"{board.width}x{board.height}", "escape": "yes" if record["escape"] else "no"}
-
-    def help_markdown(self) -> str:
-        return HELP
+    def draw(self, engine: JimmyEngine, state: JimmyState) -> str:
+        outcome = engine.outcome(state)
+        status = f" — {outcome.reason}" if outcome.over else ""
+        return engine.observation(state) + f"\nmoves {state.moves}{status}"
 
 
 GAME = JimmyGame()

@@ -5,6 +5,7 @@ from __future__ import annotations
 import random
 import re
 
+from tui_grid.core.control import SearchControl
 from tui_grid.core.geometry import Pos
 from tui_grid.games.jimmy.board import JimmyBoard
 from tui_grid.games.jimmy.rules import Outcome, initial_state
@@ -102,7 +103,7 @@ def random_board(
     return JimmyBoard(width, height, frozenset(solid), jimmy, placed)
 
 
-def generate(width: int, height: int, ghosts: int, escape: bool | None, seed: int) -> JimmyBoard:
+def generate(width: int, height: int, ghosts: int, escape: bool | None, seed: int, control: SearchControl | None = None) -> JimmyBoard:
     """A board of this size and ghost count whose exact answer is `escape` (None: either).
 
     Reproducible: the same arguments always give the same board. Jimmy starts off the
@@ -117,6 +118,8 @@ def generate(width: int, height: int, ghosts: int, escape: bool | None, seed: in
         )
     rng = random.Random(game_id(width, height, ghosts, escape, seed))
     for attempt in range(ATTEMPTS):
+        if control is not None:
+            control.checkpoint()
         density = rng.uniform(0.08, 0.3)
         if escape is False:
             # Trapped boards need a mostly closed border; ease it off if the seed is stubborn.
@@ -128,7 +131,7 @@ def generate(width: int, height: int, ghosts: int, escape: bool | None, seed: in
         board = random_board(rng, width, height, ghosts, density, border_density)
         if board is None or initial_state(board).outcome is not Outcome.PLAYING:
             continue
-        result = solve_limited(board, max_nodes=NODE_BUDGET)
+        result = solve_limited(board, max_nodes=NODE_BUDGET, control=control)
         if result is None:
             continue
         if escape is not None and result.escape != escape:

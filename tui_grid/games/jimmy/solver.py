@@ -669,12 +669,14 @@ def solve(
     return EscapeResult(True, tuple(path), search.nodes)
 
 
-def solve_limited(board: JimmyBoard, state: JimmyState | None = None, max_nodes: int = 100_000) -> EscapeResult | None:
+def solve_limited(
+    board: JimmyBoard, state: JimmyState | None = None, max_nodes: int = 100_000, control: SearchControl | None = None
+) -> EscapeResult | None:
     """Like `solve`, but None when the search needs more than `max_nodes` nodes (for the generator)."""
     state = _start(board, state)
     if state.outcome is not Outcome.PLAYING:
         return solve(board, state)
-    search = _Search(board, None, max_nodes)
+    search = _Search(board, control, max_nodes)
     j, ghosts, visited = _encode(search.lay, state)
     try:
         path = search.run(j, ghosts, visited)

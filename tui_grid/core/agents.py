@@ -1,0 +1,161 @@
+"""Agents fill seats: a human at the keys, a solver or bot in a thread, an external program,
+a network player. A new kind of player is one subclass of `Agent`.
+
+The session asks an agent for its seat's action with an `Ask`: the engine, the state, the
+seat, a deadline on the session's clock, and a `SearchControl` whose cancel event is set
+when the answer is no longer wanted. An agent that cannot play raises `AgentError`; the
+session reports it and, where the game allows forfeits, the seat loses.
+"""
+
+from __future__ import annotations
+
+import threading
+import time
+from abc import ABC, abstractmethod
+from dataclasses import dataclass, field
+from typing import Any, Callable, Generic, TypeVar
+
+from tui_grid.core.control import SearchControl
+from tui_grid.core.engine import Engine, Plan
+
+S = TypeVar("S")
+A = TypeVar("A")
+
+Clock = Callable[[], float]
+
+
+class AgentError(Exception):
+    """An agent failed to give an action: it crashed, timed out or answered garbage.
+    `forfeit` says whether the seat should lose the game (an external program) or just
+    get the default action (a builtin bot that was slow)."""
+
+    def __init__(self, reason: str, *, forfeit: bool = True) -> None:
+        super().__init__(reason)
+        self.reason = reason
+        self.forfeit = forfeit
+
+
+@dataclass
+class Ask(Generic[S, A]):
+    """One request for an action."""
+
+    engine: Engine[S, A]
+    state: S
+    seat: int
+    deadline: float | None = None  # on `clock`; None: no limit (a hint, a puzzle solve)
+    clock: Clock = time.monotonic
+    control: SearchControl = field(default_factory=lambda: SearchControl(cancel=threading.Event()))
+
+    def remaining(self) -> float | None:
+        """Seconds left before the deadline (never negative), or None without one."""
+        if self.deadline is None:
+            return None
+        return max(0.0, self.deadline - self.clock())
+
+
+class Agent(ABC, Generic[S, A]):
+    """Fills one seat. `human` agents are never asked: their actions arrive from keys."""
+
+    kind: str = "bot"
+    human: bool = False
+
+    def __init__(self, name: str = "") -> None:
+        self.name = name or type(self).__name__
+
+    def start(self, engine: Engine[S, A], seat: int) -> None:
+        """A new game begins with this agent in `seat` (a new round, or a restart)."""
+
+    @abstractmethod
+    def act(self, ask: Ask[S, A]) -> A:
+        """The action for `ask.seat`; raise AgentError when there is none to give."""
+
+    def close(self) -> None:
+        """Release processes, sockets and threads; called when the seat is vacated."""
+
+    def __repr__(self) -> str:
+        return f"{type(self).__name__}({self.name!r})"
+
+
+class HumanAgent(Agent[S, A]):
+    """A person at the keyboard; the view submits this seat's actions to the session."""
+
+    kind = "human"
+    human = True
+
+    def act(self, ask: Ask[S, A]) -> A:  # pragma: no cover - the session never asks humans
+        raise AgentError("a human seat is not asked; its actions come from keys", forfeit=False)
+
+
+class FunctionAgent(Agent[S, A]):
+    """A builtin bot given as a function of the ask: the common case for bots."""
+
+    def __init__(self, choose: Callable[[Ask[S, A]], A], name: str = "bot") -> None:
+        super().__init__(name)
+        self.choose = choose
+
+    def act(self, ask: Ask[S, A]) -> A:
+        return self.choose(ask)
+
+
+Planner = Callable[[Engine[Any, Any], Any, SearchControl], Plan[Any]]
+
+
+class PlanAgent(Agent[S, A]):
+    """A puzzle solver in the player's seat: it plans once, then plays the plan one action at
+    a time for as long as the game follows it (watch), and plans again if it does not."""
+
+    kind = "solver"
+
+    def __init__(self, planner: Planner, name: str = "solver") -> None:
+        super().__init__(name)
+        self.planner = planner
+        self.plan: Plan[A] | None = None
+        self._expected: list[S] = []
+        self._index = 0
+
+    def make_plan(self, ask: Ask[S, A]) -> Plan[A]:
+        plan = self.planner(ask.engine, ask.state, ask.control)
+        self.plan = plan
+        states = [ask.state]
+        for action in plan.actions:
+            states.append(ask.engine.step(states[-1], {ask.seat: action}).state)
+        self._expected = states
+        self._index = 0
+        return plan
+
+    def act(self, ask: Ask[S, A]) -> A:
+        if self.plan is None or self._index >= len(self.plan.actions) or self._expected[self._index] != ask.state:
+            self.make_plan(ask)
+        assert self.plan is not None
+        if self._index >= len(self.plan.actions):
+            raise AgentError(self.plan.message or "the solver has no move from here", forfeit=False)
+        action = self.plan.actions[self._index]
+        self._index += 1
+        return action
+
+
+def ask_in_thread(agent: Agent[S, A], ask: Ask[S, A], timeout: float | None) -> A:
+    """Ask an agent on a daemon thread and wait at most `timeout` seconds; a late agent is
+    told to stop (its cancel event is set) and AgentError(forfeit=False) is raised, so the
+    session gives the seat its default action."""
+    box: dict[str, Any] = {}
+
+    def run() -> None:
+        try:
+            box["action"] = agent.act(ask)
+        except BaseException as exc:  # reported to the caller below
+            box["error"] = exc
+
+    thread = threading.Thread(target=run, name=f"agent-{agent.name}", daemon=True)
+    thread.start()
+    thread.join(timeout)
+    if thread.is_alive():
+        if ask.control.cancel is not None:
+            ask.control.cancel.set()
+        raise AgentError(f"{agent.name} gave no action within {timeout:.3g} s", forfeit=False)
+    if "error" in box:
+        error = box["error"]
+        if isinstance(error, AgentError):
+            raise error
+        raise AgentError(f"{agent.name} failed: {type(error).__name__}: {error}", forfeit=False) from error
+    return box["action"]

@@ -1,0 +1,179 @@
+"""The engine protocol every game implements: seats, actions as text, a step, an outcome.
+
+Modelled on OpenSpiel's Game/State split, with immutable states: an engine is the rules
+of one game on one board (or setup), and every method is a pure function of a state.
+A step takes the actions of every seat that acts in it (one seat in a puzzle, both in a
+simultaneous game), so turn-based and ticking games share one session and one log.
+"""
+
+from __future__ import annotations
+
+from abc import ABC, abstractmethod
+from dataclasses import dataclass, field
+from enum import Enum
+from typing import Generic, Mapping, Sequence, TypeVar
+
+S = TypeVar("S")
+A = TypeVar("A")
+
+
+class Result(Enum):
+    """How a game stands. WON/LOST are from the puzzle player's view; a multi-seat game
+    names the winner in `Outcome.winner` and uses WON, or DRAW."""
+
+    PLAYING = "playing"
+    WON = "won"
+    LOST = "lost"
+    DRAW = "draw"
+
+
+@dataclass(frozen=True)
+class Outcome:
+    result: Result = Result.PLAYING
+    reason: str = ""
+    winner: int | None = None  # seat index, for multi-seat games
+
+    @property
+    def over(self) -> bool:
+        return self.result is not Result.PLAYING
+
+    def returns(self, seat: int, seats: int = 1) -> float:
+        """+1 for a win, -1 for a loss, 0 for a draw or a game still going (OpenSpiel's `returns`)."""
+        if self.result is Result.DRAW or self.result is Result.PLAYING:
+            return 0.0
+        if seats == 1:
+            return 1.0 if self.result is Result.WON else -1.0
+        return 1.0 if self.winner == seat else -1.0
+
+
+PLAYING = Outcome()
+
+
+@dataclass(frozen=True)
+class Event:
+    """Something a step did that a view or a log may want to say ("slid 5 tiles")."""
+
+    text: str
+    kind: str = ""
+    seat: int | None = None
+    cells: tuple[tuple[int, int], ...] = ()
+
+
+@dataclass(frozen=True)
+class Step(Generic[S]):
+    """A step's result: the new state, what happened, and in-between states to animate."""
+
+    state: S
+    events: tuple[Event, ...] = ()
+    frames: tuple[S, ...] = ()
+
+
+class IllegalAction(ValueError):
+    """An action the rules refuse; the message says why, in words a player understands."""
+
+
+#: The actions of one step: seat index -> action.
+Joint = Mapping[int, A]
+
+
+class Engine(ABC, Generic[S, A]):
+    """The rules of one game on one board. Subclasses set `seats` and implement the rest.
+
+    `allows_undo` is True for solo puzzles; a session offers undo only then.
+    `tick_seconds` is None for turn-based games (the clock advances on input), else the
+    default time between ticks of a real-time game.
+    """
+
+    seats: tuple[str, ...] = ("player",)
+    allows_undo: bool = True
+    tick_seconds: float | None = None
+
+    # --- the game ---------------------------------------------------------------------
+    @abstractmethod
+    def initial_state(self) -> S: ...
+
+    def acting_seats(self, state: S) -> tuple[int, ...]:
+        """Seats whose actions the next step takes (all by default; none once it is over)."""
+        return () if self.outcome(state).over else tuple(range(len(self.seats)))
+
+    @abstractmethod
+    def legal_actions(self, state: S, seat: int) -> Sequence[A]: ...
+
+    @abstractmethod
+    def step(self, state: S, actions: Joint) -> Step[S]:
+        """Apply one action per acting seat; raises IllegalAction with the reason."""
+
+    @abstractmethod
+    def outcome(self, state: S) -> Outcome: ...
+
+    def default_action(self, state: S, seat: int) -> A | None:
+        """What a seat does when it gives no action in time (ticking games); None: it must act."""
+        return None
+
+    def forfeit(self, state: S, seat: int, reason: str) -> S | None:
+        """The state in which `seat` has lost by forfeit (a bot crashed), or None when the game
+        has no forfeits and the seat gets its default action instead."""
+        return None
+
+    def observation(self, state: S, seat: int) -> str:
+        """What a seat sees, as text: the state line an external program is sent."""
+        return repr(state)
+
+    # --- actions as text ---------------------------------------------------------------
+    @abstractmethod
+    def encode_action(self, action: A) -> str: ...
+
+    @abstractmethod
+    def decode_action(self, text: str) -> A:
+        """Parse one action; raises ValueError with a readable message."""
+
+    #: Single-character actions of a one-seat game log as one word ("urdlur").
+    compact_log: bool = False
+
+    def format_log(self, steps: Sequence[Joint]) -> str:
+        """A move log as one line: steps separated by spaces, a simultaneous step's actions
+        by commas in seat order."""
+        words = [",".join(self.encode_action(joint[seat]) for seat in sorted(joint)) for joint in steps]
+        if self.compact_log and all(len(word) == 1 for word in words):
+            return "".join(words)
+        return " ".join(words)
+
+    def parse_log(self, text: str, start: S | None = None) -> list[dict[int, A]]:
+        """The inverse of `format_log`, replayed from `start` to know who acts in each step;
+        raises ValueError naming the step."""
+        state = self.initial_state() if start is None else start
+        words = text.split()
+        if self.compact_log and len(words) == 1 and len(words[0]) > 1 and "," not in words[0]:
+            words = list(words[0])
+        steps: list[dict[int, A]] = []
+        for index, word in enumerate(words):
+            seats = self.acting_seats(state)
+            parts = word.split(",")
+            if not seats:
+                raise ValueError(f"step {index + 1} ({word!r}): the game is already over")
+            if len(parts) != len(seats):
+                raise ValueError(f"step {index + 1} ({word!r}): expected {len(seats)} action(s), got {len(parts)}")
+            try:
+                joint = {seat: self.decode_action(part) for seat, part in zip(seats, parts)}
+                state = self.step(state, joint).state
+            except ValueError as exc:
+                raise ValueError(f"step {index + 1} ({word!r}): {exc}") from None
+            steps.append(joint)
+        return steps
+
+    def replay(self, steps: Sequence[Joint], start: S | None = None) -> list[S]:
+        """Every state from `start` through each step, first and last included."""
+        states = [self.initial_state() if start is None else start]
+        for joint in steps:
+            states.append(self.step(states[-1], joint).state)
+        return states
+
+
+@dataclass(frozen=True)
+class Plan(Generic[A]):
+    """A solver's or bot's answer for one seat: actions to play from a state, and what to
+    tell the player about them."""
+
+    actions: tuple[A, ...]
+    message: str = ""
+    info: Mapping[str, object] = field(default_factory=dict)

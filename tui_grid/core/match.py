@@ -1,0 +1,163 @@
+"""Matches: rounds of sessions between participants, with a running score and the seats
+swapped between rounds, played headless as fast as the agents answer or driven by a view.
+
+Scores belong to participants, not seats: in round k participant i sits in seat
+(i + k) mod seats, so over an even number of two-seat rounds each plays both sides.
+"""
+
+from __future__ import annotations
+
+import math
+import time
+from dataclasses import dataclass, field
+from typing import Callable, Generic, Sequence, TypeVar
+
+from tui_grid.core.agents import Agent, Clock
+from tui_grid.core.engine import Engine, Result
+from tui_grid.core.session import Session
+
+S = TypeVar("S")
+A = TypeVar("A")
+
+
+@dataclass(frozen=True)
+class RoundResult:
+    """One finished round, from the participants' point of view."""
+
+    index: int
+    seating: tuple[int, ...]  # seating[seat] = participant index
+    winner: int | None  # participant index, None for a draw
+    reason: str
+    steps: int
+    log: str = ""
+
+    def score_for(self, participant: int) -> str:
+        if self.winner is None:
+            return "D"
+        return "W" if self.winner == participant else "L"
+
+
+@dataclass
+class MatchScore:
+    """Wins per participant and draws, in round order."""
+
+    names: tuple[str, ...]
+    rounds: list[RoundResult] = field(default_factory=list)
+
+    def wins(self, participant: int) -> int:
+        return sum(1 for r in self.rounds if r.winner == participant)
+
+    @property
+    def draws(self) -> int:
+        return sum(1 for r in self.rounds if r.winner is None)
+
+    def losses(self, participant: int) -> int:
+        return len(self.rounds) - self.wins(participant) - self.draws
+
+    def wdl(self, participant: int = 0) -> str:
+        return f"{self.wins(participant)}-{self.draws}-{self.losses(participant)}"
+
+    def summary(self) -> str:
+        parts = [f"{name} {self.wins(i)}" for i, name in enumerate(self.names)]
+        return " · ".join(parts) + f" · draws {self.draws}"
+
+
+def seating_for(round_index: int, participants: int, seats: int, swap: bool = True) -> tuple[int, ...]:
+    """seating[seat] = participant: rotated by one seat each round when `swap`."""
+    shift = round_index % seats if swap else 0
+    return tuple((seat - shift) % participants for seat in range(seats))
+
+
+class Match(Generic[S, A]):
+    """Rounds between participants (agents). `make_engine(k)` gives round k's engine, so a
+    match may change maps between rounds. A view drives rounds itself through
+    `new_session` / `finish_round`; `play` runs the whole match headless."""
+
+    def __init__(
+        self,
+        make_engine: Callable[[int], Engine[S, A]],
+        participants: Sequence[Agent[S, A]],
+        rounds: int,
+        *,
+        swap: bool = True,
+        clock: Clock = time.monotonic,
+        names: Sequence[str] | None = None,
+    ) -> None:
+        if rounds < 1:
+            raise ValueError("a match needs at least one round")
+        self.make_engine = make_engine
+        self.participants = list(participants)
+        self.rounds = rounds
+        self.swap = swap
+        self.clock = clock
+        self.score = MatchScore(tuple(names or (agent.name for agent in self.participants)))
+        self.session: Session[S, A] | None = None
+        self.seating: tuple[int, ...] = ()
+
+    @property
+    def round_index(self) -> int:
+        return len(self.score.rounds)
+
+    @property
+    def finished(self) -> bool:
+        return self.round_index >= self.rounds
+
+    def new_session(self) -> Session[S, A]:
+        engine = self.make_engine(self.round_index)
+        self.seating = seating_for(self.round_index, len(self.participants), len(engine.seats), self.swap)
+        agents = [self.participants[p] for p in self.seating]
+        self.session = Session(engine, agents, clock=self.clock, undo=False)
+        return self.session
+
+    def finish_round(self) -> RoundResult:
+        """Record the current session's outcome (it must be over)."""
+        session = self.session
+        assert session is not None and session.over
+        outcome = session.outcome
+        winner = None
+        if outcome.result is Result.WON and outcome.winner is not None:
+            winner = self.seating[outcome.winner]
+        elif outcome.result is Result.WON and len(self.seating) == 1:
+            winner = self.seating[0]
+        result = RoundResult(self.round_index, self.seating, winner, outcome.reason, len(session.log), session.played_text())
+        self.score.rounds.append(result)
+        return result
+
+    def play(
+        self,
+        timeout: float | None,
+        *,
+        max_steps: int | None = None,
+        on_round: Callable[[RoundResult], None] | None = None,
+        should_stop: Callable[[], bool] | None = None,
+    ) -> MatchScore:
+        """Play every remaining round headless; the agents' answers set the pace."""
+        while not self.finished:
+            session = self.new_session()
+            while not session.over:
+                if should_stop is not None and should_stop():
+                    return self.score
+                if max_steps is not None and len(session.log) >= max_steps:
+                    break
+                session.play_agents_step(timeout)
+            if not session.over:
+                break
+            result = self.finish_round()
+            if on_round is not None:
+                on_round(result)
+        return self.score
+
+    def close(self) -> None:
+        for agent in self.participants:
+            agent.close()
+
+
+def wilson_interval(successes: float, trials: int, z: float = 1.96) -> tuple[float, float]:
+    """95% Wilson score interval for a proportion (draws may count as halves)."""
+    if trials == 0:
+        return (0.0, 1.0)
+    p = successes / trials
+    denominator = 1 + z * z / trials
+    centre = (p + z * z / (2 * trials)) / denominator
+    spread = z * math.sqrt(p * (1 - p) / trials + z * z / (4 * trials * trials)) / denominator
+    return (max(0.0, centre - spread), min(1.0, centre + spread))

@@ -1,0 +1,239 @@
+"""Network players: line-based TCP connections and an Agent whose actions come from one.
+
+Game-agnostic: a game's server decides what line to send for an ask and how to read the
+answer (`NetworkAgent(observe=..., parse=...)`); by default the engine's `observation`
+and `decode_action` are used. Each network player has a thinking clock (seconds in
+total, charged from sending a state to receiving its answer); running out, hanging up or
+answering garbage raises `AgentError(forfeit=True)` with a message that says which.
+"""
+
+from __future__ import annotations
+
+import select
+import socket
+import threading
+import time
+from typing import Any, Callable
+
+from tui_grid.core.agents import Agent, AgentError, Ask
+
+#: A line without its newline that sits this long with nothing after it counts as sent
+#: (some course clients send an answer without "\n").
+UNTERMINATED_GRACE = 0.05
+MAX_LINE = 1 << 20
+
+
+class Disconnected(AgentError):
+    pass
+
+
+class TimedOut(AgentError):
+    pass
+
+
+class LineConnection:
+    """One TCP client spoken to in lines (UTF-8, "\\n"-terminated; "\\r" stripped)."""
+
+    def __init__(self, sock: socket.socket, peer: str = "") -> None:
+        self.sock = sock
+        self.peer = peer
+        self.name = peer
+        self._buffer = b""
+        self._lock = threading.Lock()
+        self.closed = False
+        sock.setsockopt(socket.IPPROTO_TCP, socket.TCP_NODELAY, 1)
+
+    @classmethod
+    def connect(cls, host: str, port: int, timeout: float = 10.0) -> "LineConnection":
+        sock = socket.create_connection((host, port), timeout=timeout)
+        sock.settimeout(None)
+        return cls(sock, f"{host}:{port}")
+
+    def send_line(self, text: str) -> None:
+        """Send one line; raises Disconnected when the peer is gone."""
+        try:
+            with self._lock:
+                self.sock.sendall((text + "\n").encode("utf-8"))
+        except OSError as exc:
+            raise Disconnected(f"{self.name} disconnected ({exc.strerror or exc})") from None
+
+    def read_line(self, timeout: float | None, stop: threading.Event | None = None) -> str:
+        """The next line, waiting at most `timeout` seconds (None: forever, or until `stop`).
+        Raises TimedOut or Disconnected (AgentError, forfeit=True)."""
+        deadline = None if timeout is None else time.monotonic() + timeout
+        while True:
+            newline = self._buffer.find(b"\n")
+            if newline >= 0:
+                raw, self._buffer = self._buffer[:newline], self._buffer[newline + 1 :]
+                return self._decode(raw)
+            if len(self._buffer) > MAX_LINE:
+                raise AgentError(f"{self.name} sent a line longer than {MAX_LINE} bytes")
+            now = time.monotonic()
+            left = None if deadline is None else deadline - now
+            if left is not None and left <= 0:
+                raise TimedOut(f"{self.name} ran out of time (no answer)")
+            wait = 0.2 if left is None else min(left, 0.2)
+            if self._buffer:
+                wait = min(wait, UNTERMINATED_GRACE)
+            if stop is not None and stop.is_set():
+                raise AgentError(f"stopped while waiting for {self.name}", forfeit=False)
+            try:
+                ready, _, _ = select.select([self.sock], [], [], wait)
+            except (OSError, ValueError):
+                raise Disconnected(f"{self.name} disconnected") from None
+            if not ready:
+                if self._buffer:  # an answer without a newline, and nothing more coming
+                    raw, self._buffer = self._buffer, b""
+                    return self._decode(raw)
+                continue
+            try:
+                chunk = self.sock.recv(65536)
+            except OSError as exc:
+                raise Disconnected(f"{self.name} disconnected ({exc.strerror or exc})") from None
+            if not chunk:
+                if self._buffer:
+                    raw, self._buffer = self._buffer, b""
+                    return self._decode(raw)
+                raise Disconnected(f"{self.name} disconnected")
+            self._buffer += chunk
+
+    def _decode(self, raw: bytes) -> str:
+        try:
+            return raw.decode("utf-8").rstrip("\r")
+        except UnicodeDecodeError:
+            raise AgentError(f"{self.name} sent bytes that are not UTF-8 text") from None
+
+    def close(self) -> None:
+        if self.closed:
+            return
+        self.closed = True
+        try:
+            self.sock.shutdown(socket.SHUT_RDWR)
+        except OSError:
+            pass
+        self.sock.close()
+
+    def __enter__(self) -> "LineConnection":
+        return self
+
+    def __exit__(self, *exc: object) -> None:
+        self.close()
+
+
+class LineListener:
+    """A listening socket; `port` is the bound port (pass 0 for any free one)."""
+
+    def __init__(self, host: str = "127.0.0.1", port: int = 0) -> None:
+        self.sock = socket.socket(socket.AF_INET, socket.SOCK_STREAM)
+        self.sock.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)
+        try:
+            self.sock.bind((host, port))
+            self.sock.listen(8)
+        except OSError:
+            self.sock.close()
+            raise
+        self.host = host
+        self.port: int = self.sock.getsockname()[1]
+
+    def accept(self, timeout: float | None = None, stop: threading.Event | None = None) -> LineConnection:
+        """The next client; raises TimeoutError, or InterruptedError when `stop` is set."""
+        deadline = None if timeout is None else time.monotonic() + timeout
+        while True:
+            if stop is not None and stop.is_set():
+                raise InterruptedError("stopped while waiting for players")
+            left = None if deadline is None else deadline - time.monotonic()
+            if left is not None and left <= 0:
+                raise TimeoutError("no player connected in time")
+            wait = 0.1 if left is None else min(left, 0.1)
+            ready, _, _ = select.select([self.sock], [], [], wait)
+            if ready:
+                sock, addr = self.sock.accept()
+                sock.settimeout(None)
+                return LineConnection(sock, f"{addr[0]}:{addr[1]}")
+
+    def close(self) -> None:
+        self.sock.close()
+
+    def __enter__(self) -> "LineListener":
+        return self
+
+    def __exit__(self, *exc: object) -> None:
+        self.close()
+
+
+class ThinkingClock:
+    """A player's total thinking time; `charge` spends it, `left` says what remains."""
+
+    def __init__(self, seconds: float | None) -> None:
+        self.total = seconds
+        self.spent = 0.0
+
+    def left(self) -> float | None:
+        return None if self.total is None else max(0.0, self.total - self.spent)
+
+    def charge(self, seconds: float) -> None:
+        self.spent += seconds
+
+    @property
+    def expired(self) -> bool:
+        return self.total is not None and self.spent >= self.total
+
+
+Observe = Callable[[Ask[Any, Any]], str]
+Parse = Callable[[str, Ask[Any, Any]], Any]
+
+
+class NetworkAgent(Agent[Any, Any]):
+    """A seat played by a TCP client: each ask sends one line and reads one answer.
+
+    `observe(ask)` makes the line (None: nothing is sent, just read), `parse(line, ask)` reads
+    the answer (raise ValueError for garbage). Time from sending to the answer is charged
+    to `clock`; the ask's own deadline, if earlier, limits the wait too."""
+
+    kind = "network"
+
+    def __init__(
+        self,
+        conn: LineConnection,
+        *,
+        clock: ThinkingClock | None = None,
+        observe: Observe | None = None,
+        parse: Parse | None = None,
+        name: str = "",
+        stop: threading.Event | None = None,
+    ) -> None:
+        super().__init__(name or conn.name)
+        self.conn = conn
+        self.clock = clock or ThinkingClock(None)
+        self.observe = observe or (lambda ask: ask.engine.observation(ask.state, ask.seat))
+        self.parse = parse or (lambda line, ask: ask.engine.decode_action(line))
+        self.stop = stop
+
+    def act(self, ask: Ask[Any, Any]) -> Any:
+        line = self.observe(ask)
+        started = time.monotonic()
+        if line is not None:
+            self.conn.send_line(line)
+        limit = self.clock.left()
+        remaining = ask.remaining()
+        if remaining is not None:
+            limit = remaining if limit is None else min(limit, remaining)
+        try:
+            answer = self.conn.read_line(limit, self.stop)
+        except TimedOut:
+            self.clock.charge(time.monotonic() - started)
+            total = self.clock.total
+            raise TimedOut(
+                f"{self.name} ran out of thinking time"
+                + (f" ({total:g} s in all)" if total is not None else "")
+            ) from None
+        except Disconnected as exc:
+            raise Disconnected(f"{self.name} disconnected") from exc
+        self.clock.charge(time.monotonic() - started)
+        try:
+            return self.parse(answer, ask)
+        except (ValueError, IndexError, KeyError) as exc:
+            raise AgentError(f"{self.name} sent garbage: {answer[:80]!r} ({exc})") from None
+
+    def close(self) -> None:
+        self.conn.close()

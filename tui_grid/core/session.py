@@ -1,0 +1,319 @@
+"""A session: one authoritative game. It owns the state, the move log, the clock and, where
+the game allows it, the undo history; views subscribe to it and send their seats' actions.
+
+Two paces share the same code (boardgame.io's game master, Tatham's mid-end):
+- turn-based (`tick_seconds is None`): a step happens as soon as every acting seat has
+  submitted an action; a puzzle steps on each key;
+- ticking: `tick()` steps the game with each acting seat's latest action, and a seat with
+  none gets the engine's default. Whoever owns time (a view's timer, a headless loop)
+  calls `tick()`; the clock is injected so tests run without real time.
+Non-human seats are asked by `ask_agents`, which the owner of time calls in a worker.
+"""
+
+from __future__ import annotations
+
+import time
+from dataclasses import dataclass
+from typing import Callable, Generic, Mapping, Sequence, TypeVar
+
+from tui_grid.core.agents import Agent, AgentError, Ask, Clock, HumanAgent, ask_in_thread
+from tui_grid.core.engine import Engine, Event, IllegalAction, Outcome, Step
+
+S = TypeVar("S")
+A = TypeVar("A")
+
+
+@dataclass(frozen=True)
+class Snapshot(Generic[S, A]):
+    """A point the player can undo to: the state and the log that led there."""
+
+    state: S
+    log: tuple[Mapping[int, A], ...]
+
+
+@dataclass(frozen=True)
+class Change(Generic[S]):
+    """What observers are told after the session changed."""
+
+    kind: str  # "step", "undo", "redo", "restart", "load", "forfeit", "refused", "message"
+    state: S
+    steps: tuple[Step[S], ...] = ()
+    events: tuple[Event, ...] = ()
+    message: str = ""
+
+
+Observer = Callable[["Session", Change], None]
+
+
+class Session(Generic[S, A]):
+    def __init__(
+        self,
+        engine: Engine[S, A],
+        agents: Sequence[Agent[S, A]] | None = None,
+        *,
+        clock: Clock = time.monotonic,
+        start: S | None = None,
+        log: Sequence[Mapping[int, A]] = (),
+        undo: bool | None = None,
+    ) -> None:
+        self.engine = engine
+        self.clock = clock
+        self.agents: list[Agent[S, A]] = list(agents) if agents else [HumanAgent() for _ in engine.seats]
+        if len(self.agents) != len(engine.seats):
+            raise ValueError(f"{len(engine.seats)} seats need {len(engine.seats)} agents, got {len(self.agents)}")
+        self.undo_allowed = engine.allows_undo if undo is None else undo
+        self.initial: S = engine.initial_state() if start is None else start
+        self.state: S = self.initial
+        self.log: list[Mapping[int, A]] = []
+        self.pending: dict[int, A] = {}
+        self.started_at = clock()
+        self.ticks = 0
+        self._observers: list[Observer] = []
+        self._history: list[Snapshot[S, A]] = [Snapshot(self.state, ())]
+        self._index = 0
+        for seat, agent in enumerate(self.agents):
+            agent.start(engine, seat)
+        if log:
+            self.play_steps(log, checkpoint_each=True, notify=False)
+
+    # --- observers -----------------------------------------------------------------------
+    def subscribe(self, observer: Observer) -> Callable[[], None]:
+        self._observers.append(observer)
+        return lambda: self._observers.remove(observer) if observer in self._observers else None
+
+    def _notify(self, change: Change[S]) -> None:
+        for observer in list(self._observers):
+            observer(self, change)
+
+    # --- state ---------------------------------------------------------------------------
+    @property
+    def outcome(self) -> Outcome:
+        return self.engine.outcome(self.state)
+
+    @property
+    def over(self) -> bool:
+        return self.outcome.over
+
+    @property
+    def ticking(self) -> bool:
+        return self.engine.tick_seconds is not None
+
+    @property
+    def elapsed(self) -> float:
+        return self.clock() - self.started_at
+
+    def human_seats(self) -> tuple[int, ...]:
+        return tuple(seat for seat, agent in enumerate(self.agents) if agent.human)
+
+    def seat_agent(self, seat: int, agent: Agent[S, A]) -> Agent[S, A]:
+        """Put `agent` in `seat` (watch seats the solver); returns the agent it replaced,
+        which the caller may put back. The replaced agent is not closed."""
+        old = self.agents[seat]
+        self.agents[seat] = agent
+        agent.start(self.engine, seat)
+        return old
+
+    def close(self) -> None:
+        """Vacate every seat: external programs and sockets are released."""
+        for agent in self.agents:
+            agent.close()
+
+    # --- playing -------------------------------------------------------------------------
+    def submit(self, seat: int, action: A) -> str | None:
+        """A seat's action. Turn-based: steps once every acting seat has one, and returns the
+        refusal reason if the rules refuse it. Ticking: latched for the next tick."""
+        if self.over:
+            return "The game is over."
+        acting = self.engine.acting_seats(self.state)
+        if self.ticking:
+            self.pending[seat] = action
+            return None
+        if seat not in acting:
+            return "It is not this seat's turn."
+        self.pending[seat] = action
+        if any(s not in self.pending for s in acting):
+            return None
+        joint = {s: self.pending[s] for s in acting}
+        self.pending.clear()
+        try:
+            step = self.engine.step(self.state, joint)
+        except IllegalAction as exc:
+            self._notify(Change("refused", self.state, message=str(exc)))
+            return str(exc)
+        self._advance((joint,), (step,), checkpoint=True)
+        return None
+
+    def tick(self, actions: Mapping[int, A] | None = None) -> Step[S] | None:
+        """One step of a ticking game: latched actions (and `actions`, e.g. agents' answers),
+        the default for any acting seat without one. None when the game is over."""
+        if self.over:
+            return None
+        acting = self.engine.acting_seats(self.state)
+        latched = {**self.pending, **(actions or {})}
+        self.pending.clear()
+        joint: dict[int, A] = {}
+        for seat in acting:
+            action = latched.get(seat)
+            if action is None:
+                action = self.engine.default_action(self.state, seat)
+            if action is not None:
+                joint[seat] = action
+        try:
+            step = self.engine.step(self.state, joint)
+        except IllegalAction as exc:
+            # A latched action the rules refuse costs its seat that action, not the game.
+            self._notify(Change("refused", self.state, message=str(exc)))
+            joint = {seat: d for seat in acting if (d := self.engine.default_action(self.state, seat)) is not None}
+            step = self.engine.step(self.state, joint)
+        self.ticks += 1
+        self._advance((joint,), (step,), checkpoint=self.undo_allowed)
+        return step
+
+    def play_steps(self, steps: Sequence[Mapping[int, A]], *, checkpoint_each: bool = False, notify: bool = True) -> list[Step[S]]:
+        """Play several steps; without `checkpoint_each` they are one undo step (a solve).
+        Raises IllegalAction at the first refused step, having played the ones before."""
+        played: list[Step[S]] = []
+        joints: list[Mapping[int, A]] = []
+        state = self.state
+        try:
+            for joint in steps:
+                step = self.engine.step(state, joint)
+                played.append(step)
+                joints.append(joint)
+                state = step.state
+                if checkpoint_each:
+                    self._advance((joint,), (step,), checkpoint=True, notify=notify)
+        finally:
+            if not checkpoint_each and played:
+                self._advance(tuple(joints), tuple(played), checkpoint=True, notify=notify)
+        return played
+
+    def _advance(self, joints: tuple[Mapping[int, A], ...], steps: tuple[Step[S], ...], *, checkpoint: bool, notify: bool = True) -> None:
+        self.state = steps[-1].state
+        self.log.extend(joints)
+        if self.undo_allowed and checkpoint:
+            del self._history[self._index + 1 :]
+            self._history.append(Snapshot(self.state, tuple(self.log)))
+            self._index += 1
+        if notify:
+            events = tuple(event for step in steps for event in step.events)
+            self._notify(Change("step", self.state, steps, events))
+
+    # --- agents --------------------------------------------------------------------------
+    def ask(self, seat: int, timeout: float | None, control=None) -> A:
+        """Ask the agent in `seat` for its action on the current state (call from a worker
+        thread); raises AgentError when it fails or runs out of time."""
+        agent = self.agents[seat]
+        deadline = None if timeout is None else self.clock() + timeout
+        ask = Ask(self.engine, self.state, seat, deadline, self.clock)
+        if control is not None:
+            ask.control = control
+        if timeout is None:
+            return agent.act(ask)
+        return ask_in_thread(agent, ask, timeout)
+
+    def ask_agents(self, timeout: float | None) -> tuple[dict[int, A], list[tuple[int, AgentError]]]:
+        """Every acting non-human seat's action for the next step, asked at once, each
+        within `timeout`. Returns the answers and the failures (seat, error)."""
+        seats = [s for s in self.engine.acting_seats(self.state) if not self.agents[s].human]
+        answers: dict[int, A] = {}
+        failures: list[tuple[int, AgentError]] = []
+        if not seats:
+            return answers, failures
+        if len(seats) == 1:
+            try:
+                answers[seats[0]] = self.ask(seats[0], timeout)
+            except AgentError as exc:
+                failures.append((seats[0], exc))
+            return answers, failures
+        from concurrent.futures import ThreadPoolExecutor
+
+        with ThreadPoolExecutor(max_workers=len(seats)) as pool:
+            futures = {seat: pool.submit(self.ask, seat, timeout) for seat in seats}
+            for seat, future in futures.items():
+                try:
+                    answers[seat] = future.result()
+                except AgentError as exc:
+                    failures.append((seat, exc))
+                except Exception as exc:  # an agent bug is reported, and the game goes on
+                    failures.append((seat, AgentError(f"{type(exc).__name__}: {exc}", forfeit=False)))
+        return answers, failures
+
+    def report_failures(self, failures: Sequence[tuple[int, AgentError]]) -> bool:
+        """Apply agent failures: a forfeit ends the game where the engine allows it; other
+        failures are reported and the seat gets its default. True if the game ended."""
+        for seat, error in failures:
+            name = self.engine.seats[seat]
+            if error.forfeit:
+                lost = self.engine.forfeit(self.state, seat, f"{name} forfeits: {error.reason}")
+                if lost is not None:
+                    self.state = lost
+                    event = Event(f"{name} forfeits: {error.reason}", "forfeit", seat)
+                    self._notify(Change("forfeit", self.state, events=(event,), message=event.text))
+                    return True
+            self._notify(Change("message", self.state, message=f"{name}: {error.reason}"))
+        return False
+
+    def play_agents_step(self, timeout: float | None) -> Step[S] | None:
+        """Headless pace: ask every non-human acting seat, then step (tick or submit)."""
+        answers, failures = self.ask_agents(timeout)
+        if self.report_failures(failures):
+            return None
+        if self.ticking:
+            return self.tick(answers)
+        for seat, action in answers.items():
+            reason = self.submit(seat, action)
+            if reason:
+                raise AgentError(f"{self.engine.seats[seat]} played a refused action: {reason}", forfeit=False)
+        return None
+
+    # --- undo ------------------------------------------------------------------------------
+    @property
+    def can_undo(self) -> bool:
+        return self.undo_allowed and self._index > 0
+
+    @property
+    def can_redo(self) -> bool:
+        return self.undo_allowed and self._index < len(self._history) - 1
+
+    def undo(self) -> bool:
+        if not self.can_undo:
+            return False
+        self._index -= 1
+        self._jump("undo")
+        return True
+
+    def redo(self) -> bool:
+        if not self.can_redo:
+            return False
+        self._index += 1
+        self._jump("redo")
+        return True
+
+    def restart(self) -> bool:
+        """Back to the start; undoable where undo is allowed, like Tatham's restart."""
+        if self.state == self.initial and not self.log:
+            return False
+        if self.undo_allowed:
+            del self._history[self._index + 1 :]
+            self._history.append(Snapshot(self.initial, ()))
+            self._index += 1
+            self._jump("restart")
+        else:
+            self.state, self.log, self.pending, self.ticks = self.initial, [], {}, 0
+            self.started_at = self.clock()
+            self._notify(Change("restart", self.state))
+        return True
+
+    def _jump(self, kind: str) -> None:
+        snapshot = self._history[self._index]
+        self.state = snapshot.state
+        self.log = list(snapshot.log)
+        self.pending.clear()
+        self._notify(Change(kind, self.state))
+
+    # --- save ----------------------------------------------------------------------------
+    def played_text(self) -> str:
+        """The move log in the game's action encoding, for a `played:` header."""
+        return self.engine.format_log(self.log)
+

@@ -1,0 +1,34 @@
+"""Offered when a board with an autosaved game in progress is opened again."""
+
+from __future__ import annotations
+
+from textual.app import ComposeResult
+from textual.binding import Binding
+from textual.containers import Vertical
+from textual.screen import ModalScreen
+from textual.widgets import Static
+
+
+class ResumeDialog(ModalScreen[bool]):
+    BINDINGS = [
+        Binding("enter,r", "choose(True)", "Resume"),
+        Binding("n", "choose(False)", "Start over"),
+        Binding("escape", "choose(False)", "Start over", show=False),
+    ]
+    DEFAULT_CSS = """
+    ResumeDialog { align: center middle; }
+    ResumeDialog > Vertical { width: 60; height: auto; border: thick $primary; background: $surface; padding: 0 1; }
+    ResumeDialog #keys { color: $text-muted; padding-top: 1; }
+    """
+
+    def __init__(self, title: str, moves: int) -> None:
+        super().__init__()
+        self.board_title, self.moves = title, moves
+
+    def compose(self) -> ComposeResult:
+        with Vertical():
+            yield Static(f"[b]Resume your game on {self.board_title}?[/b]\nYou left it after {self.moves} moves.")
+            yield Static("enter or r resumes · n starts over (the saved game is dropped)", id="keys")
+
+    def action_choose(self, resume: bool) -> None:
+        self.dismiss(resume)

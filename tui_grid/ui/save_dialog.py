@@ -1,0 +1,54 @@
+"""ctrl+s: save the game in progress as a board file with its moves (`played:`)."""
+
+from __future__ import annotations
+
+from pathlib import Path
+from typing import Any
+
+from textual.app import ComposeResult
+from textual.binding import Binding
+from textual.containers import Vertical
+from textual.screen import ModalScreen
+from textual.widgets import Input, Static
+
+from tui_grid.core import saves
+from tui_grid.core.session import Session
+from tui_grid.games.registry import GameDefinition, LoadedBoard
+
+
+class SaveDialog(ModalScreen[Path | None]):
+    BINDINGS = [Binding("escape", "cancel", "Cancel")]
+    DEFAULT_CSS = """
+    SaveDialog { align: center middle; }
+    SaveDialog > Vertical { width: 64; height: auto; border: thick $primary; background: $surface; padding: 0 1; }
+    SaveDialog #error { color: $error; height: auto; }
+    SaveDialog #keys { color: $text-muted; }
+    """
+
+    def __init__(self, game: GameDefinition, loaded: LoadedBoard, session: Session[Any, Any]) -> None:
+        super().__init__()
+        self.game, self.loaded, self.session = game, loaded, session
+
+    def compose(self) -> ComposeResult:
+        name = "".join(ch if ch.isalnum() or ch in "-_" else "-" for ch in self.loaded.name)[:40] or "game"
+        with Vertical():
+            yield Static(f"[b]Save this {self.game.title} game[/b]  ({len(self.session.log)} moves)")
+            yield Input(value=f"{self.game.key}-{name}-saved.txt", compact=True, id="path")
+            yield Static(id="error")
+            yield Static("enter saves · esc cancels · open it again with tui-grid play GAME FILE", id="keys")
+
+    def on_mount(self) -> None:
+        self.query_one(Input).focus()
+
+    def on_input_submitted(self) -> None:
+        path = Path(self.query_one(Input).value.strip()).expanduser()
+        try:
+            saves.write(path, saves.save_text(self.game, self.loaded, self.session))
+        except OSError as exc:
+            self.query_one("#error", Static).update(f"Cannot save to {path}: {exc.strerror or exc}")
+            return
+        self.app.notify(f"Saved {len(self.session.log)} moves to {path}", title="Saved")
+        self.dismiss(path)
+
+    def action_cancel(self) -> None:
+        self.dismiss(None)
