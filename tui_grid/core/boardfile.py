@@ -88,7 +88,9 @@ def parse_board_text(text: str, source: str = "<string>") -> BoardText:
         else:
             raise BoardError(source, len(lines), 1, "header is not closed by a '---' line")
     rows = lines[first:]
-    while rows and not rows[-1].strip():
+    # A line of spaces is a row of a raw board (an all-ice row); only truly empty lines
+    # end it. After a header, `size:` keeps the meaning, so blank-looking lines go too.
+    while rows and (not rows[-1] if not meta else not rows[-1].strip()):
         rows.pop()
     if not rows:
         raise BoardError(source, first + 1, 1, "no board rows after the header")

@@ -285,9 +285,12 @@ class ExternalProgramAgent(Agent[Any, Any]):
                 finally:
                     process.kill()
             process = self._process
-            if process is None or not process.alive():
-                if process is not None:
-                    process.kill()
+            if process is not None and not process.alive():
+                code = process.proc.poll()
+                process.kill()
+                self._process = None
+                raise self._fail(ask, f"exited (code {code}) between moves")
+            if process is None:
                 process = self._process = self._spawn(ask)
             try:
                 return self._exchange(ask, process, text, deadline, budget, oneshot=False)

@@ -1,0 +1,96 @@
+"""Save, resume and replay: a game in progress is a board file with a `played:` header."""
+
+from __future__ import annotations
+
+import json
+
+import pytest
+
+from tests.conftest import make_app, status
+from tui_grid.cli import main
+from tui_grid.games.registry import get_game
+from tui_grid.ui.game_screen import GameScreen
+from tui_grid.ui.resume_dialog import ResumeDialog
+
+
+@pytest.fixture(autouse=True)
+def data_dir(tmp_path, monkeypatch):
+    monkeypatch.setenv("TUI_GRID_DATA", str(tmp_path / "data"))
+    return tmp_path / "data"
+
+
+SPIRAL_SAVED = "game: ice\ntitle: Spiral\nsize: 6x6\nplayed: u\n---\n    x\n  #\n   E\n #\n    #\nS    #\n"
+
+
+def test_solve_answers_from_the_saved_position(tmp_path, capsys) -> None:
+    path = tmp_path / "spiral-saved.txt"
+    path.write_text(SPIRAL_SAVED)
+    assert main(["solve", "ice", str(path), "--json"]) == 0
+    record = json.loads(capsys.readouterr().out)
+    assert record["moves"] == 5 and record["path"] == "rdlur"
+
+
+def test_a_bad_played_header_is_located(tmp_path, capsys) -> None:
+    path = tmp_path / "bad.txt"
+    path.write_text(SPIRAL_SAVED.replace("played: u", "played: uq"))
+    assert main(["solve", "ice", str(path), "--json"]) == 2
+    err = capsys.readouterr().err.strip()
+    assert err.startswith(f"tui-grid: error: {path}:4:1: played: step 2") and "\n" not in err
+
+
+def test_replay_prints_every_move(tmp_path, capsys) -> None:
+    path = tmp_path / "jimmy-saved.txt"
+    text = get_game("jimmy").save_text(get_game("jimmy").load("seed-escape-1"), "ULL")
+    path.write_text(text)
+    assert main(["replay", str(path)]) == 0
+    out = capsys.readouterr().out
+    assert "(0/3)" in out and "(3/3)" in out and "step 3: L" in out and "Escaped in 3 moves" in out
+
+
+async def _play_save_quit(game: str, board: str, keys: list[str], tmp_path) -> int:
+    app = make_app(game, board)
+    async with app.run_test(size=(80, 24)) as pilot:
+        screen: GameScreen = app.screen
+        await pilot.press(*keys)
+        moves = len(screen.session.log)
+        assert moves == len(keys)
+        await pilot.press("ctrl+s")
+        target = tmp_path / f"{game}-by-hand.txt"
+        app.screen.query_one("Input").value = str(target)
+        await pilot.press("enter")
+        assert target.is_file() and "played:" in target.read_text()
+        await pilot.press("q")  # quitting mid-game autosaves
+    return moves
+
+
+@pytest.mark.parametrize(("game", "board", "keys"), [("ice", "spiral", ["up", "right"]), ("jimmy", "seed-escape-3", ["left", "left"])])
+async def test_quit_autosaves_and_reopening_offers_to_resume(game, board, keys, tmp_path) -> None:
+    moves = await _play_save_quit(game, board, keys, tmp_path)
+    app = make_app(game, board)
+    async with app.run_test(size=(80, 24)) as pilot:
+        await pilot.pause()
+        assert isinstance(app.screen, ResumeDialog)
+        await pilot.press("enter")
+        screen: GameScreen = app.screen
+        assert isinstance(screen, GameScreen) and len(screen.session.log) == moves
+        for _ in range(moves):
+            await pilot.press("u")
+        assert screen.session.log == [] and screen.state == screen.engine.initial_state()
+        assert "Moves 0" in status(app)
+    # the saved file plays on from where it was saved
+    saved = make_app(game, str(tmp_path / f"{game}-by-hand.txt"))
+    async with saved.run_test(size=(80, 24)) as pilot:
+        assert len(saved.screen.session.log) == moves
+
+
+async def test_starting_over_drops_the_autosave(tmp_path) -> None:
+    await _play_save_quit("ice", "spiral", ["up"], tmp_path)
+    app = make_app("ice", "spiral")
+    async with app.run_test(size=(80, 24)) as pilot:
+        await pilot.pause()
+        await pilot.press("n")
+        assert isinstance(app.screen, GameScreen) and app.screen.session.log == []
+    again = make_app("ice", "spiral")
+    async with again.run_test(size=(80, 24)) as pilot:
+        await pilot.pause()
+        assert isinstance(again.screen, GameScreen)

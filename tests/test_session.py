@@ -1,0 +1,179 @@
+"""The session, agents and matches, on a fake two-seat ticking engine with an injected clock."""
+
+from __future__ import annotations
+
+import threading
+from dataclasses import dataclass
+from typing import Sequence
+
+import pytest
+
+from tui_grid.core.agents import AgentError, Ask, FunctionAgent, HumanAgent
+from tui_grid.core.engine import Engine, Event, IllegalAction, Joint, Outcome, PLAYING, Result, Step
+from tui_grid.core.match import Match, seating_for, wilson_interval
+from tui_grid.core.session import Session
+
+
+@dataclass(frozen=True)
+class Race:
+    """Two runners on a line; each step both move 0..2; first to reach 6 wins, both: draw."""
+
+    pos: tuple[int, int] = (0, 0)
+    forfeited: int | None = None
+
+
+class RaceEngine(Engine[Race, int]):
+    seats = ("red", "green")
+    allows_undo = False
+    tick_seconds = 0.1
+
+    def initial_state(self) -> Race:
+        return Race()
+
+    def legal_actions(self, state: Race, seat: int) -> Sequence[int]:
+        return (0, 1, 2)
+
+    def step(self, state: Race, actions: Joint) -> Step[Race]:
+        for seat, action in actions.items():
+            if action not in (0, 1, 2):
+                raise IllegalAction(f"{self.seats[seat]} cannot run {action}")
+        pos = tuple(state.pos[seat] + actions.get(seat, 0) for seat in (0, 1))
+        return Step(Race(pos), (Event(f"now at {pos}"),))
+
+    def outcome(self, state: Race) -> Outcome:
+        if state.forfeited is not None:
+            return Outcome(Result.WON, "forfeit", 1 - state.forfeited)
+        done = [p >= 6 for p in state.pos]
+        if all(done):
+            return Outcome(Result.DRAW, "both finished")
+        if any(done):
+            winner = done.index(True)
+            return Outcome(Result.WON, f"{self.seats[winner]} finished", winner)
+        return PLAYING
+
+    def default_action(self, state: Race, seat: int) -> int:
+        return 1
+
+    def forfeit(self, state: Race, seat: int, reason: str) -> Race:
+        return Race(state.pos, seat)
+
+    def encode_action(self, action: int) -> str:
+        return str(action)
+
+    def decode_action(self, text: str) -> int:
+        return int(text)
+
+
+class FakeClock:
+    def __init__(self) -> None:
+        self.now = 0.0
+
+    def __call__(self) -> float:
+        return self.now
+
+
+def test_a_tick_takes_latched_actions_and_defaults_for_the_rest() -> None:
+    clock = FakeClock()
+    session = Session(RaceEngine(), clock=clock)
+    session.submit(0, 2)
+    session.submit(0, 0)  # the latest action counts
+    step = session.tick()
+    assert step is not None and session.state.pos == (0, 1)
+    assert session.log == [{0: 0, 1: 1}]
+    clock.now = 5.0
+    assert session.elapsed == 5.0
+    assert session.played_text() == "0,1"
+
+
+def test_simultaneous_steps_decide_wins_and_draws() -> None:
+    session = Session(RaceEngine())
+    for _ in range(3):
+        session.tick({0: 2, 1: 2})
+    assert session.over and session.outcome.result is Result.DRAW
+    assert session.tick() is None
+
+
+def test_undo_is_offered_only_where_the_game_allows_it() -> None:
+    race = Session(RaceEngine())
+    race.tick()
+    assert not race.can_undo and not race.undo()
+    puzzle = Session(RaceEngine(), undo=True)
+    puzzle.tick({0: 2, 1: 0})
+    puzzle.tick({0: 2, 1: 0})
+    assert puzzle.undo() and puzzle.state.pos == (2, 0)
+    assert puzzle.redo() and puzzle.state.pos == (4, 0)
+    assert puzzle.restart() and puzzle.state.pos == (0, 0) and puzzle.undo() and puzzle.state.pos == (4, 0)
+
+
+def test_observers_see_steps_and_refusals() -> None:
+    session = Session(RaceEngine())
+    seen = []
+    session.subscribe(lambda s, change: seen.append((change.kind, change.message)))
+    session.submit(1, 7)
+    session.tick()  # the refused latched action costs that seat its action, not the game
+    assert seen[0] == ("refused", "green cannot run 7") and seen[1][0] == "step"
+    assert session.state.pos == (1, 1)
+
+
+def test_log_round_trips_through_its_text() -> None:
+    engine = RaceEngine()
+    steps = engine.parse_log("2,1 0,2 1,1")
+    assert engine.format_log(steps) == "2,1 0,2 1,1"
+    with pytest.raises(ValueError, match="step 2"):
+        engine.parse_log("2,1 0")
+    session = Session(engine, log=steps)
+    assert session.state.pos == (3, 4)
+
+
+def test_an_agent_that_overruns_its_deadline_gets_the_default_action() -> None:
+    release = threading.Event()
+
+    def slow(ask: Ask) -> int:
+        release.wait(5)
+        return 2
+
+    session = Session(RaceEngine(), [FunctionAgent(slow, "slow"), FunctionAgent(lambda ask: 2, "quick")])
+    answers, failures = session.ask_agents(timeout=0.05)
+    release.set()
+    assert answers == {1: 2}
+    assert failures and failures[0][0] == 0 and not failures[0][1].forfeit
+    session.report_failures(failures)
+    session.tick(answers)
+    assert session.state.pos == (1, 2)  # the late seat moved by its default
+
+
+def test_an_agent_that_raises_is_reported_and_the_game_goes_on() -> None:
+    def broken(ask: Ask) -> int:
+        raise RuntimeError("boom")
+
+    session = Session(RaceEngine(), [FunctionAgent(broken, "broken"), FunctionAgent(lambda ask: 2, "quick")])
+    messages = []
+    session.subscribe(lambda s, change: messages.append(change.message))
+    session.play_agents_step(timeout=1.0)
+    assert not session.over and session.state.pos == (1, 2)
+    assert any("boom" in message for message in messages)
+
+
+def test_a_forfeiting_agent_loses_the_game() -> None:
+    def crashes(ask: Ask) -> int:
+        raise AgentError("the program exited")
+
+    session = Session(RaceEngine(), [FunctionAgent(crashes, "bot"), HumanAgent()])
+    session.play_agents_step(timeout=1.0)
+    assert session.over and session.outcome.winner == 1
+
+
+def test_rounds_swap_seats_and_score_participants() -> None:
+    fast = FunctionAgent(lambda ask: 2, "fast")
+    slow = FunctionAgent(lambda ask: 1, "slow")
+    match = Match(lambda index: RaceEngine(), [fast, slow], rounds=4)
+    seatings = []
+    score = match.play(timeout=1.0, on_round=lambda r: seatings.append(r.seating))
+    assert seatings == [(0, 1), (1, 0), (0, 1), (1, 0)]
+    assert score.wins(0) == 4 and score.wdl(0) == "4-0-0" and score.wdl(1) == "0-0-4"
+    assert seating_for(1, 2, 2) == (1, 0)
+
+
+def test_wilson_interval_brackets_the_rate() -> None:
+    low, high = wilson_interval(95, 100)
+    assert low < 0.95 < high and 0.88 < low and high < 0.99

@@ -1,0 +1,128 @@
+"""Tron bots: always a legal move when there is one, within the budget, as core agents."""
+
+from __future__ import annotations
+
+import threading
+import time
+
+import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+from tui_grid.core.agents import Ask
+from tui_grid.core.control import SearchControl
+from tui_grid.core.geometry import DIRECTIONS, Pos
+from tui_grid.games.tron import bots
+from tui_grid.games.tron.bots import Field, chamber_bound, choose_move, flood, make_bot, parity_bound
+from tui_grid.games.tron.engine import TronEngine
+from tui_grid.games.tron.generator import generate
+from tui_grid.games.tron.rules import TronState
+
+
+@st.composite
+def positions(draw):  # type: ignore[no-untyped-def]
+    """A random bordered board with random trails and two heads."""
+    width = draw(st.integers(4, 12))
+    height = draw(st.integers(4, 10))
+    inner = [(r, c) for r in range(1, height - 1) for c in range(1, width - 1)]
+    red, green = draw(st.lists(st.sampled_from(inner), min_size=2, max_size=2, unique=True))
+    density = draw(st.sampled_from([0.0, 0.2, 0.45, 0.7]))
+    marks = draw(st.lists(st.floats(0, 1), min_size=len(inner), max_size=len(inner)))
+    grid = [["#" if r in (0, height - 1) or c in (0, width - 1) else "-" for c in range(width)] for r in range(height)]
+    for (r, c), x in zip(inner, marks):
+        if x < density:
+            grid[r][c] = "#rg"[int(x * 1000) % 3]
+    grid[red[0]][red[1]] = "r"
+    grid[green[0]][green[1]] = "g"
+    return TronState(tuple("".join(row) for row in grid), (Pos(*red), Pos(*green)))
+
+
+@settings(max_examples=60, deadline=None)
+@given(positions(), st.sampled_from(["easy", "medium", "hard"]), st.integers(0, 1))
+def test_bots_move_onto_a_free_cell_when_there_is_one(state: TronState, level: str, seat: int) -> None:
+    move = choose_move(state, seat, 8, level=level)
+    assert move in DIRECTIONS
+    if state.safe_moves(seat):
+        assert move in state.safe_moves(seat)
+
+
+def test_the_hard_bot_keeps_to_its_budget_on_the_largest_board() -> None:
+    engine = TronEngine(generate(40, 30, 10, 3))
+    state = engine.initial_state()
+    worst = 0.0
+    for _ in range(6):
+        moves = {}
+        for seat in (0, 1):
+            start = time.perf_counter()
+            moves[seat] = choose_move(state, seat, 60, level="hard")
+            worst = max(worst, time.perf_counter() - start)
+        state = engine.step(state, moves).state
+    assert worst < 0.060 * 1.5  # generous: the CI machine may be busy; the bench measures properly
+
+
+def test_the_hard_bot_stops_when_cancelled() -> None:
+    engine = TronEngine(generate(40, 30, 10, 3))
+    cancel = threading.Event()
+    cancel.set()
+    start = time.perf_counter()
+    move = choose_move(engine.initial_state(), 0, 5000, SearchControl(cancel=cancel), level="hard")
+    assert time.perf_counter() - start < 1.0
+    assert move in engine.initial_state().safe_moves(0)
+
+
+def test_the_hard_bot_takes_a_winning_cut() -> None:
+    # Green must go down the corridor; red, one step from the corridor's mouth, shuts it.
+    rows = (
+        "#########",
+        "#------g#",
+        "#-#######",
+        "#-r-----#",
+        "#########",
+    )
+    state = TronState(rows, (Pos(3, 2), Pos(1, 7)))
+    assert choose_move(state, 0, 50, level="hard").name == "LEFT"
+
+
+def test_endgame_fills_the_space() -> None:
+    # Separated: red should fill its 2-row room, not cut it in half.
+    rows = (
+        "########",
+        "#r-----#",
+        "#------#",
+        "########",
+        "#g-----#",
+        "########",
+    )
+    engine = TronEngine()
+    state = TronState(rows, (Pos(1, 1), Pos(4, 1)))
+    filled = 0
+    while True:
+        move = choose_move(state, 0, 30, level="hard")
+        target = state.heads[0].step(move)
+        if not state.is_free(target):
+            break
+        state = TronState(state.rows[: target.row] + (state.rows[target.row][: target.col] + "r" + state.rows[target.row][target.col + 1 :],) + state.rows[target.row + 1 :], (target, state.heads[1]))
+        filled += 1
+    assert filled == 11
+    del engine
+
+
+def test_space_estimates() -> None:
+    field = Field(("#######", "#r----#", "#-##-##", "#-##--#", "#######"), ((1, 1), (3, 5)))
+    region = flood(field.free, field.heads[0], field.S)
+    assert region.bit_count() == 8  # green's head at (3,5) counts as occupied
+    assert parity_bound(region, field.heads[0], field.even) == 8
+    # Two arms from the head: down (2 cells), or right along the top (3 cells) then either
+    # the dead end (1 cell) or down (2 cells): best is 5.
+    assert chamber_bound(region, field.heads[0], field.S) == 5
+
+
+def test_make_bot_is_a_core_agent() -> None:
+    engine = TronEngine()
+    state = engine.initial_state()
+    for level in bots.LEVELS:
+        agent = make_bot(level, 30)
+        ask = Ask(engine, state, 0, deadline=time.monotonic() + 0.2)
+        assert agent.act(ask) in state.safe_moves(0)
+    with pytest.raises(ValueError):
+        make_bot("insane")

@@ -1,0 +1,162 @@
+"""Bunny coding on the engine protocol: one seat, and an action *is* a program.
+
+Each step runs the whole program from the board's start (square `S`, facing east,
+the board's own marks): runs do not build on each other, the player edits and tries
+again. The state keeps the program last run and where that run ended; a failed run is
+not a loss, so the outcome is WON after a run that completes the board and PLAYING
+otherwise.
+
+`step()` returns one animation frame per executed token (the state after it, with
+`path` naming the token), except that a run of more than `MAX_FRAMES` tokens is
+thinned: frames are taken at evenly spaced steps, always including the last one, so
+no run produces more than `MAX_FRAMES` frames.
+
+The move log is the programs run, in canonical text, separated by ` ; ` (programs
+contain spaces, so the default space-separated log would not round-trip).
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import Sequence
+
+from tui_grid.core.engine import PLAYING, Engine, Event, IllegalAction, Joint, Outcome, Result, Step
+from tui_grid.core.geometry import Pos
+from tui_grid.games.bunny.board import EAST, BunnyBoard, draw
+from tui_grid.games.bunny.interpreter import COMPLETE, FINISHED, RUNNING, STUCK, Runner
+from tui_grid.games.bunny.program import Program, ProgramError, format_program, parse_program
+
+MAX_FRAMES = 2000
+LOG_SEPARATOR = " ; "
+#: A run stops (as "finished") after this many steps; fast-forwarding makes it rare.
+MAX_STEPS = 2_000_000
+
+NOT_RUN = "not run"
+
+
+@dataclass(frozen=True)
+class BunnyState:
+    """After a run (or before the first): the program, marks, the bunny and the result.
+
+    `result` is `not run`, `running` (an animation frame), `complete`, `stuck` or
+    `finished` (the program ended with squares left).
+    """
+
+    pos: Pos
+    heading: int
+    marks: frozenset[Pos]
+    program: Program | None = None
+    result: str = NOT_RUN
+    steps: int = 0
+    left: int = 0
+    runs: int = 0
+    path: tuple[int, ...] | None = None
+
+    @property
+    def complete(self) -> bool:
+        return self.result == COMPLETE
+
+    def summary(self) -> str:
+        tokens = 0 if self.program is None else self.program.tokens
+        if self.result == COMPLETE:
+            return f"Complete in {tokens} tokens ({self.steps} steps)"
+        if self.result == STUCK:
+            return f"Stuck in a forever loop: {self.left} squares left"
+        if self.result == FINISHED:
+            return f"Not complete: {self.left} squares left"
+        if self.result == RUNNING:
+            return f"Running: step {self.steps}, {self.left} squares left"
+        return f"{self.left} squares to mark"
+
+
+class BunnyEngine(Engine[BunnyState, Program]):
+    seats = ("player",)
+    allows_undo = True
+
+    def __init__(self, board: BunnyBoard) -> None:
+        self.board = board
+
+    def initial_state(self) -> BunnyState:
+        marks = self.board.initially_marked
+        return BunnyState(self.board.start, EAST, marks, left=len(self.board.squares) - len(marks))
+
+    def legal_actions(self, state: BunnyState, seat: int = 0) -> Sequence[Program]:
+        """Any program is legal; there are infinitely many, so none are listed."""
+        return ()
+
+    def step(self, state: BunnyState, actions: Joint) -> Step[BunnyState]:
+        program = actions[0]
+        if not isinstance(program, Program):
+            raise IllegalAction(f"an action is a program, not {type(program).__name__}")
+        runner = Runner(self.board, program)
+        runs = state.runs + 1
+        frames: list[BunnyState] = []
+        while runner.steps < MAX_STEPS and runner.step():
+            frames.append(self._snapshot(runner, program, runs, RUNNING))
+        if runner.status == RUNNING:
+            runner.status = FINISHED
+        final = self._snapshot(runner, program, runs, runner.status)
+        if frames:
+            frames.pop()  # the last frame is the final state itself
+        kept = _thin(frames, MAX_FRAMES - 1)
+        event = Event(final.summary(), runner.status, 0, (runner.pos,))
+        return Step(final, (event,), tuple(kept) + (final,) if frames or runner.steps else ())
+
+    def _snapshot(self, runner: Runner, program: Program, runs: int, result: str) -> BunnyState:
+        return BunnyState(
+            pos=runner.pos,
+            heading=runner.heading,
+            marks=frozenset(runner.marks),
+            program=program,
+            result=result,
+            steps=runner.steps,
+            left=runner.left,
+            runs=runs,
+            path=runner.path,
+        )
+
+    def outcome(self, state: BunnyState) -> Outcome:
+        if state.complete and state.program is not None:
+            return Outcome(Result.WON, f"Complete in {state.program.tokens} tokens")
+        return PLAYING
+
+    def observation(self, state: BunnyState, seat: int = 0) -> str:
+        return draw(self.board, state.marks, (state.pos, state.heading))
+
+    def encode_action(self, action: Program) -> str:
+        return format_program(action)
+
+    def decode_action(self, text: str) -> Program:
+        return parse_program(text)
+
+    def format_log(self, steps: Sequence[Joint]) -> str:
+        """Programs run, in order, separated by ` ; `."""
+        return LOG_SEPARATOR.join(self.encode_action(joint[0]) for joint in steps)
+
+    def parse_log(self, text: str, start: BunnyState | None = None) -> list[dict[int, Program]]:
+        """The inverse of `format_log`; an empty text is no runs. Errors name the run."""
+        if not text.strip():
+            return []
+        state = self.initial_state() if start is None else start
+        steps: list[dict[int, Program]] = []
+        for index, part in enumerate(text.split(";")):
+            if self.outcome(state).over:
+                raise ValueError(f"run {index + 1} ({part.strip()!r}): the board is already complete")
+            try:
+                program = self.decode_action(part)
+            except ProgramError as exc:
+                raise ValueError(f"run {index + 1} ({part.strip()!r}): {exc}") from None
+            joint = {0: program}
+            state = self.step(state, joint).state
+            steps.append(joint)
+        return steps
+
+
+def _thin(frames: list[BunnyState], limit: int) -> list[BunnyState]:
+    """At most `limit` frames, evenly spaced, keeping the order."""
+    if len(frames) <= limit:
+        return frames
+    if limit <= 0:
+        return []
+    stride = len(frames) / limit
+    return [frames[int(i * stride)] for i in range(limit)]

@@ -1,0 +1,199 @@
+"""Bunny programs: the model, a forgiving parser and a canonical printer.
+
+Notation: `F` hop, `L` / `R` turn, `LOOP(n){...}` repeat n times (n >= 1), `LOOP{...}`
+repeat forever. The parser takes letters in either case, and tokens separated by
+spaces, commas or nothing at all (`FFR`, `loop ( 3 ) { f, f, r }`). The printer writes
+one canonical form, tokens separated by single spaces: `LOOP(3){F F R} L LOOP{F R}`,
+and `parse_program(format_program(p)) == p` for every program.
+
+Size is counted in tokens: each `F`, `L`, `R` and `LOOP` is one token; counts are free.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import Iterator, Union
+
+
+@dataclass(frozen=True)
+class Op:
+    """A primitive token: `F` (hop forward), `L` or `R` (turn left or right)."""
+
+    kind: str
+
+    def __post_init__(self) -> None:
+        if self.kind not in ("F", "L", "R"):
+            raise ValueError(f"not a primitive token: {self.kind!r}")
+
+    def __str__(self) -> str:
+        return self.kind
+
+
+F = Op("F")
+L = Op("L")
+R = Op("R")
+
+
+@dataclass(frozen=True)
+class Loop:
+    """`LOOP(count){body}`, or `LOOP{body}` (forever) when `count` is None."""
+
+    body: tuple["Node", ...]
+    count: int | None = None
+
+    def __post_init__(self) -> None:
+        if self.count is not None and self.count < 1:
+            raise ValueError(f"a loop count must be at least 1, got {self.count}")
+
+    @property
+    def forever(self) -> bool:
+        return self.count is None
+
+    def __str__(self) -> str:
+        return format_nodes((self,))
+
+
+Node = Union[Op, Loop]
+
+
+@dataclass(frozen=True)
+class Program:
+    body: tuple[Node, ...] = ()
+
+    @property
+    def tokens(self) -> int:
+        return token_count(self.body)
+
+    def __str__(self) -> str:
+        return format_nodes(self.body)
+
+    def node_at(self, path: tuple[int, ...]) -> Node:
+        """The token at `path`: an index into the top level, then into loop bodies."""
+        nodes: tuple[Node, ...] = self.body
+        node: Node | None = None
+        for index in path:
+            node = nodes[index]
+            nodes = node.body if isinstance(node, Loop) else ()
+        if node is None:
+            raise IndexError("empty path")
+        return node
+
+    def paths(self) -> Iterator[tuple[int, ...]]:
+        """Every token's path, in reading order (a loop before its body)."""
+
+        def walk(nodes: tuple[Node, ...], prefix: tuple[int, ...]) -> Iterator[tuple[int, ...]]:
+            for i, node in enumerate(nodes):
+                yield prefix + (i,)
+                if isinstance(node, Loop):
+                    yield from walk(node.body, prefix + (i,))
+
+        return walk(self.body, ())
+
+
+def token_count(nodes: tuple[Node, ...]) -> int:
+    return sum(1 + token_count(node.body) if isinstance(node, Loop) else 1 for node in nodes)
+
+
+def format_nodes(nodes: tuple[Node, ...]) -> str:
+    parts = []
+    for node in nodes:
+        if isinstance(node, Op):
+            parts.append(node.kind)
+        else:
+            head = "LOOP" if node.count is None else f"LOOP({node.count})"
+            parts.append(f"{head}{{{format_nodes(node.body)}}}")
+    return " ".join(parts)
+
+
+def format_program(program: Program) -> str:
+    """The canonical text: tokens separated by single spaces."""
+    return format_nodes(program.body)
+
+
+class ProgramError(ValueError):
+    """A syntax error at a 1-based `column` of the program text."""
+
+    def __init__(self, column: int, message: str) -> None:
+        self.column = column
+        self.message = message
+        super().__init__(f"column {column}: {message}")
+
+
+_SEPARATORS = " \t\r\n,"
+
+
+class _Parser:
+    def __init__(self, text: str) -> None:
+        self.text = text
+        self.i = 0
+
+    def error(self, message: str, at: int | None = None) -> ProgramError:
+        return ProgramError((self.i if at is None else at) + 1, message)
+
+    def skip(self, commas: bool = True) -> None:
+        chars = _SEPARATORS if commas else " \t\r\n"
+        while self.i < len(self.text) and self.text[self.i] in chars:
+            self.i += 1
+
+    def peek(self) -> str:
+        return self.text[self.i] if self.i < len(self.text) else ""
+
+    def found(self) -> str:
+        ch = self.peek()
+        return f"found {ch!r}" if ch else "found the end of the program"
+
+    def expect(self, ch: str) -> None:
+        self.skip(commas=False)
+        if self.peek() != ch:
+            raise self.error(f"expected {ch!r}, {self.found()}")
+        self.i += 1
+
+    def items(self, closing: bool) -> tuple[Node, ...]:
+        nodes: list[Node] = []
+        while True:
+            self.skip()
+            ch = self.peek()
+            if not ch:
+                if closing:
+                    raise self.error("expected '}'")
+                return tuple(nodes)
+            if ch == "}":
+                if not closing:
+                    raise self.error("unexpected '}' with no open loop")
+                return tuple(nodes)
+            if self.text[self.i : self.i + 4].upper() == "LOOP":
+                nodes.append(self.loop())
+            elif ch.upper() in ("F", "L", "R"):
+                nodes.append(Op(ch.upper()))
+                self.i += 1
+            else:
+                raise self.error(f"unexpected {ch!r} (expected F, L, R or LOOP)")
+
+    def loop(self) -> Loop:
+        self.i += 4
+        self.skip(commas=False)
+        count: int | None = None
+        if self.peek() == "(":
+            self.i += 1
+            self.skip(commas=False)
+            begin = self.i
+            while self.peek().isdigit():
+                self.i += 1
+            if begin == self.i:
+                raise self.error(f"expected a loop count, {self.found()}")
+            count = int(self.text[begin : self.i])
+            if count < 1:
+                raise self.error("a loop count must be at least 1", at=begin)
+            self.expect(")")
+        self.skip(commas=False)
+        if self.peek() != "{":
+            raise self.error(f"expected '{{', {self.found()}")
+        self.i += 1
+        body = self.items(closing=True)
+        self.i += 1  # the closing brace
+        return Loop(body, count)
+
+
+def parse_program(text: str) -> Program:
+    """Parse the program notation; raises ProgramError (a ValueError) naming the column."""
+    return Program(_Parser(text).items(closing=False))

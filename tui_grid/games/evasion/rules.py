@@ -1,0 +1,323 @@
+"""Evasion's rules as plain functions: the board, walls, the bounce, capture.
+
+The board is `width` x `height` cells, coordinates 0..width-1 and 0..height-1. Walls are
+horizontal or vertical runs of cells, stored normalised as `Wall(x1, y1, x2, y2)` with
+x1 <= x2 and y1 <= y2. Which cells are blocked lives in a `Grid`: a padded bytearray
+(the board edge and a two-cell margin count as wall, so the bounce can look two cells
+ahead without bounds checks), built once per tuple of walls and shared by every state
+that has those walls.
+
+Everything here follows shared/RULES.md section 3; the docstrings say where a choice was
+made.
+"""
+
+from __future__ import annotations
+
+from collections import OrderedDict
+from dataclasses import dataclass
+from typing import Iterator, NamedTuple
+
+PRESETS = ("course", "2016")
+
+
+@dataclass(frozen=True)
+class Config:
+    """One game's parameters. `n`: steps between wall creations; `m`: most walls at once.
+
+    `preset` "course" catches at distance <= 4; "2016" at distance < 4 (the 2016 server).
+    `max_steps` ends an uncaught game (None: no limit)."""
+
+    n: int = 10
+    m: int = 5
+    width: int = 300
+    height: int = 300
+    hunter_start: tuple[int, int] = (0, 0)
+    hunter_velocity: tuple[int, int] = (1, 1)
+    prey_start: tuple[int, int] = (230, 200)
+    prey_velocity: tuple[int, int] = (0, 0)
+    preset: str = "course"
+    max_steps: int | None = None
+
+    def __post_init__(self) -> None:
+        if self.n < 0:
+            raise ValueError(f"N (steps between walls) must be >= 0, not {self.n}")
+        if self.m < 0:
+            raise ValueError(f"M (most walls) must be >= 0, not {self.m}")
+        if self.width < 1 or self.height < 1:
+            raise ValueError(f"the board must be at least 1x1, not {self.width}x{self.height}")
+        if self.preset not in PRESETS:
+            raise ValueError(f"unknown preset {self.preset!r} (choose {' or '.join(PRESETS)})")
+        for name in ("hunter_start", "prey_start"):
+            x, y = getattr(self, name)
+            if not (0 <= x < self.width and 0 <= y < self.height):
+                raise ValueError(f"{name.replace('_', ' ')} {x},{y} is off the board")
+        for name in ("hunter_velocity", "prey_velocity"):
+            vx, vy = getattr(self, name)
+            if vx not in (-1, 0, 1) or vy not in (-1, 0, 1):
+                raise ValueError(f"{name.replace('_', ' ')} components must be -1, 0 or 1")
+        hvx, hvy = self.hunter_velocity
+        if hvx == 0 or hvy == 0:
+            raise ValueError("the hunter moves diagonally: both velocity components must be +-1")
+        if self.max_steps is not None and self.max_steps < 1:
+            raise ValueError(f"max steps must be positive, not {self.max_steps}")
+
+    @property
+    def strict_capture(self) -> bool:
+        return self.preset == "2016"
+
+
+class Wall(NamedTuple):
+    """A wall of cells from (x1, y1) to (x2, y2) inclusive; one of the axes is constant."""
+
+    x1: int
+    y1: int
+    x2: int
+    y2: int
+
+    @property
+    def horizontal(self) -> bool:
+        return self.y1 == self.y2
+
+    @property
+    def vertical(self) -> bool:
+        return self.x1 == self.x2
+
+    @property
+    def cells(self) -> int:
+        return (self.x2 - self.x1) + (self.y2 - self.y1) + 1
+
+    def contains(self, x: int, y: int) -> bool:
+        return self.x1 <= x <= self.x2 and self.y1 <= y <= self.y2
+
+    def text(self) -> str:
+        return f"{self.x1} {self.y1} {self.x2} {self.y2}"
+
+
+def make_wall(x1: int, y1: int, x2: int, y2: int) -> Wall:
+    """A normalised wall; raises ValueError when it is neither horizontal nor vertical."""
+    if x1 != x2 and y1 != y2:
+        raise ValueError(f"wall {x1} {y1} {x2} {y2} is neither horizontal nor vertical")
+    return Wall(min(x1, x2), min(y1, y2), max(x1, x2), max(y1, y2))
+
+
+PAD = 2
+
+
+class Grid:
+    """Blocked cells of a board with some walls, padded by PAD cells of wall all round.
+
+    `cells[(y + PAD) * stride + x + PAD]` is 1 when (x, y) is a wall or off the board."""
+
+    __slots__ = ("width", "height", "stride", "cells", "walls")
+
+    def __init__(self, width: int, height: int, walls: tuple[Wall, ...] = ()) -> None:
+        self.width = width
+        self.height = height
+        stride = self.stride = width + 2 * PAD
+        rows = height + 2 * PAD
+        cells = bytearray(b"\x01") * (stride * rows)
+        blank = bytes(width)
+        for y in range(height):
+            start = (y + PAD) * stride + PAD
+            cells[start : start + width] = blank
+        for wall in walls:
+            mark(cells, stride, wall, 1)
+        self.cells = cells
+        self.walls = walls
+
+    def blocked(self, x: int, y: int) -> bool:
+        """True for a wall cell or off the board (only for points within PAD of the board)."""
+        return self.cells[(y + PAD) * self.stride + x + PAD] == 1
+
+    def with_wall(self, wall: Wall) -> "Grid":
+        """A copy with one more wall (not cached)."""
+        grid = Grid.__new__(Grid)
+        grid.width, grid.height, grid.stride = self.width, self.height, self.stride
+        grid.cells = bytearray(self.cells)
+        mark(grid.cells, self.stride, wall, 1)
+        grid.walls = self.walls + (wall,)
+        return grid
+
+
+def mark(cells: bytearray, stride: int, wall: Wall, value: int) -> None:
+    x1, y1, x2, y2 = wall
+    start = (y1 + PAD) * stride + x1 + PAD
+    if y1 == y2:
+        cells[start : start + x2 - x1 + 1] = bytes([value]) * (x2 - x1 + 1)
+    else:
+        end = (y2 + PAD) * stride + x1 + PAD + 1
+        cells[start:end:stride] = bytes([value]) * (y2 - y1 + 1)
+
+
+_GRIDS: "OrderedDict[tuple[int, int, tuple[Wall, ...]], Grid]" = OrderedDict()
+_GRID_CACHE_SIZE = 64
+
+
+def grid_for(width: int, height: int, walls: tuple[Wall, ...]) -> Grid:
+    """The shared grid for these walls (a small LRU cache: states share their grids)."""
+    key = (width, height, walls)
+    grid = _GRIDS.get(key)
+    if grid is None:
+        grid = Grid(width, height, walls)
+        _GRIDS[key] = grid
+        if len(_GRIDS) > _GRID_CACHE_SIZE:
+            _GRIDS.popitem(last=False)
+    else:
+        _GRIDS.move_to_end(key)
+    return grid
+
+
+# --- movement --------------------------------------------------------------------------
+
+
+def bounce(grid: Grid, x: int, y: int, vx: int, vy: int) -> tuple[int, int, int, int]:
+    """One unit step from (x, y) at velocity (vx, vy) under RULES.md's four-case bounce.
+
+    Returns (x, y, vx, vy) after the step. The position must be free and the velocity's
+    components in -1..1; (0, 0) stays put."""
+    cells = grid.cells
+    stride = grid.stride
+    base = (y + PAD) * stride + x + PAD
+    if not cells[base + vy * stride + vx]:
+        return x + vx, y + vy, vx, vy
+    if vx == 0 or vy == 0:
+        return x, y, -vx, -vy
+    a = cells[base + vx]  # A = (x+vx, y)
+    b = cells[base + vy * stride]  # B = (x, y+vy)
+    if not a and not b:
+        a = cells[base + 2 * vy * stride + vx]  # C = (x+vx, y+2vy), in A's role
+        b = cells[base + vy * stride + 2 * vx]  # D = (x+2vx, y+vy), in B's role
+        if a == b:
+            return x, y, -vx, -vy
+    elif a and b:
+        return x, y, -vx, -vy
+    if a:
+        return x, y + vy, -vx, vy
+    return x + vx, y, vx, -vy
+
+
+def line_cells(x0: int, y0: int, x1: int, y1: int) -> Iterator[tuple[int, int]]:
+    """The integer cells of a Bresenham line from (x0, y0) to (x1, y1), both ends included."""
+    dx = abs(x1 - x0)
+    dy = -abs(y1 - y0)
+    sx = 1 if x0 < x1 else -1
+    sy = 1 if y0 < y1 else -1
+    err = dx + dy
+    while True:
+        yield x0, y0
+        if x0 == x1 and y0 == y1:
+            return
+        e2 = 2 * err
+        if e2 >= dy:
+            err += dy
+            x0 += sx
+        if e2 <= dx:
+            err += dx
+            y0 += sy
+
+
+def line_clear(grid: Grid, x0: int, y0: int, x1: int, y1: int) -> bool:
+    """True when no wall cell lies on the Bresenham line between the two points."""
+    cells, stride = grid.cells, grid.stride
+    return not any(cells[(y + PAD) * stride + x + PAD] for x, y in line_cells(x0, y0, x1, y1))
+
+
+def catches(grid: Grid, hx: int, hy: int, px: int, py: int, strict: bool = False) -> bool:
+    """H catches P: Euclidean distance <= 4 (< 4 when strict) and a clear line of sight."""
+    dx = px - hx
+    dy = py - hy
+    d2 = dx * dx + dy * dy
+    if d2 > 16 or (strict and d2 == 16):
+        return False
+    return line_clear(grid, hx, hy, px, py)
+
+
+# --- walls -------------------------------------------------------------------------------
+
+
+def extend_wall(grid: Grid, x: int, y: int, horizontal: bool) -> Wall:
+    """The wall through (x, y) that extends both ways up to (not into) the nearest blocked
+    cell or board edge: the 2016 server's `1`/`2` wall requests (and our `h`/`v`)."""
+    blocked = grid.blocked
+    if horizontal:
+        x1 = x
+        while not blocked(x1 - 1, y):
+            x1 -= 1
+        x2 = x
+        while not blocked(x2 + 1, y):
+            x2 += 1
+        return Wall(x1, y, x2, y)
+    y1 = y
+    while not blocked(x, y1 - 1):
+        y1 -= 1
+    y2 = y
+    while not blocked(x, y2 + 1):
+        y2 += 1
+    return Wall(x, y1, x, y2)
+
+
+def wall_problem(
+    grid: Grid,
+    wall: Wall,
+    hunter: tuple[int, int],
+    hunter_velocity: tuple[int, int],
+    prey: tuple[int, int],
+) -> str | None:
+    """Why `wall` may not be built on `grid` (the walls after this step's removals), or None.
+
+    Delay and count limits are the caller's; this checks the geometry in RULES.md order:
+    on the board, contains H before its move, not P, no overlap, not H after its move."""
+    width, height = grid.width, grid.height
+    x1, y1, x2, y2 = wall
+    if x1 != x2 and y1 != y2:
+        return f"wall {wall.text()} is neither horizontal nor vertical"
+    if x1 < 0 or y1 < 0 or x2 >= width or y2 >= height:
+        return f"wall {wall.text()} leaves the {width}x{height} board"
+    hx, hy = hunter
+    if not wall.contains(hx, hy):
+        return f"wall {wall.text()} does not contain the hunter's position {hx},{hy}"
+    if wall.contains(*prey):
+        return f"wall {wall.text()} would contain the prey at {prey[0]},{prey[1]}"
+    cells, stride = grid.cells, grid.stride
+    if y1 == y2:
+        start = (y1 + PAD) * stride + x1 + PAD
+        overlap = any(cells[start : start + x2 - x1 + 1])
+    else:
+        start = (y1 + PAD) * stride + x1 + PAD
+        overlap = any(cells[start : (y2 + PAD) * stride + x1 + PAD + 1 : stride])
+    if overlap:
+        for other in grid.walls:
+            if other.x1 <= x2 and x1 <= other.x2 and other.y1 <= y2 and y1 <= other.y2:
+                return f"wall {wall.text()} overlaps wall {other.text()}"
+        return f"wall {wall.text()} overlaps another wall"
+    nx, ny, _, _ = bounce(grid.with_wall(wall), hx, hy, *hunter_velocity)
+    if wall.contains(nx, ny):
+        return f"wall {wall.text()} would still hold the hunter after its move (it cannot move off it)"
+    return None
+
+
+def region_size(grid: Grid, x: int, y: int, limit: int | None = None) -> int:
+    """How many free cells a player at (x, y) could reach: an 8-neighbour flood fill, since
+    a diagonal step into a free cell is always allowed (even between two walls that touch
+    only at a corner). Stops counting at `limit`."""
+    cells, stride = grid.cells, grid.stride
+    start = (y + PAD) * stride + x + PAD
+    if cells[start]:
+        return 0
+    seen = bytearray(len(cells))
+    seen[start] = 1
+    stack = [start]
+    count = 0
+    steps = (1, -1, stride, -stride, stride + 1, stride - 1, 1 - stride, -1 - stride)
+    while stack:
+        i = stack.pop()
+        count += 1
+        if limit is not None and count >= limit:
+            return count
+        for d in steps:
+            j = i + d
+            if not seen[j] and not cells[j]:
+                seen[j] = 1
+                stack.append(j)
+    return count
+

@@ -1,0 +1,393 @@
+"""The architect: an Evasion server that course clients connect to over TCP.
+
+`run_server(config, protocol, port, hunter_kind, prey_kind, ...)` listens on
+127.0.0.1:`port` (0: any free port, reported through `on_listening(port)`), accepts the
+TCP players, plays, and returns a result dict. It never raises for a player's fault: a
+client that hangs up, answers garbage or runs out of its thinking clock (120 s by default,
+`clock_seconds`) forfeits, and the result says why.
+
+- Protocol "2023": one game. The first TCP client to connect plays the hunter (when the
+  hunter is "tcp"), the next the prey. Each sends its name and gets `hunter N M` /
+  `prey N M`; the hunter is sent a state line every step, the prey on its move steps;
+  `end` when the game is over.
+- Protocol "2016": two games with roles swapped. Player 1 (the first to connect when
+  `hunter_kind` is "tcp") hunts in game 1; `hunter_kind` is player 1's kind and
+  `prey_kind` player 2's. `sendname`, then `hunter`/`prey` before each game, state lines
+  (to the prey only on its move steps), `done` at the end. Its capture rule is the 2016
+  server's strict < 4 unless the config says otherwise explicitly via `keep_preset`.
+
+Seat kinds: "tcp", "builtin", "random" (prey), "nowall" (hunter), "human" (an Agent passed
+in `agents`, e.g. a `QueueAgent` the UI feeds). Non-TCP seats are asked directly.
+`stop` (a threading.Event) ends the game early from another thread; `on_state(state,
+events)` sees every state for a live display; `tick_seconds` paces the steps.
+"""
+
+from __future__ import annotations
+
+import queue
+import threading
+import time
+from dataclasses import dataclass, field, replace
+from typing import Any, Callable, Mapping
+
+from tui_grid.core.agents import Agent, AgentError, Ask
+from tui_grid.core.engine import Event
+from tui_grid.core.network import Disconnected, LineConnection, LineListener, NetworkAgent, ThinkingClock
+from tui_grid.games.evasion import protocol2016 as p2016
+from tui_grid.games.evasion import protocol2023 as p2023
+from tui_grid.games.evasion.ai import make_agent
+from tui_grid.games.evasion.engine import HUNTER, PREY, SEATS, EvasionEngine, State
+from tui_grid.games.evasion.rules import Config
+
+PROTOCOLS = ("2023", "2016")
+SEAT_KINDS = ("tcp", "builtin", "human", "random", "nowall")
+DEFAULT_CLOCK = 120.0
+#: Seconds a client may take to connect/send its name (on top of nothing: not charged).
+HANDSHAKE_TIMEOUT = 30.0
+
+OnState = Callable[[State, tuple[Event, ...]], None]
+
+
+class QueueAgent(Agent[Any, Any]):
+    """A seat fed from outside (the UI, a test): `submit(action)`; `act` waits up to `wait`
+    seconds (None: until the ask's deadline) and gives the default action when nothing came."""
+
+    kind = "human"
+
+    def __init__(self, name: str = "human", wait: float | None = 0.0) -> None:
+        super().__init__(name)
+        self.wait = wait
+        self.actions: "queue.Queue[Any]" = queue.Queue()
+
+    def submit(self, action: Any) -> None:
+        self.actions.put(action)
+
+    def act(self, ask: Ask[Any, Any]) -> Any:
+        timeout = self.wait if self.wait is not None else ask.remaining()
+        try:
+            if timeout is None:
+                return self.actions.get()
+            return self.actions.get(timeout=timeout) if timeout > 0 else self.actions.get_nowait()
+        except queue.Empty:
+            return ask.engine.default_action(ask.state, ask.seat)
+
+
+@dataclass
+class Player:
+    """Someone filling a seat (or, in 2016, both seats in turn)."""
+
+    kind: str
+    name: str
+    conn: LineConnection | None = None
+    agent: Agent[Any, Any] | None = None
+    gone: str | None = None  # why a TCP player can no longer play (it forfeits what is left)
+    dead: bool = False  # its connection is unusable
+    extra: dict[str, Any] = field(default_factory=dict)
+
+    def send(self, line: str) -> None:
+        if self.conn is not None and not self.dead:
+            try:
+                self.conn.send_line(line)
+            except AgentError as exc:
+                self.dead = True
+                self.gone = self.gone or exc.reason
+
+    def close(self) -> None:
+        if self.conn is not None:
+            self.conn.close()
+
+
+class EvasionServer:
+    """One serving session; `port` is known once constructed (the socket is bound)."""
+
+    def __init__(
+        self,
+        config: Config | None = None,
+        protocol: str = "2023",
+        port: int = 0,
+        hunter_kind: str = "tcp",
+        prey_kind: str = "tcp",
+        max_steps: int | None = None,
+        *,
+        host: str = "127.0.0.1",
+        on_state: OnState | None = None,
+        agents: Mapping[str, Agent[Any, Any]] | None = None,
+        clock_seconds: float | None = DEFAULT_CLOCK,
+        handshake_timeout: float | None = HANDSHAKE_TIMEOUT,
+        accept_timeout: float | None = None,
+        handshake_pause: float = 0.2,
+        tick_seconds: float | None = None,
+        stop: threading.Event | None = None,
+        seed: int = 0,
+        log: Callable[[str], None] | None = None,
+        keep_preset: bool = False,
+    ) -> None:
+        if protocol not in PROTOCOLS:
+            raise ValueError(f"unknown protocol {protocol!r} (choose {' or '.join(PROTOCOLS)})")
+        for kind in (hunter_kind, prey_kind):
+            if kind not in SEAT_KINDS:
+                raise ValueError(f"unknown player kind {kind!r} (choose {', '.join(SEAT_KINDS)})")
+        config = config or Config()
+        if max_steps is not None:
+            config = replace(config, max_steps=max_steps)
+        if protocol == "2016" and not keep_preset:
+            config = replace(config, preset="2016")
+        self.config = config
+        self.protocol = protocol
+        self.kinds = (hunter_kind, prey_kind)
+        self.on_state = on_state
+        self.agents = dict(agents or {})
+        self.clock_seconds = clock_seconds
+        self.handshake_timeout = handshake_timeout
+        self.accept_timeout = accept_timeout
+        self.handshake_pause = handshake_pause
+        self.tick_seconds = tick_seconds
+        self.stop = stop or threading.Event()
+        self.seed = seed
+        self.log = log or (lambda text: None)
+        self.listener = LineListener(host, port) if "tcp" in self.kinds else None
+        self.port = self.listener.port if self.listener is not None else 0
+        self.players: list[Player] = []
+
+    # --- setup --------------------------------------------------------------------------
+    def _player(self, index: int, role: str) -> Player:
+        """The player for slot `index` (0 = hunter's slot / player 1); TCP ones connect."""
+        kind = self.kinds[index]
+        key = SEATS[index]
+        if kind == "tcp":
+            assert self.listener is not None
+            try:
+                conn = self.listener.accept(self.accept_timeout, self.stop)
+            except (TimeoutError, InterruptedError) as exc:
+                return Player(kind, f"{key} (nobody)", gone=str(exc))
+            self.log(f"{conn.peer} connected for the {key}'s seat")
+            player = Player(kind, conn.peer, conn=conn)
+            try:
+                if self.protocol == "2016":
+                    conn.send_line(p2016.SENDNAME)
+                name = conn.read_line(self.handshake_timeout, self.stop).strip()
+                player.name = name[:60] or conn.peer
+                conn.name = player.name
+                if self.protocol == "2023":
+                    conn.send_line(p2023.role_line(role, self.config))
+            except AgentError as exc:
+                player.gone = f"{player.name}: {exc.reason} (before sending its name)"
+                player.dead = isinstance(exc, Disconnected)
+            return player
+        if kind == "human" or key in self.agents:
+            agent = self.agents.get(key) or QueueAgent(f"human {key}")
+            return Player(kind, agent.name, agent=agent)
+        return Player(kind, f"{kind}")
+
+    def _bot(self, player: Player, role: str) -> Agent[Any, Any]:
+        if player.agent is not None:
+            return player.agent
+        kind = player.kind
+        if role == "hunter":
+            kind = "nowall" if kind in ("random", "nowall") else "builtin"
+        else:
+            kind = "random" if kind in ("random", "nowall") else "builtin"
+        return make_agent(role, kind, self.seed)
+
+    # --- a game ---------------------------------------------------------------------------
+    def _play(self, engine: EvasionEngine, seats: tuple[Player, Player], game_num: int) -> dict[str, Any]:
+        agents: list[Agent[Any, Any]] = []
+        clocks = [ThinkingClock(self.clock_seconds), ThinkingClock(self.clock_seconds)]
+        for seat, player in enumerate(seats):
+            role = SEATS[seat]
+            if player.conn is not None:
+                agents.append(NetworkAgent(player.conn, clock=clocks[seat], name=player.name, stop=self.stop,
+                                           **self._wire(engine, seat, game_num, clocks[seat])))
+            else:
+                agent = self._bot(player, role)
+                agent.start(engine, seat)
+                agents.append(agent)
+        state = engine.initial_state()
+        refused: list[str] = []
+        for seat, player in enumerate(seats):
+            if player.gone is not None:
+                state = engine.forfeit(state, seat, player.gone)
+                break
+        if self.on_state is not None:
+            self.on_state(state, ())
+        stopped = False
+        while not engine.outcome(state).over:
+            if self.stop.is_set():
+                stopped = True
+                break
+            actions: dict[int, Any] = {}
+            for seat in engine.acting_seats(state):
+                ask = Ask(engine, state, seat)
+                try:
+                    actions[seat] = agents[seat].act(ask)
+                except AgentError as exc:
+                    if not exc.forfeit:
+                        if self.stop.is_set():
+                            stopped = True
+                            break
+                        actions[seat] = engine.default_action(state, seat)
+                        continue
+                    seats[seat].gone = exc.reason
+                    seats[seat].dead = isinstance(exc, Disconnected)
+                    state = engine.forfeit(state, seat, exc.reason)
+                    self.log(f"the {SEATS[seat]} ({seats[seat].name}) forfeits: {exc.reason}")
+                    break
+                except Exception as exc:  # a bot's bug must not take the server down
+                    actions[seat] = engine.default_action(state, seat)
+                    self.log(f"the {SEATS[seat]}'s bot failed ({type(exc).__name__}: {exc}); it does nothing")
+            if stopped or state.forfeit is not None:
+                break
+            step = engine.step(state, actions)
+            state = step.state
+            for event in step.events:
+                if event.kind == "refused":
+                    refused.append(f"step {state.tick}: {event.text}")
+                    self.log(f"step {state.tick}: refused: {event.text}")
+            if self.on_state is not None:
+                self.on_state(state, step.events)
+            if self.tick_seconds:
+                time.sleep(self.tick_seconds)
+        outcome = engine.outcome(state)
+        caught = state.caught_at is not None
+        result: dict[str, Any] = {
+            "caught": caught,
+            "catch_steps": state.caught_at,
+            "steps": state.tick,
+            "hunter": seats[HUNTER].name,
+            "prey": seats[PREY].name,
+            "reason": "stopped" if stopped else outcome.reason,
+            "winner": None if stopped or not outcome.over else SEATS[outcome.winner or 0],
+            "forfeit": None if state.forfeit is None else SEATS[state.forfeit[0]],
+            "refused": len(refused),
+        }
+        if stopped:
+            result["stopped"] = True
+        return result
+
+    def _wire(self, engine: EvasionEngine, seat: int, game_num: int, clock: ThinkingClock) -> dict[str, Any]:
+        """observe/parse functions for a TCP seat in this protocol."""
+        if self.protocol == "2023":
+            if seat == HUNTER:
+                return {"observe": lambda ask: p2023.state_line(ask.state),
+                        "parse": lambda line, ask: p2023.parse_hunter_reply(line)}
+            return {"observe": lambda ask: p2023.state_line(ask.state),
+                    "parse": lambda line, ask: p2023.parse_prey_reply(line)}
+
+        def observe(ask: Ask[Any, Any]) -> str:
+            left = clock.left()
+            ms = 0 if left is None else int(left * 1000)
+            if left is None:
+                ms = 2**31 - 1
+            return p2016.state_line(ask.state, engine, game_num, ms)
+
+        if seat == HUNTER:
+            return {"observe": observe,
+                    "parse": lambda line, ask: p2016.parse_hunter_reply(line, game_num, ask.state.tick, ask.state)}
+        return {"observe": observe, "parse": lambda line, ask: p2016.parse_prey_reply(line, game_num, ask.state.tick)}
+
+    # --- the whole session ------------------------------------------------------------------
+    def run(self) -> dict[str, Any]:
+        try:
+            if self.protocol == "2023":
+                return self._run_2023()
+            return self._run_2016()
+        finally:
+            self.close()
+
+    def _run_2023(self) -> dict[str, Any]:
+        hunter = self._player(0, "hunter")
+        self.players.append(hunter)
+        prey = self._player(1, "prey") if hunter.gone is None else Player(self.kinds[1], "prey (not awaited)")
+        self.players.append(prey)
+        if any(p.conn is not None for p in self.players) and self.handshake_pause and not self.stop.is_set():
+            # Course clients read their role with one recv: let it arrive on its own.
+            self.stop.wait(self.handshake_pause)
+        engine = EvasionEngine(self.config)
+        result = self._play(engine, (hunter, prey), 1)
+        for player in self.players:
+            player.send(p2023.END)
+        result.update(protocol="2023", n=self.config.n, m=self.config.m)
+        return result
+
+    def _run_2016(self) -> dict[str, Any]:
+        one = self._player(0, "hunter")
+        self.players.append(one)
+        two = self._player(1, "prey") if one.gone is None else Player(self.kinds[1], "player 2 (not awaited)")
+        self.players.append(two)
+        engine = EvasionEngine(self.config)
+        games = []
+        for game_num, (hunter, prey) in enumerate(((one, two), (two, one)), start=1):
+            if self.stop.is_set():
+                break
+            hunter.send("hunter")
+            prey.send("prey")
+            game = self._play(engine, (hunter, prey), game_num)
+            game["game"] = game_num
+            games.append(game)
+        for player in self.players:
+            player.send(p2016.DONE)
+        result: dict[str, Any] = {
+            "protocol": "2016",
+            "n": self.config.n,
+            "m": self.config.m,
+            "games": games,
+            "catch_steps": [g["catch_steps"] for g in games],
+            "caught": [g["caught"] for g in games],
+            "players": [one.name, two.name],
+            "winner": _winner_2016(games, one.name, two.name),
+        }
+        if any(g.get("stopped") for g in games) or len(games) < 2:
+            result["stopped"] = True
+        return result
+
+    def close(self) -> None:
+        for player in self.players:
+            player.close()
+        if self.listener is not None:
+            self.listener.close()
+
+
+def _winner_2016(games: list[dict[str, Any]], one: str, two: str) -> str | None:
+    """The player whose hunter caught sooner (an uncaught game scores its steps played; a
+    forfeit loses outright)."""
+    if len(games) < 2:
+        return None
+    scores = []
+    for game in games:
+        if game["forfeit"] == "hunter":
+            scores.append(float("inf"))
+        elif game["forfeit"] == "prey":
+            scores.append(-1.0)
+        else:
+            scores.append(float(game["catch_steps"] if game["caught"] else game["steps"]))
+    if scores[0] < scores[1]:
+        return one
+    if scores[1] < scores[0]:
+        return two
+    return None
+
+
+def run_server(
+    config: Config | None = None,
+    protocol: str = "2023",
+    port: int = 0,
+    hunter_kind: str = "tcp",
+    prey_kind: str = "tcp",
+    max_steps: int | None = None,
+    on_state: OnState | None = None,
+    agents: Mapping[str, Agent[Any, Any]] | None = None,
+    *,
+    on_listening: Callable[[int], None] | None = None,
+    **options: Any,
+) -> dict[str, Any]:
+    """Serve one session (see module doc) and return its result dict. `on_listening(port)`
+    is called once the socket is bound, before any client is awaited."""
+    server = EvasionServer(config, protocol, port, hunter_kind, prey_kind, max_steps,
+                           on_state=on_state, agents=agents, **options)
+    if on_listening is not None:
+        try:
+            on_listening(server.port)
+        except BaseException:
+            server.close()
+            raise
+    return server.run()
