@@ -33,7 +33,7 @@ class Key:
 
 
 def _pretty(key: str) -> str:
-    return {"question_mark": "?", "escape": "esc", "equals_sign": "=", "plus": "+", "minus": "-"}.get(key, key)
+    return {"question_mark": "?", "escape": "esc", "equals_sign": "=", "plus": "+", "minus": "-", "full_stop": ".", "enter": "enter"}.get(key, key)
 
 
 #: The common actions, in key-bar order. A game lists the ones it supports.
@@ -48,7 +48,9 @@ COMMON: dict[str, Key] = {
         Key("s", "solve", "Solve", "solve: play the solver's answer from here, animated, as one undo step", common="solve"),
         Key("w", "watch", "Watch", "watch the solver play move by move (w again stops)", common="watch"),
         Key("space", "pause", "Pause", "pause or resume watching", show=False, common="pause"),
-        Key("period", "skip", "Skip", "skip the running animation to its end", display=".", show=False, common="skip"),
+        Key("full_stop", "skip", "Skip", "skip the running animation to its end", display=".", show=False, common="skip"),
+        Key("full_stop", "step", "Step", "while paused: play one tick", display=".", show=False, common="step"),
+        Key("enter", "next_round", "Next", "after a round: play the next one (seats swap)", display="enter", show=False, common="next"),
         Key("plus,equals_sign", "speed(1)", "Faster", "faster animation and watching", display="+", show=False, common="faster"),
         Key("minus", "speed(-1)", "Slower", "slower animation and watching", display="-", show=False, common="slower"),
         Key("z", "zoom", "Zoom", "zoom: wide, narrow, half blocks, whole board", show=False, common="zoom"),
@@ -59,7 +61,9 @@ COMMON: dict[str, Key] = {
     )
 }
 
-PUZZLE_COMMON = tuple(COMMON)
+#: A solo puzzle's common keys; a real-time match uses MATCH_COMMON instead.
+PUZZLE_COMMON = tuple(name for name in COMMON if name not in ("step", "next"))
+MATCH_COMMON = ("hint", "pause", "step", "next", "faster", "slower", "zoom", "help", "back", "quit")
 
 
 @dataclass(frozen=True)
