@@ -39,7 +39,7 @@ def test_solve_many_boards_in_argument_order(capsys) -> None:
 
 
 def test_solve_reads_stdin_and_raw_boards(capsys, monkeypatch) -> None:
-    monkeypatch.setattr(sys, "stdin", io.StringIO(SPIRAL))
+    monkeypatch.setattr(sys, "stdin", io.TextIOWrapper(io.BytesIO(SPIRAL.encode())))
     code, out, _ = run(capsys, "solve", "ice", "-", "--json")
     assert code == 0 and json.loads(out)["path"] == "urdlur"
 
@@ -152,3 +152,38 @@ def test_python_dash_m_and_console_script_agree() -> None:
     assert json.loads(out)["path"] == "urdlur"
     bad = subprocess.run([sys.executable, "-m", "tui_grid", "solve", "ice", "nope"], capture_output=True, text=True)
     assert bad.returncode == 2 and "Traceback" not in bad.stderr and bad.stderr.count("\n") == 1
+
+
+def test_bad_bytes_are_reported_where_they_are(capsys, monkeypatch, tmp_path) -> None:
+    path = tmp_path / "bad.txt"
+    path.write_bytes(b"S E\n \xff\n")
+    code, _, err = run(capsys, "solve", "ice", str(path))
+    assert code == 2 and err.strip() == f"tui-grid: error: {path}:2:2: not UTF-8 text (byte 0xff)"
+    monkeypatch.setattr(sys, "stdin", io.TextIOWrapper(io.BytesIO(b"S E\n \xff\n")))
+    code, _, err = run(capsys, "solve", "ice", "-")
+    assert code == 2 and err.strip() == "tui-grid: error: <stdin>:2:2: not UTF-8 text (byte 0xff)"
+
+
+@pytest.mark.parametrize(
+    ("args", "message"),
+    [
+        (["watch", "ice", "spiral", "--delay", "nan"], "--delay must be between 0 and 60 seconds"),
+        (["watch", "ice", "spiral", "--delay", "inf"], "--delay must be between 0 and 60 seconds"),
+        (["watch", "ice", "spiral", "--delay", "1e308"], "--delay must be between 0 and 60 seconds"),
+        (["generate", "ice", "--size", "-5x5"], "size: expected WxH"),
+        (["solve", "ice", "jimmy:10x10:g3:yes#seed1"], "that is a jimmy game id"),
+        (["generate", "bunny"], "not playable yet"),
+        (["solve", "ice", "."], "is a folder"),
+    ],
+)
+def test_bad_arguments_get_one_clear_line(capsys, args, message) -> None:
+    code, out, err = run(capsys, *args)
+    assert code == 2 and out == "" and message in err and err.count("\n") == 1
+
+
+def test_board_sizes_from_files_are_capped(capsys, tmp_path) -> None:
+    for size in ("99999999999999999999x1", "100000x100000"):
+        path = tmp_path / "big.txt"
+        path.write_text(f"size: {size}\n---\nS E\n")
+        code, _, err = run(capsys, "solve", "ice", str(path))
+        assert code == 2 and "width and height must be at most 1000" in err

@@ -17,6 +17,8 @@ from typing import Mapping
 from tui_grid.core.errors import BoardError, UsageError
 
 HEADER_END = "---"
+#: The largest board side anywhere: files, game ids and generators share this cap.
+MAX_SIDE = 1000
 _HEADER_LINE = re.compile(r"^([A-Za-z][\w.-]*)\s*:\s?(.*)$")
 _SIZE = re.compile(r"^\s*(\d+)\s*[xX]\s*(\d+)\s*$")
 
@@ -55,9 +57,16 @@ def parse_size(text: str) -> tuple[int, int]:
     if not match:
         raise ValueError(f"expected WxH such as 16x12, got {text!r}")
     width, height = int(match.group(1)), int(match.group(2))
-    if width < 1 or height < 1:
-        raise ValueError(f"width and height must be at least 1, got {text!r}")
+    check_side(width, height)
     return width, height
+
+
+def check_side(width: int, height: int) -> None:
+    """The one size check for every board, with one wording."""
+    if width < 1 or height < 1:
+        raise ValueError(f"width and height must be at least 1, got {width}x{height}")
+    if width > MAX_SIDE or height > MAX_SIDE:
+        raise ValueError(f"width and height must be at most {MAX_SIDE}, got {width}x{height}")
 
 
 def parse_board_text(text: str, source: str = "<string>") -> BoardText:
@@ -94,6 +103,11 @@ def parse_board_text(text: str, source: str = "<string>") -> BoardText:
         rows.pop()
     if not rows:
         raise BoardError(source, first + 1, 1, "no board rows after the header")
+    if len(rows) > MAX_SIDE:
+        raise BoardError(source, first + MAX_SIDE + 1, 1, f"more than {MAX_SIDE} rows: width and height must be at most {MAX_SIDE}")
+    for index, row in enumerate(rows):
+        if len(row) > MAX_SIDE:
+            raise BoardError(source, first + index + 1, MAX_SIDE + 1, f"row longer than {MAX_SIDE}: width and height must be at most {MAX_SIDE}")
     board = BoardText(
         source=source,
         rows=tuple(rows),
@@ -112,15 +126,26 @@ def parse_board_text(text: str, source: str = "<string>") -> BoardText:
 def read_board_file(path: str | Path) -> BoardText:
     """Read a board from a path, or from stdin when the path is `-`."""
     if str(path) == "-":
-        return parse_board_text(sys.stdin.read(), "<stdin>")
+        return parse_board_text(decode_text(sys.stdin.buffer.read(), "<stdin>"), "<stdin>")
     path = Path(path)
+    if path.is_dir():
+        raise UsageError(f"{path}: is a folder, not a board file")
     try:
-        text = path.read_text(encoding="utf-8")
-    except UnicodeDecodeError as exc:
-        raise BoardError(str(path), 1, 1, f"not UTF-8 text ({exc.reason})") from None
+        data = path.read_bytes()
     except OSError as exc:
         raise UsageError(f"{path}: cannot read: {exc.strerror or exc}") from None
-    return parse_board_text(text, str(path))
+    return parse_board_text(decode_text(data, str(path)), str(path))
+
+
+def decode_text(data: bytes, source: str) -> str:
+    """UTF-8 text, or a BoardError at the first bad byte's own line and column."""
+    try:
+        return data.decode("utf-8")
+    except UnicodeDecodeError as exc:
+        before = data[: exc.start]
+        line = before.count(b"\n") + 1
+        column = len(before[before.rfind(b"\n") + 1 :].decode("utf-8", "replace")) + 1
+        raise BoardError(source, line, column, f"not UTF-8 text (byte 0x{data[exc.start]:02x})") from None
 
 
 def format_board_file(rows: list[str] | tuple[str, ...], meta: Mapping[str, str] | None = None) -> str:

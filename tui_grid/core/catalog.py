@@ -59,7 +59,7 @@ def find_board(game: str, name: str) -> BoardEntry | None:
 
 def read_board_arg(game: str, arg: str) -> BoardText:
     """A BOARD argument: `-` for stdin, an existing file path, or a shipped board's name."""
-    if arg == "-" or Path(arg).is_file():
+    if arg == "-" or Path(arg).exists():
         return read_board_file(arg)
     entry = find_board(game, arg)
     if entry is None:

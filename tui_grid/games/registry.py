@@ -161,7 +161,7 @@ class BoardFiles(ABC):
             return self.load_id(arg)
         if re.match(r"^[a-z]+:", arg) and ":" in arg and not arg.startswith(f"{self.key}:"):
             other = arg.split(":", 1)[0]
-            raise UsageError(f"{arg}: that is a {other} game id, not a {self.key} board")
+            raise UsageError(f"{arg}: that is a {other} game id; this wants a {self.key} board")
         text = read_board_arg(self.key, arg)
         return self.loaded_from_text(text, arg)
 

@@ -16,12 +16,12 @@ from __future__ import annotations
 import random
 import re
 
+from tui_grid.core.boardfile import MAX_SIDE, check_side
 from tui_grid.core.control import SearchControl
 from tui_grid.core.geometry import Pos
 from tui_grid.games.ice.board import END, ICE, OBSTACLE, ROUGH, START, IceBoard, make_board, make_lanes
 from tui_grid.games.ice.solver import layered_search, solve
 
-MAX_SIDE = 1000
 #: Roughly how many cells all tries of one generation may search, to bound the time.
 WORK_BUDGET = 2_000_000
 MAX_TRIES = 1500
@@ -48,10 +48,7 @@ def _noop(count: int) -> None:
 
 
 def _check(width: int, height: int, min_moves: int) -> None:
-    if width < 1 or height < 1:
-        raise ValueError(f"width and height must be at least 1, got {width}x{height}")
-    if width > MAX_SIDE or height > MAX_SIDE:
-        raise ValueError(f"width and height must be at most {MAX_SIDE}, got {width}x{height}")
+    check_side(width, height)
     if width * height < 2:
         raise ValueError(f"a {width}x{height} map is too small: it needs room for S and E")
     if min_moves < 0:
