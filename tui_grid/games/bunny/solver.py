@@ -53,7 +53,7 @@ from __future__ import annotations
 import time
 from dataclasses import dataclass, field
 from math import gcd
-from typing import Any, Callable
+from typing import Any
 
 from tui_grid.core.control import SearchControl, unlimited
 from tui_grid.games.bunny.board import DELTAS, BunnyBoard
