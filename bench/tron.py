@@ -104,7 +104,7 @@ def play(job: tuple[str, str, str, int]) -> dict:
         result = "D"
     else:
         result = "W" if outcome.winner == seat_a else "L"
-    return {"a": a, "b": b, "kind": kind, "game": game, "result": result, "turns": state.turn, "times": times[a], "b_times": times[b], "forfeit": forfeit, "size": f"{board.width}x{board.height}"}
+    return {"a": a, "b": b, "kind": kind, "game": game, "result": result, "turns": state.turn, "times": times[a], "b_times": times[b], "forfeit": forfeit, "reason": outcome.reason, "size": f"{board.width}x{board.height}"}
 
 
 def largest_board_times(moves: int) -> list[float]:
@@ -139,11 +139,13 @@ def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     parser.add_argument("--quick", action="store_true", help="few games (a smoke run)")
     parser.add_argument("--games", type=int, default=0, help="games per pairing and board kind")
+    parser.add_argument("--only", default="", help="run only pairings whose name contains this, e.g. 'seed'")
     parser.add_argument("--jobs", type=int, default=min(2, os.cpu_count() or 1))
     args = parser.parse_args(argv)
     games = args.games or (6 if args.quick else 40)
     pairings = [("hard", "seed", "empty"), ("hard", "seed", "maps"), ("hard", "medium", "empty"), ("hard", "medium", "maps"), ("medium", "easy", "empty"), ("medium", "easy", "maps")]
     targets = {("hard", "seed"): 0.95, ("hard", "medium"): 0.75, ("medium", "easy"): 0.80}
+    pairings = [p for p in pairings if args.only in f"{p[0]} vs {p[1]}"]
     jobs = [(a, b, kind, g) for a, b, kind in pairings for g in range(games)]
     began = time.perf_counter()
     with ProcessPoolExecutor(max_workers=args.jobs) as pool:
@@ -163,9 +165,12 @@ def main(argv: list[str] | None = None) -> int:
         slowest_all = max(slowest_all, slow)
         turns = statistics.mean(r["turns"] for r in mine)
         print(f"{a + ' vs ' + b:<18} {kind:<6} {f'{w}-{d}-{l}':>9} {100 * w / len(mine):>5.0f}% {f'[{100 * lo:.0f}%, {100 * hi:.0f}%]':>14} {100 * targets[(a, b)]:>6.0f}% {turns:>6.1f} {slow:>10.1f}")
+        forfeits = sum(bool(r["forfeit"]) for r in mine)
+        if forfeits:
+            print(f"    {forfeits} game(s) ended by a forfeit of the external bot (e.g. it printed 'None' when boxed in)")
         for r in mine:
-            if r["forfeit"]:
-                print(f"    forfeit in game {r['game']}: {r['forfeit']}")
+            if r["result"] != "W":
+                print(f"    {'draw' if r['result'] == 'D' else 'loss'} in game {r['game']} ({r['size']}): {r['reason'][:90]}")
     over = sum(t * 1000 > BUDGET_MS for r in rows for t in r["times"] + r["b_times"])
     print(f"\nslowest builtin move: {slowest_all:.1f} ms (budget {BUDGET_MS} ms); moves over budget: {over}")
     large = largest_board_times(10 if args.quick else 40)

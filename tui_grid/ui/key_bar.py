@@ -26,7 +26,7 @@ class KeyBar(Widget):
 
     @property
     def items(self) -> list[tuple[str, str]]:
-        return [(key.shown_keys, key.label) for key in self.keymap.keys if key.show and (not key.common or self.offers(key.common))]
+        return [(key.bar_key, key.label) for key in self.keymap.keys if key.show and (not key.common or self.offers(key.common))]
 
     def render(self) -> Text:
         key_style = self.get_component_rich_style("keybar--key")

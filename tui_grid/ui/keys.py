@@ -29,7 +29,13 @@ class Key:
 
     @property
     def shown_keys(self) -> str:
+        """Every key, for the help screen."""
         return self.display or ", ".join(_pretty(key) for key in self.key_list)
+
+    @property
+    def bar_key(self) -> str:
+        """The one key the key bar shows."""
+        return self.display or _pretty(self.key_list[0])
 
 
 def _pretty(key: str) -> str:

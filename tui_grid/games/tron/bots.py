@@ -48,7 +48,7 @@ SEP = 4096
 K_NODES = 10
 K_EDGES = 0
 #: Fraction of the budget the search may use, and the point after which no new depth starts.
-USE = 0.62
+USE = 0.55
 START_LIMIT = 0.28
 #: What a draw is worth to the hard bot (below an even position: it plays to win).
 CONTEMPT = 4000
