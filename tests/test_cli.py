@@ -172,7 +172,8 @@ def test_bad_bytes_are_reported_where_they_are(capsys, monkeypatch, tmp_path) ->
         (["watch", "ice", "spiral", "--delay", "1e308"], "--delay must be between 0 and 60 seconds"),
         (["generate", "ice", "--size", "-5x5"], "size: expected WxH"),
         (["solve", "ice", "jimmy:10x10:g3:yes#seed1"], "that is a jimmy game id"),
-        (["generate", "bunny"], "not playable yet"),
+        (["generate", "tron"], "not playable yet"),
+        (["generate", "evasion"], "evasion cannot generate boards: Evasion has no generator"),
         (["solve", "ice", "."], "is a folder"),
     ],
 )

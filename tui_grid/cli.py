@@ -207,9 +207,12 @@ def _list_boards(game_key: str | None) -> int:
     return 0
 
 
+CAPABILITY_NAMES = {BoardFiles: "board files", Generated: "generator", Solvable: "solver"}
+
+
 def _capability(game: GameDefinition, kind: type, verb: str) -> Any:
     if not isinstance(game, kind):
-        raise UsageError(f"{game.key} cannot {verb}: {game.title} has no {kind.__name__.lower().replace('able', 'er')}")
+        raise UsageError(f"{game.key} cannot {verb}: {game.title} has no {CAPABILITY_NAMES[kind]}")
     return game
 
 

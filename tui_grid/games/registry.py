@@ -263,11 +263,11 @@ class PlannedGame:
 _GAME_MODULES = {
     "jimmy": "tui_grid.games.jimmy.definition",
     "ice": "tui_grid.games.ice.definition",
+    "bunny": "tui_grid.games.bunny.definition",
+    "evasion": "tui_grid.games.evasion.definition",
 }
 
 PLANNED: tuple[PlannedGame, ...] = (
-    PlannedGame("bunny", "Bunny coding", "Write the shortest loop program that marks every square."),
-    PlannedGame("evasion", "Evasion", "Hunter builds walls to trap the prey on a 300x300 board."),
     PlannedGame("tron", "Tron light cycles", "Two light cycles, human or bot, on a 15x15 arena."),
 )
 

@@ -58,15 +58,16 @@ class BunnyState:
 
     def summary(self) -> str:
         tokens = 0 if self.program is None else self.program.tokens
+        left = _plural(self.left, "square")
         if self.result == COMPLETE:
-            return f"Complete in {tokens} tokens ({self.steps} steps)"
+            return f"Complete in {_plural(tokens, 'token')} ({_plural(self.steps, 'step')})"
         if self.result == STUCK:
-            return f"Stuck in a forever loop: {self.left} squares left"
+            return f"Stuck in a forever loop: {left} left"
         if self.result == FINISHED:
-            return f"Not complete: {self.left} squares left"
+            return f"Not complete: {left} left"
         if self.result == RUNNING:
-            return f"Running: step {self.steps}, {self.left} squares left"
-        return f"{self.left} squares to mark"
+            return f"Running: step {self.steps}, {left} left"
+        return f"{left} to mark"
 
 
 class BunnyEngine(Engine[BunnyState, Program]):
@@ -117,7 +118,7 @@ class BunnyEngine(Engine[BunnyState, Program]):
 
     def outcome(self, state: BunnyState) -> Outcome:
         if state.complete and state.program is not None:
-            return Outcome(Result.WON, f"Complete in {state.program.tokens} tokens")
+            return Outcome(Result.WON, f"Complete in {_plural(state.program.tokens, 'token')}")
         return PLAYING
 
     def observation(self, state: BunnyState, seat: int = 0) -> str:
@@ -150,6 +151,10 @@ class BunnyEngine(Engine[BunnyState, Program]):
             state = self.step(state, joint).state
             steps.append(joint)
         return steps
+
+
+def _plural(count: int, word: str) -> str:
+    return f"{count} {word}" if count == 1 else f"{count} {word}s"
 
 
 def _thin(frames: list[BunnyState], limit: int) -> list[BunnyState]:

@@ -39,7 +39,7 @@ from tui_grid.games.evasion.rules import PAD, Grid, Wall, bounce, wall_problem
 
 Policy = Callable[[EvasionEngine, State], Any]
 
-HUNTER_KINDS = ("builtin", "nowall")
+HUNTER_KINDS = ("builtin", "random", "nowall")
 PREY_KINDS = ("builtin", "random")
 
 
@@ -82,6 +82,27 @@ class NoWallHunter:
 
     def __call__(self, engine: EvasionEngine, state: State) -> HunterAction:
         return NO_WALLS
+
+
+class RandomHunter:
+    """A baseline that walls at random: when a wall may be built it asks for a horizontal
+    or vertical one now and then, and sometimes removes a wall (a seeded generator). The
+    engine refuses the requests the rules forbid; that costs nothing."""
+
+    def __init__(self, seed: int | None = None, build: float = 0.1, remove: float = 0.02) -> None:
+        self.rng = random.Random(seed)
+        self.build = build
+        self.remove = remove
+
+    def __call__(self, engine: EvasionEngine, state: State) -> HunterAction:
+        rng = self.rng
+        removals: tuple[int, ...] = ()
+        if state.walls and rng.random() < self.remove:
+            removals = (rng.randrange(len(state.walls)),)
+        build = None
+        if engine.build_wait(state) == 0 and len(state.walls) - len(removals) < engine.config.m and rng.random() < self.build:
+            build = rng.choice(("h", "v"))
+        return HunterAction(build, removals)
 
 
 class BoxHunter:
@@ -238,6 +259,8 @@ def make_policy(role: str, kind: str, seed: int | None = None) -> Policy:
             return BoxHunter()
         if kind == "nowall":
             return NoWallHunter()
+        if kind == "random":
+            return RandomHunter(seed)
         raise ValueError(f"unknown hunter {kind!r} (choose {', '.join(HUNTER_KINDS)})")
     if role == "prey":
         if kind == "builtin":
@@ -249,7 +272,7 @@ def make_policy(role: str, kind: str, seed: int | None = None) -> Policy:
 
 
 def make_agent(role: str, kind: str, seed: int | None = None) -> Agent[Any, Any]:
-    """A bot for a seat: role "hunter" (builtin, nowall) or "prey" (builtin, random)."""
+    """A bot for a seat: role "hunter" (builtin, random, nowall) or "prey" (builtin, random)."""
     policy = make_policy(role, kind, seed)
 
     def choose(ask: Ask[Any, Any]) -> Any:
@@ -268,6 +291,7 @@ __all__ = [
     "NoWallHunter",
     "PREY",
     "PREY_KINDS",
+    "RandomHunter",
     "RandomPrey",
     "box_around",
     "hunter_path",

@@ -16,7 +16,8 @@ client that hangs up, answers garbage or runs out of its thinking clock (120 s b
   (to the prey only on its move steps), `done` at the end. Its capture rule is the 2016
   server's strict < 4 unless the config says otherwise explicitly via `keep_preset`.
 
-Seat kinds: "tcp", "builtin", "random" (prey), "nowall" (hunter), "human" (an Agent passed
+Seat kinds: "tcp", "builtin", "random" (a random prey; as hunter, walls at random),
+"nowall" (a hunter that never builds; as prey, random), "human" (an Agent passed
 in `agents`, e.g. a `QueueAgent` the UI feeds). Non-TCP seats are asked directly.
 `stop` (a threading.Event) ends the game early from another thread; `on_state(state,
 events)` sees every state for a live display; `tick_seconds` paces the steps.
@@ -31,7 +32,7 @@ from dataclasses import dataclass, field, replace
 from typing import Any, Callable, Mapping
 
 from tui_grid.core.agents import Agent, AgentError, Ask
-from tui_grid.core.engine import Event
+from tui_grid.core.engine import Event, IllegalAction
 from tui_grid.core.network import Disconnected, LineConnection, LineListener, NetworkAgent, ThinkingClock
 from tui_grid.games.evasion import protocol2016 as p2016
 from tui_grid.games.evasion import protocol2023 as p2023
@@ -184,7 +185,7 @@ class EvasionServer:
             return player.agent
         kind = player.kind
         if role == "hunter":
-            kind = "nowall" if kind in ("random", "nowall") else "builtin"
+            kind = kind if kind in ("random", "nowall") else "builtin"
         else:
             kind = "random" if kind in ("random", "nowall") else "builtin"
         return make_agent(role, kind, self.seed)
@@ -237,7 +238,11 @@ class EvasionServer:
                     self.log(f"the {SEATS[seat]}'s bot failed ({type(exc).__name__}: {exc}); it does nothing")
             if stopped or state.forfeit is not None:
                 break
-            step = engine.step(state, actions)
+            try:
+                step = engine.step(state, actions)
+            except IllegalAction as exc:  # e.g. a UI seat that sent the other role's action
+                self.log(f"step {state.tick + 1}: {exc}; the seats do nothing this step")
+                step = engine.step(state, {s: engine.default_action(state, s) for s in engine.acting_seats(state)})
             state = step.state
             for event in step.events:
                 if event.kind == "refused":

@@ -26,8 +26,6 @@ from __future__ import annotations
 
 from collections import deque
 from dataclasses import dataclass
-from itertools import combinations
-from operator import itemgetter
 from typing import Callable
 
 from tui_grid.core.control import SearchControl
@@ -52,7 +50,7 @@ class SurvivalLine:
 class _Layout:
     """Precomputed index tables and masks for one board."""
 
-    def __init__(self, board: JimmyBoard) -> None:
+    def __init__(self, board: JimmyBoard, control: SearchControl | None = None) -> None:
         width, height = board.width, board.height
         stride = width + 1
         self.width, self.height, self.stride = width, height, stride
@@ -60,30 +58,36 @@ class _Layout:
         self.size = size
         self.row = [i // stride for i in range(size)]
         self.col = [i % stride for i in range(size)]
-        open_mask = 0
-        border = 0
+        # Linear time on any size: a byte per cell, then the masks from bit strings.
+        is_open = bytearray(size)
+        on_border = bytearray(size)
+        solid = board.solid
         for r in range(height):
+            if control is not None:
+                control.checkpoint()
+            base = r * stride
+            edge_row = r == 0 or r == height - 1
             for c in range(width):
-                if Pos(r, c) in board.solid:
-                    continue
-                bit = 1 << (r * stride + c)
-                open_mask |= bit
-                if r == 0 or c == 0 or r == height - 1 or c == width - 1:
-                    border |= bit
-        self.open = open_mask
-        self.border = border
+                if Pos(r, c) not in solid:
+                    is_open[base + c] = 1
+                    if edge_row or c == 0 or c == width - 1:
+                        on_border[base + c] = 1
+        self.open = _mask(is_open)
+        self.border = _mask(on_border)
         deltas = [(d, d.dr * stride + d.dc) for d in DIRECTIONS]
         self.deltas = deltas
         neighbours: list[tuple[tuple[Direction, int], ...]] = []
         for i in range(size):
+            if not i % stride and control is not None:
+                control.checkpoint()
             r, c = self.row[i], self.col[i]
             out = []
-            if c < width and (open_mask >> i) & 1:
+            if c < width and is_open[i]:
                 for d, delta in deltas:
                     nr, nc = r + d.dr, c + d.dc
                     if 0 <= nr < height and 0 <= nc < width:
                         n = i + delta
-                        if (open_mask >> n) & 1:
+                        if is_open[n]:
                             out.append((d, n))
             neighbours.append(tuple(out))
         self.neighbours = neighbours
@@ -92,11 +96,15 @@ class _Layout:
         dist = [far] * size
         queue: deque[int] = deque()
         for i in range(size):
-            if (border >> i) & 1:
+            if on_border[i]:
                 dist[i] = 0
                 queue.append(i)
+        popped = 0
         while queue:
             i = queue.popleft()
+            popped += 1
+            if not popped & 4095 and control is not None:
+                control.checkpoint()
             for _, n in neighbours[i]:
                 if dist[n] > dist[i] + 1:
                     dist[n] = dist[i] + 1
@@ -140,14 +148,31 @@ class _Layout:
 _LAYOUTS: dict[JimmyBoard, _Layout] = {}
 
 
-def _layout(board: JimmyBoard) -> _Layout:
+def _layout(board: JimmyBoard, control: SearchControl | None = None) -> _Layout:
     layout = _LAYOUTS.get(board)
     if layout is None:
         if len(_LAYOUTS) > 64:
             _LAYOUTS.clear()
-        layout = _LAYOUTS[board] = _Layout(board)
+        layout = _LAYOUTS[board] = _Layout(board, control)
     return layout
 
+
+def _mask(flags: bytearray) -> int:
+    """An int whose bit i is set when flags[i] is 1: one C-level parse of a binary digit
+    string (lowest bit last), not a loop of ors on a growing int."""
+    return int(bytes(flags).translate(_BIT_DIGIT)[::-1], 2) if flags else 0
+
+
+_BIT_DIGIT = bytes.maketrans(b"\x00\x01", b"01")
+
+
+#: Memory budgets: the failure memo stops growing past MEMO_BUDGET_BYTES (a cache, so
+#: only time is lost), and one relaxed game keeps at most RELAX_BUDGET_BYTES of states
+#: (it then gives no verdict, which is sound). Rough per-entry costs in CPython.
+MEMO_BUDGET_BYTES = 400 * 1024 * 1024
+RELAX_BUDGET_BYTES = 300 * 1024 * 1024
+_ENTRY_BYTES = 250
+_STATE_BYTES = 220
 
 #: When a relaxed route is spoilt, the next ghost set is at least this many times bigger
 #: (the spoilers first, then the nearest ghosts): fewer, bigger relaxed searches.
@@ -204,7 +229,7 @@ class _Search:
         max_nodes: int | None = None,
         options: SearchOptions | None = None,
     ) -> None:
-        self.lay = _layout(board)
+        self.lay = _layout(board, control)
         if options is None:
             options = default_options(self.lay.open.bit_count())
         self.control = control
@@ -216,6 +241,10 @@ class _Search:
         self.options = options
         # (Jimmy, relevant stepped ghosts) -> regions (bitsets) from which the game is lost.
         self.memo: dict[tuple[int, tuple[int, ...]], list[int]] = {}
+        self.memo_bytes = 0
+        self.memo_full = False
+        # Jimmy's cell -> the ghost sets stored for it, for subset lookups.
+        self.keys_at: dict[int, list[tuple[int, ...]]] = {}
 
     def count(self, nodes: int) -> None:
         self.nodes += nodes
@@ -232,11 +261,19 @@ class _Search:
         return (j, tuple(g for g in stepped if abs(row[g] - jr) + abs(col[g] - jc) < limit))
 
     def remember(self, key: tuple[int, tuple[int, ...]], region: int) -> None:
+        """Store a lost region; past the memory budget nothing new is stored (the memo is
+        only a cache: leaving an entry out costs time, never correctness)."""
+        if self.memo_bytes >= MEMO_BUDGET_BYTES:
+            self.memo_full = True
+            return
         failed = self.memo.get(key)
         if failed is None:
             self.memo[key] = [region]
+            self.keys_at.setdefault(key[0], []).append(key[1])
+            self.memo_bytes += _ENTRY_BYTES + 8 * len(key[1]) + region.bit_length() // 8
         else:
             _insert(failed, region)
+            self.memo_bytes += region.bit_length() // 8
 
     # -- the search ---------------------------------------------------------------------
     def run(self, j: int, ghosts: tuple[int, ...], visited: int) -> list[Direction] | None:
@@ -282,6 +319,7 @@ class _Search:
         neighbours = lay.neighbours
         border_dist = lay.border_dist
         memo = self.memo
+        keys_at = self.keys_at
         control = self.control
         tick = control.tick if control is not None else None
         max_nodes = self.max_nodes
@@ -338,11 +376,17 @@ class _Search:
                         return None
             relevant = key[1]
             if len(relevant) > 1:
-                # Lost against fewer ghosts is lost against these: look up the smaller sets.
-                for pick in _picks(len(relevant)):
-                    failed = memo.get((j, pick(relevant)))
-                    if failed is not None:
-                        for other in failed:
+                # Lost against fewer ghosts is lost against these: scan the stored ghost sets
+                # at this cell for subsets (bounded by the memo, not by 2^ghosts).
+                size = len(relevant)
+                relevant_set = None
+                for stored in keys_at.get(j, ()):
+                    if len(stored) >= size:
+                        continue
+                    if relevant_set is None:
+                        relevant_set = set(relevant)
+                    if relevant_set.issuperset(stored):
+                        for other in memo[(j, stored)]:
                             if not region & ~other:
                                 return None
             if budget:
@@ -472,9 +516,15 @@ class _Search:
         dead: list[tuple[int, tuple[int, ...]]] = []
         qi = 0
         result: bool | tuple[list[Direction], bool] | None = True
+        # Memory: each state costs its packed int plus dict and queue entries.
+        state_bytes = _STATE_BYTES + (bits * (len(ghosts) + 1)) // 8 * 2
+        budget = min(budget, RELAX_BUDGET_BYTES // state_bytes)
+        control = self.control
         while qi < len(queue):
             j, gs, key = queue[qi]
             qi += 1
+            if not qi & 127 and control is not None:
+                control.checkpoint()  # cancel within a few ms even in a huge relaxed game
             jr, jc = row[j], col[j]
             stepped = []
             packed = 0
@@ -521,15 +571,10 @@ class _Search:
         if result is not True:
             return result
         limit = 2 * region.bit_count()
-        memo = self.memo
+        remember = self.remember
         for j, moved in dead:
             jr, jc = row[j], col[j]
-            key = (j, tuple(sorted({g for g in moved if abs(row[g] - jr) + abs(col[g] - jc) < limit})))
-            failed = memo.get(key)
-            if failed is None:
-                memo[key] = [region]
-            else:
-                _insert(failed, region)
+            remember((j, tuple(sorted({g for g in moved if abs(row[g] - jr) + abs(col[g] - jc) < limit}))), region)
         return True
 
 
@@ -561,30 +606,6 @@ def _insert(failed: list[int], region: int) -> None:
             return
     failed[:] = [other for other in failed if other & ~region]
     failed.append(region)
-
-
-_PICKS: dict[int, tuple[Callable[[tuple], tuple], ...]] = {}
-
-
-def _picks(count: int) -> tuple[Callable[[tuple], tuple], ...]:
-    """Functions that take each proper non-empty subset of a `count`-tuple (at most 3 ghosts
-    each when there are more than 6), smallest first."""
-    picks = _PICKS.get(count)
-    if picks is None:
-        top = count - 1 if count <= 6 else 3
-        out: list[Callable[[tuple], tuple]] = []
-        for size in range(1, top + 1):
-            for combo in combinations(range(count), size):
-                out.append(_getter(combo))
-        picks = _PICKS[count] = tuple(out)
-    return picks
-
-
-def _getter(combo: tuple[int, ...]) -> Callable[[tuple], tuple]:
-    if len(combo) == 1:
-        index = combo[0]
-        return lambda items: (items[index],)
-    return itemgetter(*combo)
 
 
 def _insert_bound(bounds: dict, key: tuple, region: int, most: int) -> None:
@@ -705,7 +726,7 @@ def survive(
     state = _start(board, state)
     if state.outcome is not Outcome.PLAYING:
         return SurvivalLine((), state)
-    lay = _layout(board)
+    lay = _layout(board, control)
     row, col, stride = lay.row, lay.col, lay.stride
     open_mask, border = lay.open, lay.border
     j0, ghosts0, visited0 = _encode(lay, state)

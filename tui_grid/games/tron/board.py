@@ -6,8 +6,8 @@ A board file uses HackerRank's grid characters: `#` wall, `-` empty, `r` red's t
 * a start board: exactly one `r` and one `g` in the grid; they are the heads;
 * a `heads: R_ROW R_COL G_ROW G_COL` header (HackerRank's line 2), for a board that
   already has trails;
-* a pasted HackerRank state with no header: line 1 `r` or `g` (ignored, the player to
-  move), line 2 `R_ROW R_COL G_ROW G_COL`, then the grid.
+* a pasted HackerRank state with no header: line 1 `r` or `g` (the player to move, kept
+  as `to_move` for `tui-grid solve tron`), line 2 `R_ROW R_COL G_ROW G_COL`, then the grid.
 
 Every board must be a rectangle at least 3x3 with a full `#` border, and no row may be all
 `#` except the top and bottom borders: the bot protocol ends a state at its all-`#` bottom
@@ -45,6 +45,8 @@ class TronBoard:
     red: Pos
     green: Pos
     title: str = ""
+    #: The player to move (0 red, 1 green) from a pasted state's line 1; red otherwise.
+    to_move: int = 0
 
     @property
     def height(self) -> int:
@@ -126,6 +128,7 @@ def parse_tron(text: BoardText) -> TronBoard:
     """Check a board file and build the board; raises BoardError at the exact cell."""
     rows = [row.rstrip() for row in text.rows]
     offset = 0
+    to_move = 0
     heads: tuple[Pos, Pos] | None = None
     if "heads" in text.meta:
         try:
@@ -135,6 +138,7 @@ def parse_tron(text: BoardText) -> TronBoard:
     elif len(rows) >= 2 and rows[0].strip() in TRAILS and _HEADS.match(rows[1]):
         # A pasted HackerRank state: player line, positions line, grid.
         heads = parse_heads(rows[1])
+        to_move = TRAILS.index(rows[0].strip())
         offset = 2
     grid = rows[offset:]
 
@@ -157,7 +161,7 @@ def parse_tron(text: BoardText) -> TronBoard:
                 raise error(r, c, f"a second {letter!r}: a board with trails needs a 'heads: r_row r_col g_row g_col' header")
         heads = (found[RED][0], found[GREEN][0])
     grid = check_heads(grid, heads[0], heads[1], error)
-    return TronBoard(tuple(grid), heads[0], heads[1], text.title)
+    return TronBoard(tuple(grid), heads[0], heads[1], text.title, to_move)
 
 
 def board_from_rows(rows: list[str] | tuple[str, ...], red: Pos, green: Pos, title: str = "") -> TronBoard:

@@ -306,6 +306,8 @@ class _Search:
         self.cancel = getattr(control, "cancel", None) if control is not None else None
         self.nodes = 0
         self.depth_done = 0
+        #: The value of the move answered (None when it was forced: one safe move or none).
+        self.score: int | None = None
         #: Best move found at each node by the previous iteration, tried first in the next.
         self.best_mine: dict[tuple[int, int, int], int] = {}
         self.best_theirs: dict[tuple[int, int, int, int], int] = {}
@@ -391,6 +393,7 @@ class _Search:
             return moves[0] if moves else 0
         if not theirs:
             # The opponent crashes whatever it does; any safe move wins.
+            self.score = WIN
             return moves[0]
         order = list(moves)
         best = order[0]
@@ -412,9 +415,11 @@ class _Search:
                     partial = max(scores, key=lambda k: scores[k])
                     if partial == order[0] or scores[partial] > scores.get(order[0], -WIN - 1):
                         best = partial
+                        self.score = scores[partial]
                 break
             order.sort(key=lambda k: -scores[k])
             best = order[0]
+            self.score = scores[best]
             self.depth_done = depth
             if abs(scores[best]) >= WIN - 1000 or time.perf_counter() > soft:
                 break
@@ -467,9 +472,11 @@ class _Search:
                     partial = max(order, key=lambda k: scores.get(k, -1))
                     if partial == order[0] or scores[partial] > scores.get(order[0], -1):
                         best = partial
+                        self.score = scores[partial]
                 break
             order.sort(key=lambda k: -scores[k])  # stable: hugging breaks ties
             best = order[0]
+            self.score = scores[best]
             self.depth_done = depth
             if scores[best] >= upper or time.perf_counter() > soft:
                 break
@@ -478,6 +485,12 @@ class _Search:
 
 
 def hard_move(field: Field, seat: int, time_ms: float, control=None, start: float | None = None) -> int:  # type: ignore[no-untyped-def]
+    return _hard(field, seat, time_ms, control, start)[0]
+
+
+def _hard(field: Field, seat: int, time_ms: float, control=None, start: float | None = None) -> tuple[int, _Search | None, str]:  # type: ignore[no-untyped-def]
+    """The hard bot's move, the search that found it (None when the move was forced) and
+    the search's mode: "forced", "territory" (the players still meet) or "endgame"."""
     begin = time.perf_counter() if start is None else start
     budget = max(0.001, time_ms / 1000.0)
     search = _Search(field, begin + budget * USE, control)
@@ -486,16 +499,16 @@ def hard_move(field: Field, seat: int, time_ms: float, control=None, start: floa
     me, opp = field.heads[seat], field.heads[1 - seat]
     mine = _safe(free, me, S)
     if not mine:
-        return 0
+        return 0, None, "forced"
     if len(mine) == 1:
-        return mine[0]
+        return mine[0], None, "forced"
     ra, rb, tied = voronoi(free, me, opp, S)
     try:
         if _separated(ra, rb, tied, S):
-            return search.endgame(free, me, soft)
-        return search.root(free, me, opp, soft)
+            return search.endgame(free, me, soft), search, "endgame"
+        return search.root(free, me, opp, soft), search, "territory"
     except _Timeout:  # pragma: no cover - the roots catch their own timeouts
-        return mine[0]
+        return mine[0], search, "territory"
 
 
 # --- the public interface -----------------------------------------------------------------
@@ -516,6 +529,25 @@ def choose_index(position, seat: int, time_ms: float = DEFAULT_TIME_MS, control=
     if level == "hard":
         return hard_move(field, seat, time_ms, control, start)
     raise ValueError(f"unknown bot level {level!r} (choose from {', '.join(LEVELS)})")
+
+
+def analyse(position, seat: int, time_ms: float = DEFAULT_TIME_MS, control=None) -> dict:  # type: ignore[no-untyped-def]
+    """The hard bot's move with what its search found, for `tui-grid solve tron`:
+    `move` (UP DOWN LEFT RIGHT), `score` (the search value for `seat`: positive is good;
+    in "territory" mode 10 per cell of Voronoi lead, 4096 per cell of fillable-space lead
+    once separated, about +-2**40 for a forced win or loss, -4000 for a forced draw; in
+    "endgame" mode the cells it can still fill; null when the move is forced), `depth`
+    (plies of the deepest finished iteration), `nodes` and `mode`."""
+    field = _field_of(position, seat)
+    index, search, mode = _hard(field, seat, time_ms, control)
+    safe = _safe(field.free, field.heads[seat], field.S)
+    return {
+        "move": WORDS[index],
+        "score": None if search is None else search.score,
+        "depth": 0 if search is None else search.depth_done,
+        "nodes": 0 if search is None else search.nodes,
+        "mode": mode if safe else "crash",
+    }
 
 
 def choose_move(position, seat: int, time_ms: float | None = DEFAULT_TIME_MS, control=None, level: str = "hard"):  # type: ignore[no-untyped-def]

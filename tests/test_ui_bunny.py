@@ -1,0 +1,134 @@
+"""Bunny coding in the app: a program typed by keys, run and stepped; hint, solve, save and
+resume; a snapshot at 80x24 (regenerate with --snapshot-update)."""
+
+from __future__ import annotations
+
+import sys
+
+import pytest
+
+from tests.conftest import make_app, settle, status
+from tui_grid.games import registry
+
+registry._GAME_MODULES.setdefault("bunny", "tui_grid.games.bunny.definition")
+# Until bunny is registered for real, it must not also be listed as planned (the menu).
+registry.PLANNED = tuple(p for p in registry.PLANNED if p.key != "bunny")
+if "tui_grid.ui.menu" in sys.modules:
+    sys.modules["tui_grid.ui.menu"].PLANNED = registry.PLANNED
+
+from tui_grid.games.bunny.program import parse_program  # noqa: E402
+from tui_grid.games.bunny.screen import BunnyScreen, Draft, reveal_text  # noqa: E402
+from tui_grid.ui import menu  # noqa: E402
+
+#: The optimal program for doodle level 4, typed: LOOP{LOOP(7){L F} F}
+TWO_RINGS_KEYS = ["left_square_bracket", "left_square_bracket", "7", "l", "f", "right_square_bracket", "f"]
+
+
+@pytest.fixture(autouse=True)
+def bunny_setup(tmp_path, monkeypatch):
+    monkeypatch.setenv("TUI_GRID_DATA", str(tmp_path / "data"))
+    monkeypatch.setattr(menu, "PLANNED", tuple(p for p in menu.PLANNED if p.key != "bunny"))
+    monkeypatch.setattr(registry.get_game("bunny"), "_solutions", {})  # no answer known from another test
+
+
+def message(app) -> str:
+    return str(app.screen.query_one("#message").content)
+
+
+def panel(app) -> str:
+    return str(app.screen.query_one("#program").content)
+
+
+def test_draft_edits_keep_a_valid_program() -> None:
+    draft = Draft()
+    for action in (draft.open_loop, lambda: draft.digit(1), lambda: draft.digit(2), lambda: draft.insert("F"), draft.close_loop, lambda: draft.insert("R")):
+        assert action() == ""
+    assert str(draft.program()[0]) == "LOOP(12){F} R"
+    draft.move(-1)  # just after the closing brace
+    draft.backspace()  # unwraps the loop, keeping its body
+    assert str(draft.program()[0]) == "F R"
+    assert draft.digit(3) != ""  # no loop to count
+    draft.home()
+    draft.open_loop()
+    draft.digit(3)
+    draft.backspace()  # a count's digit goes first
+    assert str(draft.program()[0]) == "LOOP{} F R"
+    assert Draft.of(parse_program("LOOP{LOOP(7){L F} F}")).tokens == 5
+    assert reveal_text(parse_program("LOOP{LOOP(7){L F} F}"), 3) == "LOOP{LOOP(7){L …"
+    assert reveal_text(parse_program("LOOP{LOOP(7){L F} F}"), 5) == "LOOP{LOOP(7){L F} F}"
+
+
+async def test_type_a_program_by_keys_and_run_it_to_complete() -> None:
+    app = make_app("bunny", "doodle-4-two-rings")
+    async with app.run_test(size=(80, 24)) as pilot:
+        screen: BunnyScreen = app.screen
+        assert "best known 5" in panel(app)
+        await pilot.press("f", "f", "enter")  # too short
+        assert "Not complete: 12 squares left" in status(app)
+        await pilot.press("backspace", "backspace")
+        await pilot.press(*TWO_RINGS_KEYS)
+        assert "LOOP{" in panel(app) and "LOOP(7){" in panel(app) and "5 tokens" in panel(app)
+        await pilot.press("enter")
+        assert "Complete in 5 tokens" in status(app)
+        assert "matches the best known" in message(app)
+        assert screen.session.over
+        await pilot.press("left", "left", "backspace", "r", "enter")  # runs again after a win
+        assert screen.state.runs == 1 and not screen.session.over and "Stuck in a forever loop" in status(app)
+        await pilot.press("u")  # the complete run comes back, program and all
+        assert screen.session.over and str(screen.draft.program()[0]) == "LOOP{LOOP(7){L F} F}"
+        await pilot.press("y")
+        assert screen.state.result == "stuck"
+
+
+async def test_step_one_token_at_a_time_then_the_run_is_recorded() -> None:
+    app = make_app("bunny", "doodle-2-corner")
+    async with app.run_test(size=(80, 24)) as pilot:
+        screen: BunnyScreen = app.screen
+        await pilot.press("left_square_bracket", "f", "r", "f", "right_square_bracket")  # LOOP{F R F}
+        await pilot.press("full_stop")
+        assert screen.shown.steps == 1 and screen.state.runs == 0
+        assert screen.executing_index() == 1  # the first F tile is highlighted
+        assert "Running: step 1" in status(app)
+        await pilot.press("full_stop", "full_stop")
+        assert screen.shown.steps == 3 and screen.executing_index() == 3
+        await pilot.press("enter")  # runs the rest
+        assert screen.state.runs == 1 and "Complete in 4 tokens" in status(app)
+
+
+async def test_hint_reveals_one_token_per_press_and_solve_runs_the_program() -> None:
+    app = make_app("bunny", "doodle-4-two-rings")
+    async with app.run_test(size=(80, 24)) as pilot:
+        screen: BunnyScreen = app.screen
+        await pilot.press("h")
+        await settle(pilot)
+        assert screen.revealed == 1 and "5 tokens" in message(app)
+        assert "Hint 1/5: LOOP{ …" in panel(app)
+        await pilot.press("h")
+        assert "Hint 2/5" in panel(app)
+        await pilot.press("s")
+        await settle(pilot)
+        assert "Complete in 5 tokens" in status(app)
+        assert "proven optimal" in message(app) and "best 5 (proven optimal)" in panel(app)
+        await pilot.press("u")  # a solve is one undo step
+        assert screen.state.runs == 0
+
+
+async def test_save_and_resume_keep_the_runs(tmp_path) -> None:
+    app = make_app("bunny", "doodle-1-line")
+    async with app.run_test(size=(80, 24)) as pilot:
+        await pilot.press("f", "enter", "f", "enter")
+        await pilot.press("ctrl+s")
+        target = tmp_path / "bunny-saved.txt"
+        app.screen.query_one("Input").value = str(target)
+        await pilot.press("enter")
+        assert "played: F ; F F" in target.read_text()
+    again = make_app("bunny", str(target))
+    async with again.run_test(size=(80, 24)) as pilot:
+        screen: BunnyScreen = again.screen
+        assert len(screen.session.log) == 2 and "Complete in 2 tokens" in status(again)
+        assert str(screen.draft.program()[0]) == "F F"
+
+
+def test_bunny_level_4_80x24(snap_compare) -> None:
+    keys = [*TWO_RINGS_KEYS, "left", "left", *["full_stop"] * 6]
+    assert snap_compare(make_app("bunny", "doodle-4-two-rings"), terminal_size=(80, 24), press=keys)

@@ -1,0 +1,162 @@
+"""Evasion in the app: a human prey and a human hunter on keys, paused and stepped with
+`.`, and the whole 300x300 board at 80x24 (regenerate the snapshot with --snapshot-update)."""
+
+from __future__ import annotations
+
+import pytest
+
+from tests.conftest import make_app, wait_idle
+from tui_grid.games import registry
+from tui_grid.games.evasion.engine import HUNTER, PREY
+from tui_grid.ui import menu
+from tui_grid.ui.board_view import Zoom
+
+
+@pytest.fixture(autouse=True)
+def evasion_registered(monkeypatch):
+    """Until evasion is in the registry for real: register it for these tests only."""
+    monkeypatch.setitem(registry._GAME_MODULES, "evasion", "tui_grid.games.evasion.definition")
+    monkeypatch.setattr(menu, "PLANNED", tuple(p for p in menu.PLANNED if p.key != "evasion"))
+
+
+async def paused(pilot, players=None):
+    """Open (or push) an Evasion screen, pause it, and wait for any agent still asked."""
+    app = pilot.app
+    if players is not None:
+        from tui_grid.games.evasion.screen import EvasionScreen
+
+        game = registry.get_game("evasion")
+        await app.push_screen(EvasionScreen(game, game.load("standard"), app.settings, players=players))
+        await pilot.pause()
+    await pilot.press("space")
+    await wait_idle(pilot)
+    screen = app.screen
+    assert screen._paused
+    return screen
+
+
+async def step(pilot, times: int = 1) -> None:
+    for _ in range(times):
+        await pilot.press("full_stop")
+        await wait_idle(pilot)
+
+
+async def test_human_prey_moves_by_keys_on_its_even_steps():
+    app = make_app(speed=1)
+    async with app.run_test(size=(80, 24)) as pilot:
+        screen = await paused(pilot, players=("builtin", "human"))
+        assert screen.is_human(PREY) and not screen.is_human(HUNTER)
+        assert screen.view.zoom is Zoom.WHOLE
+        before = screen.state
+        await pilot.press("f")  # right
+        await step(pilot, 1 if before.prey_moves_next else 2)
+        after = screen.state
+        assert after.tick > before.tick and after.prey_velocity == (1, 0)
+        assert after.prey == (before.prey[0] + 1, before.prey[1])
+        await pilot.press("d")  # stay
+        await step(pilot, 2)
+        assert screen.state.prey == after.prey and screen.state.prey_velocity == (0, 0)
+        await pilot.press("c")  # down: it keeps going while no key says otherwise
+        await step(pilot, 4)
+        assert screen.state.prey == (after.prey[0], after.prey[1] + 2)
+        await pilot.press("j")  # a hunter key while the bot hunts: a message, nothing else
+        assert "builtin" in str(screen.query_one("#message").content)
+
+
+async def test_human_hunter_builds_selects_and_removes_a_wall():
+    app = make_app("evasion", "standard", speed=1)
+    async with app.run_test(size=(80, 24)) as pilot:
+        screen = await paused(pilot)
+        assert screen.is_human(HUNTER)
+        before = screen.state
+        await pilot.press("j")
+        await step(pilot)
+        state = screen.state
+        assert len(state.walls) == 1
+        wall = state.walls[0]
+        assert wall.horizontal and wall.y1 == before.hunter[1] and (wall.x1, wall.x2) == (0, 299)
+        assert "Built" in str(screen.query_one("#message").content)
+        await pilot.press("k")  # within N steps: refused, with a message
+        await step(pilot)
+        assert len(screen.state.walls) == 1
+        assert "Refused your wall" in str(screen.query_one("#message").content)
+        await pilot.press("tab")
+        assert screen.selected_wall() == wall
+        await pilot.press("backspace")
+        await step(pilot)
+        assert screen.state.walls == ()
+        await pilot.press("h")
+        assert "Hint: hunter" in str(screen.query_one("#message").content)
+
+
+async def test_a_whole_round_ends_with_the_catch_time_and_the_roles_swap():
+    app = make_app(speed=9)
+    async with app.run_test(size=(80, 24)) as pilot:
+        screen = await paused(pilot, players=("builtin", "random"))
+        screen.session.state = screen.engine.make_state(tick=10, hunter=(100, 100), prey=(102, 102))
+        await step(pilot)
+        assert screen.session.over
+        message = str(screen.query_one("#message").content)
+        assert "caught the prey at step 11" in message and "enter plays round 2" in message
+        await pilot.press("enter")
+        assert screen.match.seating == (1, 0) and screen.state.tick == 0
+        screen.session.state = screen.engine.make_state(tick=20, hunter=(100, 100), prey=(102, 102))
+        await step(pilot)
+        message = str(screen.query_one("#message").content)
+        assert "Match over" in message and "builtin (1) wins" in message
+
+
+def test_whole_board_80x24(snap_compare):
+    async def run_before(pilot) -> None:
+        screen = await paused(pilot)
+        screen.session.restart()  # deterministic: from the start, whatever ticked before the pause
+        await pilot.pause()
+        await step(pilot, 40)
+        await pilot.press("k")
+        await step(pilot)
+
+    assert snap_compare(make_app("evasion", "standard", speed=1), terminal_size=(80, 24), run_before=run_before)
+
+
+async def test_opened_from_the_menu_with_a_new_setup():
+    from tui_grid.games.evasion.screen import EvasionScreen
+
+    app = make_app(speed=1)
+    async with app.run_test(size=(80, 24)) as pilot:
+        games = app.screen.query_one("#games")
+        games.highlighted = [option.id for option in games.options].index("evasion")
+        await pilot.press("enter")  # the picker: only "new"
+        await pilot.press("enter")  # the dialog: N, M, seed
+        await pilot.pause()
+        await pilot.press("enter")
+        await wait_idle(pilot)
+        await pilot.pause()
+        assert isinstance(app.screen, EvasionScreen)
+        assert app.screen.config.n == 10 and app.screen.players == ("human", "builtin")
+        await pilot.press("space")
+        await wait_idle(pilot)
+        await pilot.press("escape")
+        await pilot.pause()
+        assert not isinstance(app.screen, EvasionScreen)
+
+
+async def test_served_game_on_screen_with_a_human_prey():
+    from tui_grid.games.evasion.definition import GAME
+    from tui_grid.games.evasion.rules import Config
+    from tui_grid.games.evasion.screen import ServeApp
+
+    serve = {"protocol": "2023", "port": 0, "hunter": "builtin", "prey": "human", "max_steps": 40, "options": {}}
+    app = ServeApp(GAME, registry.LoadedBoard(Config(max_steps=40), "served", "N=10 M=5"), serve)
+    async with app.run_test(size=(80, 24)) as pilot:
+        screen = app.screen_shown
+        await pilot.pause(0.1)
+        await pilot.press("c")  # down, queued for the server's next prey step
+        for _ in range(100):
+            await pilot.pause(0.05)
+            if screen.result is not None:
+                break
+        await pilot.pause(0.1)
+        assert screen.result is not None and screen.result["steps"] == 40
+        assert screen.shown.prey[1] > 200 and screen.shown.prey_velocity == (0, 1)
+        assert "q quits" in str(screen.query_one("#message").content)
+    assert not screen._thread.is_alive()

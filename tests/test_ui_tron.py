@@ -1,0 +1,328 @@
+"""Tron in the app: the setup dialog, a human against the easy bot by keys, two humans on
+one keyboard, a bot match watched to a round's end, the live hint, programs that fail or
+are left running, and snapshots at 80x24 (regenerate with --snapshot-update)."""
+
+from __future__ import annotations
+
+import json
+import os
+import shlex
+import sys
+import time
+from pathlib import Path
+
+import pytest
+
+from tests.conftest import make_app, status, wait_idle
+from tui_grid.games import registry
+
+registry._GAME_MODULES.setdefault("tron", "tui_grid.games.tron.definition")
+# Until tron is registered for real, it must not also be listed as planned (the menu).
+registry.PLANNED = tuple(p for p in registry.PLANNED if p.key != "tron")
+if "tui_grid.ui.menu" in sys.modules:
+    sys.modules["tui_grid.ui.menu"].PLANNED = registry.PLANNED
+
+from tui_grid.core.external import ExternalProgramAgent  # noqa: E402
+from tui_grid.core.geometry import Direction, Pos  # noqa: E402
+from tui_grid.games.tron.screen import SETUP_FILE, TronScreen, TronSetupDialog  # noqa: E402
+from tui_grid.ui.game_screen import Hint  # noqa: E402
+from tui_grid.ui import menu  # noqa: E402
+
+SEED_BOT = "/work/shared/opponents/tron_seed_bot.py"
+
+
+@pytest.fixture(autouse=True)
+def data_dir(tmp_path, monkeypatch) -> Path:
+    folder = tmp_path / "data"
+    monkeypatch.setenv("TUI_GRID_DATA", str(folder))
+    monkeypatch.setattr(menu, "PLANNED", tuple(p for p in menu.PLANNED if p.key != "tron"))
+    return folder
+
+
+def remember(folder: Path, **choices) -> None:  # type: ignore[no-untyped-def]
+    """Write a remembered setup, as the dialog would have saved it."""
+    folder.mkdir(parents=True, exist_ok=True)
+    (folder / SETUP_FILE).write_text(json.dumps(choices))
+
+
+def message(app) -> str:  # type: ignore[no-untyped-def]
+    return str(app.screen.query_one("#message").content)
+
+
+def gone(pid: int) -> bool:
+    try:
+        os.kill(pid, 0)
+    except ProcessLookupError:
+        return True
+    try:  # a zombie waiting for its parent has ended too
+        return Path(f"/proc/{pid}/stat").read_text().split(") ")[1].startswith("Z")
+    except OSError:
+        return True
+
+
+async def start(pilot) -> TronScreen:  # type: ignore[no-untyped-def]
+    """Accept the setup dialog (enter starts) and pause at once."""
+    assert isinstance(pilot.app.screen, TronSetupDialog)
+    await pilot.press("enter")
+    await pilot.pause()
+    screen = pilot.app.screen
+    assert isinstance(screen, TronScreen)
+    await pilot.press("space")
+    await wait_idle(pilot)
+    return screen
+
+
+async def step(pilot, *keys: str) -> None:  # type: ignore[no-untyped-def]
+    """Press keys, then play one tick and let the bots answer."""
+    await pilot.press(*keys, "full_stop")
+    await wait_idle(pilot)
+
+
+async def test_a_human_plays_the_easy_bot_by_keys(data_dir) -> None:
+    remember(data_dir, players=["human", "easy"], rounds=2)
+    app = make_app("tron", "standard", speed=1)
+    async with app.run_test(size=(80, 24)) as pilot:
+        screen = await start(pilot)
+        assert screen.match.seating == (0, 1)  # player 1 drives red in round 1
+        before = screen.state
+        await step(pilot, "up")
+        assert screen.state.turn == before.turn + 1
+        assert screen.state.heads[0] == before.heads[0].step(Direction.UP)
+        assert "PAUSED" in status(app)
+        for _ in range(20):  # straight up into the top wall
+            if screen.session.over:
+                break
+            await step(pilot)
+        assert screen.session.over
+        crash = screen.state.crashes[0]
+        assert crash is not None and crash.row == 0
+        text = message(app)
+        assert "Round 1: red (you) crashed into a wall at (0," in text
+        assert "green (easy bot) wins" in text and "enter: round 2" in text
+        assert screen.view.cell(crash.row, crash.col) == ("X ", "crash")
+        await pilot.press("up")  # keys after the round do nothing but say so
+        assert "enter plays the next one" in message(app)
+        await pilot.press("enter")
+        await pilot.pause()
+        assert screen.match.seating == (1, 0)  # seats swapped: you drive green now
+        before = screen.state
+        await step(pilot, "left")
+        assert screen.state.heads[1] == before.heads[1].step(Direction.LEFT)
+
+
+async def test_a_reverse_turn_is_ignored_and_turns_queue_up(data_dir) -> None:
+    remember(data_dir, players=["human", "easy"], rounds=1)
+    app = make_app("tron", "standard", speed=1)
+    async with app.run_test(size=(80, 24)) as pilot:
+        screen = await start(pilot)
+        await step(pilot, "right")
+        head = screen.state.heads[0]
+        await step(pilot, "left")  # straight back: ignored, the cycle keeps going right
+        assert screen.state.heads[0] == head.step(Direction.RIGHT)
+        head = screen.state.heads[0]
+        await pilot.press("up", "left")  # two turns in one tick: played one per tick
+        await step(pilot)
+        assert screen.state.heads[0] == head.step(Direction.UP)
+        await step(pilot)
+        assert screen.state.heads[0] == head.step(Direction.UP).step(Direction.LEFT)
+
+
+async def test_two_humans_share_the_keyboard(data_dir) -> None:
+    remember(data_dir, players=["human", "human"], rounds=2)
+    app = make_app("tron", "standard", speed=1)
+    async with app.run_test(size=(80, 24)) as pilot:
+        screen = await start(pilot)
+        assert screen.match.score.names == ("player 1", "player 2")
+        before = screen.state
+        await step(pilot, "down", "w")  # player 1 (arrows) drives red, player 2 (WASD) green
+        assert screen.state.heads == (before.heads[0].step(Direction.DOWN), before.heads[1].step(Direction.UP))
+        for _ in range(10):
+            if screen.session.over:
+                break
+            await step(pilot)
+        # red drove into the bottom wall as green drove into the top one: a draw.
+        assert screen.session.over and screen.match.score.draws == 1
+        assert "A draw." in message(app)
+        await pilot.press("enter")
+        await pilot.pause()
+        assert screen.match.seating == (1, 0)
+        before = screen.state
+        await step(pilot, "left", "d")  # player 1 keeps the arrows and now drives green
+        assert screen.state.heads == (before.heads[0].step(Direction.RIGHT), before.heads[1].step(Direction.LEFT))
+        assert "R red: player 2 (WASD)" in str(screen.query_one("#legend").content)
+
+
+async def test_a_bot_match_is_watched_to_the_end_of_a_round(data_dir) -> None:
+    remember(data_dir, players=["easy", "medium"], rounds=2, speed=9)
+    app = make_app("tron", "gen-10x10-w8", speed=9)
+    async with app.run_test(size=(80, 24)) as pilot:
+        await pilot.press("enter")
+        await pilot.pause()
+        screen = app.screen
+        assert isinstance(screen, TronScreen)
+        assert "Watching" in message(app)
+        await pilot.press("space")  # pause, then one tick at a time
+        await wait_idle(pilot)
+        turn = screen.state.turn
+        await step(pilot)
+        assert screen.state.turn == turn + 1
+        await pilot.press("space")  # resume
+        deadline = time.monotonic() + 10
+        while not screen.session.over and time.monotonic() < deadline:
+            await pilot.pause(0.05)
+        assert screen.session.over
+        assert "Round 1:" in message(app) and "Round 2 in 3 s" in message(app)
+        await pilot.press("enter")  # no need to wait for the automatic next round
+        await pilot.pause()
+        assert screen.match.round_index == 1 and screen.match.seating == (1, 0)
+
+
+async def test_the_hint_marks_the_hard_bots_move(data_dir) -> None:
+    remember(data_dir, players=["easy", "human"], rounds=1)
+    app = make_app("tron", "standard", speed=1)
+    async with app.run_test(size=(80, 24)) as pilot:
+        screen = await start(pilot)
+        await pilot.press("h")
+        await wait_idle(pilot)
+        assert screen.hint is not None and len(screen.hint.marks) == 1
+        (cell,) = screen.hint.marks
+        head = screen.state.heads[1]  # the human drives green
+        assert abs(cell.row - head.row) + abs(cell.col - head.col) == 1 and screen.state.is_free(cell)
+        assert screen.view.cell(cell.row, cell.col) == ("◆ ", "hint")
+        await step(pilot)
+        await wait_idle(pilot)
+        assert screen.hint is not None and screen.hint.marks  # recomputed every tick
+        await pilot.press("h")
+        assert screen.hint is None and "Hint off" in message(app)
+
+
+async def test_the_setup_dialog_checks_and_remembers(data_dir) -> None:
+    app = make_app("tron", "standard")
+    async with app.run_test(size=(80, 24)) as pilot:
+        dialog = app.screen
+        assert isinstance(dialog, TronSetupDialog)
+        dialog.query_one("#rounds").value = "0"
+        await pilot.click("#start")
+        assert "rounds must be at least 1" in str(dialog.query_one("#error").content)
+        dialog.query_one("#rounds").value = "2"
+        dialog.query_one("#kind-1").value = "oneshot"
+        await pilot.pause()
+        assert not dialog.query_one("#command-1").disabled
+        await pilot.click("#start")
+        assert "type the program's command line" in str(dialog.query_one("#error").content)
+        dialog.query_one("#kind-1").value = "hard"
+        dialog.query_one("#board").value = "new"
+        dialog.query_one("#size").value = "12x10"
+        await pilot.pause()
+        await pilot.click("#start")
+        await pilot.pause()
+        screen = app.screen
+        assert isinstance(screen, TronScreen)
+        assert screen.players == ("human", "hard") and screen.rounds == 2
+        assert screen.engine.board.width == 12 and screen.loaded.game_id.startswith("tron:12x10:w12#seed")
+    saved = json.loads((data_dir / SETUP_FILE).read_text())
+    assert saved["players"] == ["human", "hard"] and saved["rounds"] == 2 and saved["board"] == "new"
+    app = make_app("tron", "standard")
+    async with app.run_test(size=(80, 24)) as pilot:
+        dialog = app.screen
+        assert dialog.query_one("#kind-1").value == "hard" and dialog.query_one("#rounds").value == "2"
+        await pilot.press("escape")  # cancelled before a match: back to the boards
+        await pilot.pause()
+        assert type(app.screen).__name__ == "BoardPickerScreen"
+
+
+async def test_a_failing_program_loses_and_the_match_goes_on(data_dir) -> None:
+    garbage = f"{sys.executable} -c " + shlex.quote("print('BANANA')")
+    remember(data_dir, players=["easy", f"oneshot:{garbage}"], rounds=2)
+    app = make_app("tron", "standard", speed=9)
+    async with app.run_test(size=(80, 24)) as pilot:
+        await pilot.press("enter")
+        screen = app.screen
+        deadline = time.monotonic() + 10
+        while not screen.session.over and time.monotonic() < deadline:
+            await pilot.pause(0.05)
+        assert "Round 1: green (python3 -c) forfeits: green printed 'BANANA', not one of LEFT RIGHT UP DOWN." in message(app)
+        assert screen.match.score.wins(0) == 1
+        await pilot.press("enter")
+        deadline = time.monotonic() + 10
+        while not screen.match.finished and time.monotonic() < deadline:
+            await pilot.pause(0.05)
+        assert screen.match.score.wins(0) == 2 and "Match over" in message(app)
+        program = screen.match.participants[1]
+        assert isinstance(program, ExternalProgramAgent) and len(program.pids) == 2
+        assert all(gone(pid) for pid in program.pids)
+
+
+async def test_no_program_outlives_the_screen_or_the_app(data_dir) -> None:
+    bot = f"{sys.executable} -m tui_grid.games.tron.botmain --level easy"
+    remember(data_dir, players=[f"cmd:{bot}", f"cmd:{bot}"], rounds=3, speed=5)
+    app = make_app("tron", "standard")
+    async with app.run_test(size=(80, 24)) as pilot:
+        await pilot.press("enter")
+        screen = app.screen
+        deadline = time.monotonic() + 10
+        while screen.state.turn < 3 and time.monotonic() < deadline:
+            await pilot.pause(0.05)
+        programs = [agent for agent in screen.match.participants if isinstance(agent, ExternalProgramAgent)]
+        pids = [pid for agent in programs for pid in agent.pids]
+        assert len(pids) == 2 and not any(gone(pid) for pid in pids)  # persistent: one each
+        await pilot.press("escape")  # close the screen mid-round
+        await pilot.pause()
+        assert type(app.screen).__name__ == "BoardPickerScreen"
+        assert all(gone(pid) for pid in pids)
+        await pilot.press("enter")  # open the board again and quit the app mid-round
+        await pilot.press("enter")
+        screen = app.screen
+        deadline = time.monotonic() + 10
+        while screen.state.turn < 2 and time.monotonic() < deadline:
+            await pilot.pause(0.05)
+        pids = [pid for agent in screen.match.participants if isinstance(agent, ExternalProgramAgent) for pid in agent.pids]
+        assert pids
+        await pilot.press("q")
+        await pilot.pause()
+    assert all(gone(pid) for pid in pids)
+
+
+def test_the_arena_glyphs(data_dir) -> None:
+    from tui_grid.games.tron.definition import GAME
+    from tui_grid.games.tron.screen import TronBoardView
+
+    class Stub:
+        hint = None
+
+    loaded = GAME.load("standard")
+    engine = GAME.make_engine(loaded)
+    state = engine.step(engine.initial_state(), {0: Direction.UP, 1: Direction.LEFT}).state
+    stub = Stub()
+    stub.shown = state  # type: ignore[attr-defined]
+    view = TronBoardView.__new__(TronBoardView)
+    view.game_screen = stub  # type: ignore[assignment]
+    assert view.cell(6, 1) == ("R↑", "red-head")
+    assert view.cell(7, 1) == ("░░", "red-trail")
+    assert view.cell(7, 12) == ("G←", "green-head")
+    assert view.cell(7, 13) == ("▒▒", "green-trail")
+    assert view.cell(0, 0) == ("██", "wall") and view.cell(5, 5) == ("  ", "floor")
+    stub.hint = Hint("", {Pos(5, 1): ("◆ ", "hint")})  # type: ignore[attr-defined]
+    assert view.cell(5, 1) == ("◆ ", "hint")
+
+
+def test_snapshot_setup_dialog_80x24(snap_compare, data_dir) -> None:
+    assert snap_compare(make_app("tron", "standard"), terminal_size=(80, 24))
+
+
+def test_snapshot_round_over_80x24(snap_compare, data_dir) -> None:
+    remember(data_dir, players=["human", "easy"], rounds=3, speed=5)
+
+    async def play(pilot) -> None:  # type: ignore[no-untyped-def]
+        await pilot.press("enter")
+        await pilot.pause()
+        screen = pilot.app.screen
+        screen.apply_setup(screen.setup)  # a fresh match, paused before its first tick
+        screen._paused = True
+        for keys in (["up"], ["right"], ["right"], ["down"], ["down"], ["down"], ["left"], ["left"]):
+            await step(pilot, *keys)
+        await step(pilot, "up")
+        await step(pilot)  # straight on into its own trail at (7,1)
+        await wait_idle(pilot)
+
+    assert snap_compare(make_app("tron", "standard", speed=5), terminal_size=(80, 24), run_before=play)

@@ -1,0 +1,640 @@
+"""The Bunny coding screen: the shared shell plus a program editor.
+
+The player types a program (f l r, [ digits ], backspace, cursor keys); enter runs it as
+one session step (animated token by token), `.` steps through it one token at a time and,
+at its end, records the run like enter does. Hint reveals the solver's optimal program
+one token per press; solve shows and runs it.
+
+Keys: `r` is the R token here, so the common restart moves to ctrl+r.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import Any, Callable
+
+from rich.text import Text
+from textual.app import ComposeResult
+from textual.widgets import Static
+
+from tui_grid.core.geometry import Pos
+from tui_grid.games.bunny.board import VOID
+from tui_grid.games.bunny.definition import APP_TIME_LIMIT, BunnyGame, plan_message
+from tui_grid.games.bunny.engine import BunnyState
+from tui_grid.games.bunny.interpreter import RUNNING, Runner
+from tui_grid.games.bunny.program import Loop, Node, Op, Program
+from tui_grid.games.bunny.solver import Solution
+from tui_grid.ui.board_view import BoardView
+from tui_grid.ui.game_screen import GameScreen
+from tui_grid.ui.keys import Key, keymap
+
+#: Most frames one run animates (the engine already caps them); esc skips to the end.
+MAX_ANIMATION_FRAMES = 240
+#: Largest loop count the editor accepts.
+MAX_COUNT = 999_999_999
+
+BUNNY = ("▶ ", "▼ ", "◀ ", "▲ ")
+
+
+# --- the program being typed ------------------------------------------------------------------
+@dataclass
+class Open:
+    """A loop's opening bracket in the draft; None counts forever."""
+
+    count: int | None = None
+
+
+CLOSE = "]"
+Item = Any  # "F" | "L" | "R" | Open | CLOSE
+
+
+class Draft:
+    """A program as a flat list of tokens and brackets with a cursor (an insert position).
+    Brackets are always inserted in pairs, so the draft is always a valid program."""
+
+    def __init__(self, items: list[Item] | None = None) -> None:
+        self.items: list[Item] = items or []
+        self.cursor = len(self.items)
+
+    @classmethod
+    def of(cls, program: Program) -> Draft:
+        items: list[Item] = []
+
+        def flat(nodes: tuple[Node, ...]) -> None:
+            for node in nodes:
+                if isinstance(node, Op):
+                    items.append(node.kind)
+                else:
+                    items.append(Open(node.count))
+                    flat(node.body)
+                    items.append(CLOSE)
+
+        flat(program.body)
+        return cls(items)
+
+    # --- structure ---
+    def _match(self, index: int) -> int:
+        """The index of the bracket matching the one at `index`."""
+        step = 1 if isinstance(self.items[index], Open) else -1
+        depth = 0
+        i = index
+        while True:
+            item = self.items[i]
+            if isinstance(item, Open):
+                depth += 1
+            elif item == CLOSE:
+                depth -= 1
+            if depth == 0:
+                return i
+            i += step
+
+    def enclosing(self) -> int | None:
+        """The index of the innermost loop's opening bracket around the cursor."""
+        depth = 0
+        for i in range(self.cursor - 1, -1, -1):
+            item = self.items[i]
+            if item == CLOSE:
+                depth += 1
+            elif isinstance(item, Open):
+                if depth == 0:
+                    return i
+                depth -= 1
+        return None
+
+    def program(self) -> tuple[Program, dict[tuple[int, ...], int]]:
+        """The program, and the draft index of each token by its path (for highlighting)."""
+        stack: list[tuple[list[Node], tuple[int, ...], int | None]] = [([], (), None)]
+        index_of: dict[tuple[int, ...], int] = {}
+        for i, item in enumerate(self.items):
+            nodes, prefix, _ = stack[-1]
+            if isinstance(item, Open):
+                path = prefix + (len(nodes),)
+                index_of[path] = i
+                nodes.append(Op("F"))  # replaced when the loop closes
+                stack.append(([], path, item.count))
+            elif item == CLOSE:
+                body, path, count = stack.pop()
+                stack[-1][0][path[-1]] = Loop(tuple(body), count)
+            else:
+                index_of[prefix + (len(nodes),)] = i
+                nodes.append(Op(item))
+        return Program(tuple(stack[0][0])), index_of
+
+    @property
+    def tokens(self) -> int:
+        return sum(1 for item in self.items if item != CLOSE)
+
+    # --- edits: each returns an error message, or "" ---
+    def insert(self, kind: str) -> str:
+        self.items.insert(self.cursor, kind)
+        self.cursor += 1
+        return ""
+
+    def open_loop(self) -> str:
+        self.items[self.cursor : self.cursor] = [Open(), CLOSE]
+        self.cursor += 1
+        return ""
+
+    def close_loop(self) -> str:
+        opening = self.enclosing()
+        if opening is None:
+            return "No loop to close here: [ opens one."
+        self.cursor = self._match(opening) + 1
+        return ""
+
+    def digit(self, value: int) -> str:
+        opening = self.enclosing()
+        if opening is None:
+            return "Digits set a loop's count: press [ first."
+        loop: Open = self.items[opening]
+        count = (loop.count or 0) * 10 + value
+        if count == 0:
+            return "A loop count is at least 1 (no count means forever)."
+        if count > MAX_COUNT:
+            return f"A loop count is at most {MAX_COUNT:,}."
+        loop.count = count
+        return ""
+
+    def _remove_loop(self, opening: int) -> None:
+        closing = self._match(opening)
+        del self.items[closing]
+        del self.items[opening]
+        if self.cursor > closing:
+            self.cursor -= 1
+        if self.cursor > opening:
+            self.cursor -= 1
+
+    def backspace(self) -> str:
+        if self.cursor == 0:
+            return "Nothing before the cursor to delete."
+        item = self.items[self.cursor - 1]
+        if isinstance(item, Open) and item.count is not None:
+            item.count = item.count // 10 or None  # a digit of the count first
+        elif isinstance(item, Open) or item == CLOSE:
+            self._remove_loop(self.cursor - 1 if isinstance(item, Open) else self._match(self.cursor - 1))
+        else:
+            del self.items[self.cursor - 1]
+            self.cursor -= 1
+        return ""
+
+    def delete(self) -> str:
+        if self.cursor >= len(self.items):
+            return "Nothing after the cursor to delete."
+        item = self.items[self.cursor]
+        if isinstance(item, Open):
+            self._remove_loop(self.cursor)
+        elif item == CLOSE:
+            self._remove_loop(self._match(self.cursor))
+        else:
+            del self.items[self.cursor]
+        return ""
+
+    def move(self, delta: int) -> str:
+        self.cursor = max(0, min(len(self.items), self.cursor + delta))
+        return ""
+
+    def home(self) -> str:
+        self.cursor = 0
+        return ""
+
+    def end(self) -> str:
+        self.cursor = len(self.items)
+        return ""
+
+
+def item_text(item: Item) -> str:
+    if isinstance(item, Open):
+        return "LOOP{" if item.count is None else f"LOOP({item.count}){{"
+    return "}" if item == CLOSE else item
+
+
+def reveal_text(program: Program, count: int) -> str:
+    """The first `count` tokens of `program` in reading order, loops closed once their
+    whole body is shown, `…` where more follows."""
+    out: list[str] = []
+    left = [count]
+
+    def walk(nodes: tuple[Node, ...]) -> bool:
+        for node in nodes:
+            if left[0] == 0:
+                return False
+            left[0] -= 1
+            if isinstance(node, Op):
+                out.append(node.kind)
+            else:
+                out.append(item_text(Open(node.count)))
+                if not walk(node.body):
+                    return False
+                out.append("}")
+        return True
+
+    whole = walk(program.body)
+    text = " ".join(out).replace("{ ", "{").replace(" }", "}")
+    return text if whole else text + " …"
+
+
+# --- widgets ------------------------------------------------------------------------------------
+class BunnyBoardView(BoardView):
+    #: Most important first: in the whole-board zoom a block shows its first kind.
+    KINDS = ("bunny", "won", "square", "start", "marked", "void")
+    COMPONENT_CLASSES = {f"board--{kind}" for kind in KINDS}
+
+    def __init__(self, screen: BunnyScreen) -> None:
+        super().__init__(id="board")
+        self.game_screen = screen
+
+    def cell(self, row: int, col: int) -> tuple[str, str]:
+        screen = self.game_screen
+        board = screen.board
+        state: BunnyState = screen.shown
+        ch = board.rows[row][col]
+        pos = Pos(row, col)
+        if pos == state.pos:
+            return BUNNY[state.heading], "won" if state.complete else "bunny"
+        if ch == VOID:
+            return "  ", "void"
+        if pos not in state.marks:
+            return "· ", "square"
+        return ("S ", "start") if pos == board.start else ("O ", "marked")
+
+
+class ProgramPanel(Static):
+    """The program as token tiles with the cursor, its size and the best known size, and
+    the hint's revealed tokens."""
+
+    COMPONENT_CLASSES = {
+        "program--op",
+        "program--loop0",
+        "program--loop1",
+        "program--loop2",
+        "program--cursor",
+        "program--exec",
+        "program--label",
+        "program--hint",
+    }
+    DEFAULT_CSS = """
+    ProgramPanel { height: auto; max-height: 4; padding: 0 1; }
+    """
+
+    def show(self, screen: BunnyScreen) -> None:
+        style = self.get_component_rich_style
+        draft = screen.draft
+        text = Text(no_wrap=False)
+        text.append("Program ", style("program--label"))
+        executing = screen.executing_index()
+        depth = 0
+        for i, item in enumerate(draft.items):
+            text.append("▏" if i == draft.cursor else " ", style("program--cursor"))
+            if item == CLOSE:
+                depth -= 1
+            tile = style(f"program--loop{depth % 3}") if isinstance(item, Open) or item == CLOSE else style("program--op")
+            if i == executing:
+                tile = style("program--exec")
+            text.append(f" {item_text(item)} " if not isinstance(item, Open) and item != CLOSE else item_text(item), tile)
+            if isinstance(item, Open):
+                depth += 1
+        if draft.cursor == len(draft.items):
+            text.append("▏", style("program--cursor"))
+        if not draft.items:
+            text.append("  (type f l r [ ] to write one)", style("program--label"))
+        text.append("\n")
+        text.append(screen.counts_text(), style("program--label"))
+        hint = screen.hint_text()
+        if hint:
+            text.append("\n")
+            text.append(hint, style("program--hint"))
+        self.update(text)
+
+
+OWN_KEYS = (
+    Key("f", "token('F')", "Token", "insert a token: f hop forward (F), l turn left (L), r turn right (R)", display="f l r"),
+    Key("l", "token('L')", "Token L", "insert a token: f hop forward (F), l turn left (L), r turn right (R)", display="f l r", show=False),
+    Key("r", "token('R')", "Token R", "insert a token: f hop forward (F), l turn left (L), r turn right (R)", display="f l r", show=False),
+    Key("left_square_bracket", "open_loop", "Loop", "open a loop; digits then set its count (none: forever)", display="["),
+    *(
+        Key(str(d), f"digit({d})", f"Count {d}", "type the count of the loop the cursor is in", display="0-9", show=False)
+        for d in range(10)
+    ),
+    Key("right_square_bracket", "close_loop", "Close", "close the loop: the cursor steps out of it", display="]"),
+    Key("backspace", "backspace", "Delete", "delete before the cursor (a count's digit, a token; a LOOP keeps its body)", display="⌫"),
+    Key("delete", "delete", "Delete after", "delete after the cursor", display="del", show=False),
+    Key("left", "cursor(-1)", "Cursor", "move the cursor through the program", display="◀▶"),
+    Key("right", "cursor(1)", "Cursor right", "move the cursor through the program", display="◀▶", show=False),
+    Key("home", "home", "Start", "cursor to the start / end of the program", display="home end", show=False),
+    Key("end", "end", "End", "cursor to the start / end of the program", display="home end", show=False),
+    Key("enter", "run", "Run", "run the program from S, animated (after a complete run, starts over)", display="enter"),
+    Key("full_stop", "step_token", "Step", "step: execute one more token (the last step records the run)", display="."),
+    Key("ctrl+r", "restart", "Restart", "restart: back to the board before any run (undoable); r is the R token", show=False, common="restart"),
+)
+
+COMMON_KEYS = ("undo", "redo", "new", "hint", "solve", "watch", "faster", "slower", "zoom", "save", "help", "back", "quit")
+
+
+class BunnyScreen(GameScreen[BunnyState]):
+    KEYMAP = keymap(OWN_KEYS, COMMON_KEYS)
+    game: BunnyGame
+
+    def _start(self, loaded: Any) -> None:
+        super()._start(loaded)
+        program = self.session.state.program
+        self.draft = Draft.of(program) if program is not None else Draft()
+        self.stepper: Runner | None = None
+        self.solution: Solution | None = self.game.known_solution(loaded.board)
+        self.revealed = 0
+        self._skip_upto = 0
+        self._edited = False
+        self._end_message = ""
+        self._after_win: list[tuple[BunnyState, BunnyState]] = []
+
+    def compose(self) -> ComposeResult:
+        self.panel = ProgramPanel(id="program")
+        for widget in super().compose():
+            yield widget
+            if widget is self.view:
+                yield self.panel
+
+    def on_mount(self) -> None:
+        super().on_mount()
+        self.panel.show(self)
+
+    # --- the session ---------------------------------------------------------------------------
+    def _on_change(self, session: Any, change: Any) -> None:
+        if change.kind != "step":
+            if change.kind in ("undo", "redo", "restart", "load"):
+                self._end_message = ""
+            super()._on_change(session, change)
+            if change.kind in ("undo", "redo", "load") and change.state.program is not None:
+                self._load_draft(change.state.program)
+            self.stepper = None
+            self._show_panel()
+            return
+        self.hint = None
+        self.stepper = None
+        frames = [frame for step in change.steps for frame in step.frames if frame.steps > self._skip_upto]
+        if len(frames) > MAX_ANIMATION_FRAMES:
+            stride = len(frames) / MAX_ANIMATION_FRAMES
+            frames = [frames[int(i * stride)] for i in range(MAX_ANIMATION_FRAMES - 1)] + [frames[-1]]
+        state: BunnyState = change.state
+        if state.program is not None:
+            self._load_draft(state.program)
+        self._edited = False
+        self.message = ""  # said when the animation reaches the end, not before
+        self._end_message = self._after_run(state)
+        self._run_frames(frames, state)
+
+    def _load_draft(self, program: Program) -> None:
+        if self.draft.program()[0] != program:
+            self.draft = Draft.of(program)
+
+    def _after_run(self, state: BunnyState) -> str:
+        if not state.complete:
+            return "Edit the program and press enter to run it again; . steps through it."
+        best = self.best_tokens()
+        tokens = state.program.tokens if state.program is not None else 0
+        if best is None:
+            return "Complete! Can it be shorter? Edit and press enter; h reveals the optimal program."
+        if tokens > best:
+            return f"Complete! The best known program has {best} tokens: try a shorter one (h for a hint)."
+        if tokens == best:
+            return f"Complete with {tokens} tokens: that matches the best known program!"
+        return f"Complete with {tokens} tokens: shorter than the best known {best}!"
+
+    def _display(self, state: BunnyState) -> None:
+        if self._end_message and not self._frames and state is self.state:
+            self.message, self._end_message = self._end_message, ""
+        super()._display(state)
+        self._show_panel()
+
+    def _show_panel(self) -> None:
+        if self.is_mounted:
+            self.panel.show(self)
+
+    def _run_program(self, program: Program, skip: int = 0) -> None:
+        """Record a run in the session. After a complete run the session is over, so the
+        new run follows a restart; undo and redo take the two as one step."""
+        won = self.state if self.session.over else None
+        if won is not None:
+            self.session.restart()
+        self._skip_upto = skip
+        try:
+            reason = self.session.submit(0, program)
+        finally:
+            self._skip_upto = 0
+        if reason:
+            self.say(reason)
+        elif won is not None:
+            self._after_win.append((won, self.state))
+
+    def action_undo(self) -> None:
+        before = self.state
+        super().action_undo()
+        if not self.session.log and any(after is before for _, after in self._after_win):
+            super().action_undo()  # the restart in front of a run after a win
+
+    def action_redo(self) -> None:
+        before = self.state
+        super().action_redo()
+        if not self.session.log and any(won is before for won, _ in self._after_win):
+            super().action_redo()
+
+    # --- editing ---------------------------------------------------------------------------------
+    def _edit(self, change: Callable[[], str]) -> None:
+        self._stop_watching()
+        self._finish_animation()
+        if self.stepper is not None:
+            self.stepper = None
+            self._display(self.state)
+        before = [item_text(item) for item in self.draft.items]
+        error = change()
+        if [item_text(item) for item in self.draft.items] != before:
+            self._edited = True
+        self.message = error
+        self._show_status()
+        self._show_panel()
+
+    def action_token(self, kind: str) -> None:
+        self._edit(lambda: self.draft.insert(kind))
+
+    def action_open_loop(self) -> None:
+        self._edit(self.draft.open_loop)
+
+    def action_close_loop(self) -> None:
+        self._edit(self.draft.close_loop)
+
+    def action_digit(self, value: int) -> None:
+        self._edit(lambda: self.draft.digit(value))
+
+    def action_backspace(self) -> None:
+        self._edit(self.draft.backspace)
+
+    def action_delete(self) -> None:
+        self._edit(self.draft.delete)
+
+    def action_cursor(self, delta: int) -> None:
+        self._edit(lambda: self.draft.move(delta))
+
+    def action_home(self) -> None:
+        self._edit(self.draft.home)
+
+    def action_end(self) -> None:
+        self._edit(self.draft.end)
+
+    # --- running -------------------------------------------------------------------------------
+    def action_run(self) -> None:
+        self._interrupt()
+        program, _ = self.draft.program()
+        if not program.body:
+            self.say("Type a program first: f l r insert tokens, [ ] make a loop.")
+            return
+        stepper = self.stepper
+        skip = stepper.steps if stepper is not None and stepper.program == program else 0
+        self._run_program(program, skip)
+
+    def action_step_token(self) -> None:
+        self._stop_watching()
+        self.cancel_solver()
+        if self._finish_animation():
+            return
+        program, _ = self.draft.program()
+        if not program.body:
+            self.say("Type a program first: f l r insert tokens, [ ] make a loop.")
+            return
+        if self.stepper is None or self.stepper.program != program:
+            self.stepper = Runner(self.board, program)
+        runner = self.stepper
+        if runner.step():
+            shown = BunnyState(
+                pos=runner.pos,
+                heading=runner.heading,
+                marks=frozenset(runner.marks),
+                program=program,
+                result=RUNNING,
+                steps=runner.steps,
+                left=runner.left,
+                runs=self.state.runs,
+                path=runner.path,
+            )
+            token = program.node_at(runner.path) if runner.path is not None else None
+            self.message = f"Step {runner.steps}: {token}.  . steps on, enter runs the rest."
+            self._display(shown)
+            if not runner.done:
+                return
+        self._run_program(program, runner.steps)
+
+    def executing_index(self) -> int | None:
+        """The draft index of the token the shown frame just executed, if any."""
+        state: BunnyState = self.shown
+        if state.path is None or state.program is None or state.result != RUNNING:
+            return None
+        program, index_of = self.draft.program()
+        if program != state.program:
+            return None
+        return index_of.get(state.path)
+
+    # --- what the panel says ---------------------------------------------------------------------
+    def best_tokens(self) -> int | None:
+        if self.solution is not None and self.solution.program is not None and self.solution.proven_optimal:
+            return self.solution.tokens
+        known = self.game.best_known(self.loaded)
+        if self.solution is not None and self.solution.program is not None:
+            return min(known, self.solution.tokens) if known is not None else self.solution.tokens
+        return known
+
+    def counts_text(self) -> str:
+        tokens = self.draft.tokens
+        parts = [f"{tokens} token{'s' if tokens != 1 else ''}"]
+        solution = self.solution
+        published = self.game.best_known(self.loaded)
+        if solution is not None and solution.program is not None:
+            proof = "proven optimal" if solution.proven_optimal else "best found, not proven"
+            parts.append(f"best {solution.tokens} ({proof})")
+        elif published is not None:
+            parts.append(f"best known {published}")
+        else:
+            parts.append("best known ?  (h asks the solver)")
+        if self._edited and self.state.runs:
+            parts.append("edited since the last run")
+        return "  ·  ".join(parts)
+
+    def hint_text(self) -> str:
+        if not self.revealed or self.solution is None or self.solution.program is None:
+            return ""
+        program = self.solution.program
+        return f"Hint {self.revealed}/{program.tokens}: {reveal_text(program, self.revealed)}"
+
+    # --- hint, solve, watch ------------------------------------------------------------------------
+    def _with_solution(self, then: Callable[[Solution], None], what: str) -> None:
+        if self.solution is not None:
+            then(self.solution)
+            return
+        game, board = self.game, self.board
+
+        def found(solution: Solution) -> None:
+            self.solution = solution
+            then(solution)
+
+        self.run_in_worker(what, lambda control: game.solution(board, APP_TIME_LIMIT, control), found)
+
+    def action_hint(self) -> None:
+        self._interrupt()
+        self._with_solution(self._reveal_one, "Hint")
+
+    def _reveal_one(self, solution: Solution) -> None:
+        if solution.program is None:
+            self.say(solution.message or "No program completes this board.")
+            return
+        total = solution.program.tokens
+        self.revealed = min(total, self.revealed + 1)
+        proof = "proven optimal" if solution.proven_optimal else "best found, not proven"
+        more = "h shows one more token." if self.revealed < total else "That is all of it: type it in, or s runs it."
+        self.say(f"The best program has {total} tokens ({proof}). {more}")
+        self._show_panel()
+
+    def action_solve(self) -> None:
+        self._interrupt()
+        self._with_solution(self._play_solution, "Solving")
+
+    def _play_solution(self, solution: Solution) -> None:
+        if solution.program is None:
+            self.say(solution.message or "No program completes this board.")
+            return
+        self.revealed = solution.program.tokens
+        self.draft = Draft.of(solution.program)
+        self.stepper = None
+        self._run_program(solution.program)
+        if self.animating:
+            self._end_message = plan_message(solution)
+        else:
+            self.say(plan_message(solution))
+        self._show_panel()
+
+    def action_back(self) -> None:
+        if self.animating and not self.solving and not self.watching:
+            self._finish_animation()  # the run's own end message, not "skipped"
+            return
+        super().action_back()
+
+    def action_watch(self) -> None:
+        if self._watch_timer is None and self.session.over:
+            self.session.restart()
+        super().action_watch()
+
+    def load_board(self, loaded: Any) -> None:
+        super().load_board(loaded)
+        self._show_panel()
+
+    # --- the hooks ---------------------------------------------------------------------------
+    def make_board_view(self) -> BoardView:
+        return BunnyBoardView(self)
+
+    def status_text(self, state: BunnyState) -> str:
+        text = state.summary()
+        if state.runs and state.result != RUNNING:
+            text += f"  ·  run {state.runs}"
+        return text
+
+    def focus_of(self, state: BunnyState) -> Pos:
+        return state.pos
+
+    def legend(self) -> str:
+        return "▶▼◀▲ bunny   · square to mark   O marked   S start   blank: void"

@@ -1,0 +1,672 @@
+"""The Evasion screen: the shared match shell plus a 300x300 board drawn fast, wall keys for
+whoever hunts and movement keys for whoever flees.
+
+Keys belong to the roles, not to participants: the roles swap between rounds, and the
+person on the wall keys hunts in whichever seat hunts (one human plays both roles over a
+match; two humans share the keyboard and change hands when the roles swap).
+
+`ServedEvasionScreen` shows a game the architect (server.py) plays with TCP clients: the
+server runs in a thread, the screen shows its states and feeds the human seats.
+"""
+
+from __future__ import annotations
+
+import math
+import queue
+import threading
+import time
+from pathlib import Path
+from typing import Any, Sequence
+
+from textual.app import App
+
+from tui_grid.core.agents import Agent, Ask, HumanAgent
+from tui_grid.core.engine import Event
+from tui_grid.core.geometry import Pos
+from tui_grid.core.session import Session
+from tui_grid.games.evasion.ai import BoxHunter, LookaheadPrey
+from tui_grid.games.evasion.engine import HUNTER, PREY, SEATS, EvasionEngine, HunterAction, PreyAction, State
+from tui_grid.games.evasion.rules import PAD, Config, Wall
+from tui_grid.games.registry import GameDefinition, LoadedBoard
+from tui_grid.ui.board_view import BoardView, Zoom
+from tui_grid.ui.match_screen import TICK_FACTOR, MatchScreen, match_keymap
+from tui_grid.ui.keys import Key
+from tui_grid.ui.settings import Settings
+
+FLOOR = ("  ", "floor")
+WALL = ("██", "wall")
+SELECTED = ("▒▒", "selected")
+HEADING = {(1, 1): "↘ ", (1, -1): "↗ ", (-1, 1): "↙ ", (-1, -1): "↖ "}
+NOTE_SECONDS = 4.0
+
+#: Prey moves: (keys, dx, dy, name). The block w e r / s d f / x c v mirrors the eight
+#: directions around d (stay); digits follow a numeric keypad; arrows move straight.
+PREY_KEYS = (
+    ("w,7", -1, -1, "up-left"),
+    ("e,8,up", 0, -1, "up"),
+    ("r,9", 1, -1, "up-right"),
+    ("s,4,left", -1, 0, "left"),
+    ("d,5", 0, 0, "stay"),
+    ("f,6,right", 1, 0, "right"),
+    ("x,1", -1, 1, "down-left"),
+    ("c,2,down", 0, 1, "down"),
+    ("v,3", 1, 1, "down-right"),
+)
+DIRECTION_NAMES = {(dx, dy): name for _, dx, dy, name in PREY_KEYS}
+PREY_KEY_OF = {(dx, dy): keys.split(",")[0] for keys, dx, dy, _ in PREY_KEYS}
+
+OWN_KEYS = (
+    Key("j", "wall('h')", "H-wall", "hunter: build a horizontal wall through H (it extends to the nearest obstacles)"),
+    Key("k", "wall('v')", "V-wall", "hunter: build a vertical wall through H (it extends to the nearest obstacles)"),
+    Key("tab", "select_wall", "Select", "hunter: select the next wall (shown ▒)", display="tab"),
+    Key("backspace,delete", "remove_wall", "Remove", "hunter: remove the selected wall", display="⌫"),
+) + tuple(
+    Key(keys, f"flee({dx},{dy})", "Prey" if index == 0 else f"Prey {name}",
+        "prey: move (w e r / s d f / x c v around d = stay, or the digits of a keypad, or the arrows); it keeps going",
+        display="wer/sdf/xcv" if index == 0 else "", show=index == 0)
+    for index, (keys, dx, dy, name) in enumerate(PREY_KEYS)
+)
+
+
+class EvasionBoardView(BoardView):
+    #: From the most important down: in the whole-board zoom a block shows its first kind.
+    KINDS = ("prey", "hunter", "heading", "selected", "wall", "floor")
+    COMPONENT_CLASSES = {f"board--{kind}" for kind in KINDS}
+
+    def __init__(self, screen: EvasionScreen) -> None:
+        super().__init__(id="board")
+        self.game_screen = screen
+        self._rows_for: tuple[Wall, ...] | None = None
+        self._rows: list[list[tuple[str, str]]] = []
+        self._blocks_for: tuple[tuple[Wall, ...], int] | None = None
+        self._blocks: list[list[str]] = []
+
+    # --- caches per set of walls --------------------------------------------------------------
+    def _wall_rows(self, state: State) -> list[list[tuple[str, str]]]:
+        """Each board row as cells, walls included: rebuilt only when the walls change."""
+        if self._rows_for != state.walls or not self._rows:
+            grid = self.game_screen.engine.grid_of(state)
+            cells, stride, width = grid.cells, grid.stride, grid.width
+            rows = []
+            for y in range(grid.height):
+                start = (y + PAD) * stride + PAD
+                line = cells[start : start + width]
+                rows.append([WALL if b else FLOOR for b in line] if any(line) else [FLOOR] * width)
+            self._rows, self._rows_for = rows, state.walls
+        return self._rows
+
+    def _wall_blocks(self, state: State, k: int) -> list[list[str]]:
+        """Per block row, the kind of each k x k block from the walls alone."""
+        if self._blocks_for != (state.walls, k) or not self._blocks:
+            grid = self.game_screen.engine.grid_of(state)
+            cells, stride, width, height = grid.cells, grid.stride, grid.width, grid.height
+            columns = -(-width // k)
+            blocks = []
+            for top in range(0, height, k):
+                acc = 0
+                for y in range(top, min(height, top + k)):
+                    start = (y + PAD) * stride + PAD
+                    acc |= int.from_bytes(cells[start : start + width], "big")
+                line = acc.to_bytes(width, "big")
+                blocks.append(["wall" if any(line[c * k : (c + 1) * k]) else "floor" for c in range(columns)])
+            self._blocks, self._blocks_for = blocks, (state.walls, k)
+        return self._blocks
+
+    def marks(self, state: State) -> list[tuple[int, int, tuple[str, str]]]:
+        """(x, y, cell) drawn over the walls, least important first."""
+        config = self.game_screen.engine.config
+        out: list[tuple[int, int, tuple[str, str]]] = []
+        hx, hy = state.hunter
+        vx, vy = state.hunter_velocity
+        nx, ny = hx + vx, hy + vy
+        if 0 <= nx < config.width and 0 <= ny < config.height:
+            out.append((nx, ny, (HEADING.get((vx, vy), "· "), "heading")))
+        out.append((hx, hy, ("H ", "hunter")))
+        out.append((*state.prey, ("P ", "prey")))
+        return out
+
+    # --- drawing --------------------------------------------------------------------------------
+    def cell(self, row: int, col: int) -> tuple[str, str]:
+        return self.row_cells(row, col, col + 1)[0]
+
+    def row_cells(self, row: int, first: int, last: int) -> list[tuple[str, str]]:
+        state: State = self.game_screen.shown
+        cells = self._wall_rows(state)[row][first:last]
+        wall = self.game_screen.selected_wall()
+        if wall is not None and wall.y1 <= row <= wall.y2:
+            for x in range(max(first, wall.x1), min(last, wall.x2 + 1)):
+                cells[x - first] = SELECTED
+        for x, y, mark in self.marks(state):
+            if y == row and first <= x < last:
+                cells[x - first] = mark
+        return cells
+
+    def _block_row(self, block_row: int, k: int, first: int, last: int) -> list[str]:
+        state: State = self.game_screen.shown
+        blocks = self._wall_blocks(state, k)
+        if block_row >= len(blocks):
+            return ["floor"] * (last - first)
+        kinds = blocks[block_row][first:last]
+        rank = self._rank
+        wall = self.game_screen.selected_wall()
+        if wall is not None and wall.y1 // k <= block_row <= wall.y2 // k:
+            for column in range(max(first, wall.x1 // k), min(last, wall.x2 // k + 1)):
+                kinds[column - first] = "selected"
+        for x, y, (_, kind) in self.marks(state):
+            column = x // k
+            if y // k == block_row and first <= column < last and rank[kind] < rank.get(kinds[column - first], 99):
+                kinds[column - first] = kind
+        return kinds
+
+
+class EvasionScreen(MatchScreen[State]):
+    KEYMAP = match_keymap(OWN_KEYS)
+
+    def __init__(
+        self,
+        game: GameDefinition,
+        loaded: LoadedBoard,
+        settings: Settings | None = None,
+        players: Sequence[str] | None = None,
+        rounds: int = 2,
+    ) -> None:
+        self._selected: Wall | None = None
+        self._prey_order: PreyAction | None = None
+        self._note = ""
+        self._note_until = 0.0
+        self.round_scores: list[tuple[int, int | None, int, str]] = []  # (hunter participant, caught_at, steps, reason)
+        super().__init__(game, loaded, settings, players, rounds)
+
+    def default_players(self, game: GameDefinition) -> tuple[str, ...]:
+        return ("human", "builtin")
+
+    def make_board_view(self) -> BoardView:
+        return EvasionBoardView(self)
+
+    def on_mount(self) -> None:
+        self.view.zoom_choice = Zoom.WHOLE
+        super().on_mount()
+
+    @property
+    def config(self) -> Config:
+        return self.engine.config  # type: ignore[attr-defined]
+
+    def grid_size(self) -> tuple[int, int]:
+        return self.config.width, self.config.height
+
+    # --- who is who -------------------------------------------------------------------------------
+    def is_human(self, seat: int) -> bool:
+        return self.session.agents[seat].human
+
+    def seat_name(self, seat: int) -> str:
+        names = self.match.score.names
+        return names[self.match.seating[seat]]
+
+    def round_label(self) -> str:
+        index = min(self.match.round_index + (0 if self.session.over else 1), self.rounds)
+        return f"round {max(1, index)}/{self.rounds}"
+
+    # --- drawing hooks -------------------------------------------------------------------------------
+    def _refresh_all(self) -> None:
+        super()._refresh_all()
+        self.query_one("#title").update(self.title_text())
+
+    def title_text(self) -> str:
+        return f"Evasion {self.loaded.title} · {self.round_label()} · H {self.seat_name(HUNTER)} · P {self.seat_name(PREY)}"
+
+    def status_text(self, state: State) -> str:
+        engine = self.engine
+        wait = engine.build_wait(state)  # type: ignore[attr-defined]
+        (hx, hy), (px, py) = state.hunter, state.prey
+        outcome = engine.outcome(state)
+        text = (
+            f"step {state.tick} · walls {len(state.walls)}/{self.config.m}"
+            f" · wall {'ready' if wait == 0 else f'in {wait}'}/{self.config.n}"
+            f" · dist {math.hypot(px - hx, py - hy):.0f}"
+        )
+        if outcome.over:
+            text += f" · {outcome.reason}"
+        return text
+
+    def focus_of(self, state: State) -> Pos:
+        seat = PREY if self.is_human(PREY) and not self.is_human(HUNTER) else HUNTER
+        x, y = state.prey if seat == PREY else state.hunter
+        return Pos(y, x)
+
+    def legend(self) -> str:
+        return "H hunter ↘ its heading  P prey  █ wall  ▒ selected wall  · z: full size"
+
+    def _show_status(self) -> None:
+        if not self.message and self._note and time.monotonic() < self._note_until:
+            self.message = self._note
+        super()._show_status()
+
+    def note(self, text: str) -> None:
+        """A message that stays a few seconds although the board moves on."""
+        self._note = text
+        self._note_until = time.monotonic() + NOTE_SECONDS
+        self.say(text)
+
+    def selected_wall(self) -> Wall | None:
+        wall = self._selected
+        if wall is not None and wall not in self.shown.walls:
+            self._selected = wall = None
+        return wall
+
+    def _on_change(self, session: Session[State, Any], change: Any) -> None:
+        try:
+            super()._on_change(session, change)
+            if change.kind == "step":
+                self._tell(change.events)
+        except Exception as exc:  # drawing must never take the app down
+            self.notify(f"{type(exc).__name__}: {exc}", title="Evasion", severity="error")
+
+    def _tell(self, events: Sequence[Event]) -> None:
+        for event in events:
+            if event.kind == "refused":
+                who = "your" if self.is_human(HUNTER) else f"{self.seat_name(HUNTER)}'s"
+                self.note(f"Refused {who} wall: {event.text}")
+            elif event.kind == "built" and self.is_human(HUNTER):
+                self.note(f"Built: {event.text}")
+
+    # --- the clock ------------------------------------------------------------------------------------
+    def _tick(self, force: bool = False) -> None:
+        try:
+            if self._prey_order is not None and self.state.prey_moves_next and self.is_human(PREY) and not self.session.over:
+                self.session.submit(PREY, self._prey_order)
+                self._prey_order = None
+            super()._tick(force)
+        except Exception as exc:  # a bot's or the engine's error is a message, not a crash
+            self._paused = True
+            self.notify(f"{type(exc).__name__}: {exc}", title="Evasion paused", severity="error")
+
+    def _after_tick(self) -> None:
+        session = self.session
+        if not session.over:
+            return
+        result = self.match.finish_round()
+        state = session.state
+        hunter = result.seating[HUNTER]
+        self.round_scores.append((hunter, state.caught_at, state.tick, session.outcome.reason))
+        name = self.match.score.names[hunter]
+        if state.caught_at is not None:
+            what = f"{name} caught the prey at step {state.caught_at}"
+        else:
+            what = f"{session.outcome.reason} (step {state.tick})"
+        if self.match.finished:
+            self.say(f"{what}. Match over: {self.match_summary()}. esc goes back.")
+        else:
+            self.say(f"{what}. enter plays round {result.index + 2}: the roles swap.")
+        self.query_one("#title").update(self.title_text())
+
+    def match_summary(self) -> str:
+        """Each participant's catch time as hunter and the winner: the sooner catch."""
+        names = self.match.score.names
+        parts = []
+        keys = {}
+        for hunter, caught_at, steps, reason in self.round_scores:
+            parts.append(f"{names[hunter]} caught in {caught_at}" if caught_at is not None else f"{names[hunter]} did not catch ({steps} steps)")
+            keys[hunter] = (0, caught_at) if caught_at is not None else (1, steps)
+        if len(keys) == 2:
+            (a, ka), (b, kb) = keys.items()
+            winner = names[a] if ka < kb else names[b] if kb < ka else None
+            parts.append(f"{winner} wins" if winner else "a draw")
+        return ", ".join(parts)
+
+    def action_next_round(self) -> None:
+        self._selected = None
+        self._prey_order = None
+        super().action_next_round()
+        self.query_one("#title").update(self.title_text())
+
+    # --- keys -----------------------------------------------------------------------------------------
+    def _can_play(self, seat: int) -> bool:
+        if self.session.over:
+            self.say(f"The round is over. {'enter plays the next one.' if not self.match.finished else 'esc goes back.'}")
+            return False
+        if not self.is_human(seat):
+            self.say(f"The {SEATS[seat]} is {self.seat_name(seat)} this round: your keys are the {SEATS[1 - seat]}'s.")
+            return False
+        return True
+
+    def submit_hunter(self, build: str | Wall | None = None, remove: tuple[Wall, ...] = ()) -> None:
+        """Latch a hunter request for the next step, merged with one already latched."""
+        pending = self.session.pending.get(HUNTER)
+        if isinstance(pending, HunterAction):
+            build = build if build is not None else pending.build
+            remove = tuple(pending.remove) + tuple(r for r in remove if r not in pending.remove)
+        self.session.submit(HUNTER, HunterAction(build, remove))
+
+    def action_wall(self, kind: str) -> None:
+        if not self._can_play(HUNTER):
+            return
+        self.submit_hunter(build=kind)
+        self.say(f"{'Horizontal' if kind == 'h' else 'Vertical'} wall requested for step {self.state.tick + 1}.")
+
+    def action_select_wall(self) -> None:
+        if not self._can_play(HUNTER):
+            return
+        walls = self.state.walls
+        if not walls:
+            self.say("No walls to select.")
+            return
+        current = self.selected_wall()
+        index = (walls.index(current) + 1) % len(walls) if current is not None else 0
+        self._selected = walls[index]
+        self.say(f"Selected wall {index + 1}/{len(walls)}: {walls[index].text()}. ⌫ removes it.")
+        self.view.refresh()
+
+    def action_remove_wall(self) -> None:
+        if not self._can_play(HUNTER):
+            return
+        wall = self.selected_wall()
+        if wall is None:
+            self.say("Select a wall with tab first.")
+            return
+        self.submit_hunter(remove=(wall,))
+        self._selected = None
+        self.say(f"Removing wall {wall.text()} at step {self.state.tick + 1}.")
+
+    def action_flee(self, dx: int, dy: int) -> None:
+        if not self._can_play(PREY):
+            return
+        order = PreyAction((dx, dy))
+        if self.state.prey_moves_next:
+            self.session.submit(PREY, order)
+            self._prey_order = None
+        else:
+            self._prey_order = order  # the prey moves on even steps: keep it for the next one
+
+    def action_hint(self) -> None:
+        if self.session.over:
+            self.say("The round is over.")
+            return
+        self.note("Hint: " + "; ".join(hint_text(self.engine, self.state, seat) for seat in (HUNTER, PREY) if self.is_human(seat)))  # type: ignore[arg-type]
+
+
+def hint_text(engine: EvasionEngine, state: State, seat: int) -> str:
+    """What the builtin bot would do in `seat`, in words and keys."""
+    if seat == HUNTER:
+        action = BoxHunter()(engine, state)
+        parts = [f"remove wall {state.walls[r].text() if isinstance(r, int) else r.text()} (tab, ⌫)" for r in action.remove]
+        if action.build is not None:
+            parts.append("build a horizontal wall now (j)" if action.build == "h" else "build a vertical wall now (k)")
+        wait = engine.build_wait(state)
+        return "hunter: " + (", ".join(parts) if parts else f"no wall yet (wall {'ready' if wait == 0 else f'in {wait}'})")
+    move = LookaheadPrey()(engine, state)
+    velocity = move.velocity or state.prey_velocity
+    return f"prey: go {DIRECTION_NAMES[velocity]} ({PREY_KEY_OF[velocity]})"
+
+
+# --- the architect on screen -----------------------------------------------------------------------
+class RoleQueueAgent(Agent[State, Any]):
+    """Human seats of a served game: one queue per role, fed by the screen's keys; the
+    server asks without waiting and gets the default when nothing is queued."""
+
+    kind = "human"
+
+    def __init__(self, name: str = "you") -> None:
+        super().__init__(name)
+        self.queues: dict[int, queue.Queue[Any]] = {HUNTER: queue.Queue(), PREY: queue.Queue()}
+
+    def submit(self, seat: int, action: Any) -> None:
+        self.queues[seat].put(action)
+
+    def act(self, ask: Ask[State, Any]) -> Any:
+        try:
+            return self.queues[ask.seat].get_nowait()
+        except queue.Empty:
+            return ask.engine.default_action(ask.state, ask.seat)
+
+
+class _Seat(Agent[State, Any]):
+    """A placeholder in the screen's session: who sits there (never asked)."""
+
+    def __init__(self, name: str, human: bool) -> None:
+        super().__init__(name)
+        self.human = human
+
+    def act(self, ask: Ask[State, Any]) -> Any:  # pragma: no cover
+        return ask.engine.default_action(ask.state, ask.seat)
+
+
+class ServedEvasionScreen(EvasionScreen):
+    """Shows the architect's game live; pause and step hold the server between steps."""
+
+    def __init__(self, game: GameDefinition, loaded: LoadedBoard, settings: Settings | None, serve: dict[str, Any]) -> None:
+        self.serve = serve
+        self.human = RoleQueueAgent()
+        self.stop = threading.Event()
+        self.go = threading.Event()
+        self.go.set()
+        self._lock = threading.Lock()
+        self._latest: State | None = None
+        self._events: list[Event] = []
+        self._game_num = 1
+        self._title = ""
+        self.result: dict[str, Any] | None = None
+        self._server: Any = None
+        self._thread: threading.Thread | None = None
+        kinds = (serve["hunter"], serve["prey"])
+        super().__init__(game, loaded, settings, players=kinds, rounds=2 if serve["protocol"] == "2016" else 1)
+
+    def _start(self, loaded: LoadedBoard) -> None:
+        from tui_grid.core.match import Match
+
+        self.loaded = loaded
+        engine = EvasionEngine(loaded.board)
+        names = list(self.participant_names())
+        self.match = Match(lambda index: engine, [_Seat(n, k == "human") for n, k in zip(names, self.players)], self.rounds, names=names)
+        self._new_round()
+
+    def participant_names(self) -> list[str]:
+        return [f"{kind} ({i + 1})" for i, kind in enumerate(self.players)]
+
+    def on_mount(self) -> None:
+        self.view.zoom_choice = Zoom.WHOLE
+        self.view.set_grid_size(*self.grid_size())
+        self._refresh_all()
+        serve = self.serve
+        server = self._server = serve.get("server")
+        if server is None:
+            from tui_grid.games.evasion.server import EvasionServer
+
+            try:
+                server = self._server = EvasionServer(self.loaded.board, serve["protocol"], serve["port"], serve["hunter"],
+                                                      serve["prey"], serve["max_steps"], **serve["options"])
+            except OSError as exc:
+                self.say(f"Cannot listen on port {serve['port']}: {exc.strerror or exc}. q quits.")
+                return
+        # The server was made before the screen (so a busy port is a CLI error): wire it up.
+        server.on_state = self._on_state
+        server.agents = {key: self.human for key, kind in zip(SEATS, self.players) if kind == "human"}
+        server.tick_seconds = self.tick_seconds()
+        server.stop = self.stop
+        server.log = self._log
+        self._thread = threading.Thread(target=self._serve, name="evasion-server", daemon=True)
+        self._thread.start()
+        self._poll = self.set_interval(0.03, self._show_latest)
+        if server.listener is not None:
+            self.note(f"Listening on {serve['options'].get('host', '127.0.0.1')}:{server.port} ({serve['protocol']} protocol): waiting for the TCP players.")
+
+    def _serve(self) -> None:
+        try:
+            self.result = self._server.run()
+        except Exception as exc:  # reported on screen, never a crash
+            self.result = {"error": f"{type(exc).__name__}: {exc}"}
+
+    def _log(self, text: str) -> None:
+        with self._lock:
+            self._events.append(Event(text, kind="log"))
+
+    def _on_state(self, state: State, events: tuple[Event, ...]) -> None:
+        """In the server thread: hand the state over; wait while paused."""
+        with self._lock:
+            self._latest = state
+            self._events.extend(events)
+        while not self.go.is_set() and not self.stop.is_set():
+            self.go.wait(0.1)
+        if self._paused:
+            self.go.clear()
+
+    def _show_latest(self) -> None:
+        with self._lock:
+            state, self._latest = self._latest, None
+            events, self._events = self._events, []
+        try:
+            if state is not None:
+                self._show_served(state)
+            for event in events:
+                if event.kind == "log":
+                    self.note(event.text)
+            self._tell(events)
+        except Exception as exc:  # never a crash: say it
+            self.notify(f"{type(exc).__name__}: {exc}", title="Evasion", severity="error")
+        title = self.title_text()
+        if title != self._title:
+            self._title = title
+            self.query_one("#title").update(title)
+        if self.result is not None and self._thread is not None and not self._thread.is_alive():
+            self._poll.stop()
+            self.say(_result_text(self.result) + "  q quits.")
+
+    def _show_served(self, state: State) -> None:
+        if state.tick == 0 and self.session.over and not self.match.finished:  # 2016: the second game
+            self._new_round()
+            self._game_num += 1
+            self._refresh_all()
+        self.session.state = state
+        self._display(state)
+        if self.session.over and self.match.round_index < self._game_num:
+            result = self.match.finish_round()
+            hunter = result.seating[HUNTER]
+            self.round_scores.append((hunter, state.caught_at, state.tick, self.session.outcome.reason))
+            self.note(f"Game {self._game_num}: {self.session.outcome.reason}.")
+
+    def seat_name(self, seat: int) -> str:
+        participant = self.match.seating[seat]
+        players = self._server.players if self._server is not None else []
+        if participant < len(players) and players[participant].conn is not None:
+            return players[participant].name
+        return super().seat_name(seat)
+
+    def title_text(self) -> str:
+        server = self._server
+        where = f":{server.port}" if server is not None and server.listener is not None else "(no TCP seats)"
+        return f"Evasion architect {where} {self.serve['protocol']} · game {self._game_num} · H {self.seat_name(HUNTER)} · P {self.seat_name(PREY)}"
+
+    def _tick(self, force: bool = False) -> None:
+        if force and self._paused:
+            self.go.set()  # one step, then _on_state holds the server again
+
+    def action_pause(self) -> None:
+        self._paused = not self._paused
+        if self._paused:
+            self.go.clear()
+            self.say("Paused: . plays one step, space resumes.")
+        else:
+            self.go.set()
+            self.say("")
+
+    def action_speed(self, change: int) -> None:
+        self.settings = self.settings.faster() if change > 0 else self.settings.slower()
+        if self._server is not None:
+            self._server.tick_seconds = self.tick_seconds()
+        self._show_status()
+
+    def tick_seconds(self) -> float:
+        return 0.05 * TICK_FACTOR[self.settings.speed]
+
+    def action_next_round(self) -> None:
+        self.say("The architect starts each game itself.")
+
+    def submit_hunter(self, build: str | Wall | None = None, remove: tuple[Wall, ...] = ()) -> None:
+        self.human.submit(HUNTER, HunterAction(build, remove))
+
+    def action_flee(self, dx: int, dy: int) -> None:
+        if self._can_play(PREY):
+            self.human.submit(PREY, PreyAction((dx, dy)))
+
+    def on_unmount(self) -> None:
+        self.stop.set()
+        self.go.set()
+        if self._thread is not None:
+            self._thread.join(2)
+        if self._server is not None:
+            self._server.close()
+        super().on_unmount()
+
+
+def _result_text(result: dict[str, Any]) -> str:
+    if "error" in result:
+        return f"The architect failed: {result['error']}."
+    if result.get("protocol") == "2016":
+        games = result.get("games", [])
+        parts = [f"game {g['game']}: {g['reason']}" for g in games]
+        winner = result.get("winner")
+        return "; ".join(parts) + (f". Winner: {winner}." if winner else ". No winner.")
+    return f"{result.get('reason', 'over')} (hunter {result.get('hunter')}, prey {result.get('prey')})."
+
+
+class ServeApp(App):
+    """The app for `tui-grid serve evasion` without --headless: the served game only."""
+
+    CSS_PATH = str(Path(__file__).resolve().parent.parent.parent / "ui" / "tui_grid.tcss")
+    ENABLE_COMMAND_PALETTE = False
+
+    def __init__(self, game: GameDefinition, loaded: LoadedBoard, serve: dict[str, Any]) -> None:
+        super().__init__()
+        self.settings = Settings()
+        self.game = game
+        self.loaded = loaded
+        self.serve = serve
+        self.screen_shown: ServedEvasionScreen | None = None
+
+    def on_mount(self) -> None:
+        self.screen_shown = ServedEvasionScreen(self.game, self.loaded, self.settings, self.serve)
+        self.push_screen(self.screen_shown)
+
+    def exit_saving(self) -> None:
+        self.exit()
+
+    def pop_screen(self) -> Any:  # esc on the served game quits: there is nothing behind it
+        if len(self.screen_stack) <= 2:
+            self.exit()
+            return None
+        return super().pop_screen()
+
+
+def serve_live(
+    game: GameDefinition,
+    config: Config,
+    protocol: str,
+    port: int,
+    hunter: str,
+    prey: str,
+    max_steps: int | None,
+    options: dict[str, Any],
+) -> dict[str, Any] | None:
+    """Run the architect with its game on screen; the result once the app closes."""
+    from dataclasses import replace
+
+    if protocol == "2016":
+        config = replace(config, preset="2016")
+    if max_steps is not None:
+        config = replace(config, max_steps=max_steps)
+    from tui_grid.core.errors import UsageError
+    from tui_grid.games.evasion.server import EvasionServer
+
+    loaded = LoadedBoard(config, "served", f"N={config.n} M={config.m}")
+    try:
+        server = EvasionServer(config, protocol, port, hunter, prey, max_steps, keep_preset=True, **options)
+    except OSError as exc:
+        raise UsageError(f"cannot listen on {options.get('host', '127.0.0.1')}:{port}: {exc.strerror or exc}") from None
+    serve = {"protocol": protocol, "port": port, "hunter": hunter, "prey": prey, "max_steps": max_steps, "options": options, "server": server}
+    app = ServeApp(game, loaded, serve)
+    try:
+        app.run()
+    finally:
+        server.stop.set()
+        server.close()
+    shown = app.screen_shown
+    return None if shown is None else shown.result

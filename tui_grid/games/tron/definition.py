@@ -1,0 +1,517 @@
+"""Tron light cycles as the CLI and the app see it: boards, random maps, who may fill a
+seat, the hard bot as a solver (`tui-grid solve tron STATE`), and the verbs `bot` (a
+HackerRank bot on stdin/stdout) and `match` (bots and programs headless, seats swapped).
+
+UI-free: the screen (`screen.py`) is imported by the app only; the bots, the external
+program agent and the match loop are imported when a command needs them.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import math
+import shlex
+import sys
+from typing import Any, Callable, Mapping
+
+from tui_grid.core.agents import Agent, HumanAgent
+from tui_grid.core.boardfile import BoardText
+from tui_grid.core.control import SearchControl
+from tui_grid.core.engine import Plan
+from tui_grid.core.errors import UsageError
+from tui_grid.games.registry import (
+    BoardFiles,
+    GameDefinition,
+    GameOption,
+    Generated,
+    LoadedBoard,
+    Solvable,
+    Verb,
+    parse_count,
+    parse_seed,
+    parse_size_option,
+)
+from tui_grid.games.tron.board import TronBoard, parse_tron
+from tui_grid.games.tron.engine import TronEngine, word
+from tui_grid.games.tron.rules import SEAT_NAMES, TronState
+
+#: Builtin bot levels, weakest first.
+LEVELS = ("easy", "medium", "hard")
+#: What may fill a seat: a person at the keys, a builtin bot, or an external program
+#: (`cmd:` one process for the whole game, `oneshot:` a fresh process per move).
+PLAYERS = ("human", *LEVELS, "cmd:COMMAND", "oneshot:COMMAND")
+PLAYER_HELP = "easy, medium, hard, cmd:COMMAND (one process per game) or oneshot:COMMAND (one per move)"
+DEFAULT_TIME_MS = 100
+#: Seconds an external program may take per move in a headless match, by default.
+DEFAULT_PROGRAM_TIMEOUT = 2.0
+MAX_GAMES = 100_000
+MAX_TIME_MS = 60_000
+
+HELP = """\
+# Tron light cycles
+
+Two light cycles, **red** and **green**, race on a walled arena and leave a trail
+behind them. Both move **at the same time**, one cell per tick.
+
+- A cycle that drives into a wall, any trail (its own included) or off the board
+  **crashes**. The other one wins.
+- If both crash in the same tick, or both enter the same cell (a head-on meeting),
+  the round is a **draw**.
+- A cycle with no free cell around it has no move: it crashes on the next tick.
+- A cycle whose player gives no move keeps going straight (on its first move it heads
+  for the centre).
+
+A match is several rounds; the seats swap after each round, so each player drives red
+and green in turn. The score line counts each player's wins and the draws. When a round
+ends the message says who crashed, where and why, and the crash cell is marked `X`.
+
+| Glyph | Meaning |
+|---|---|
+| `R↑` `G←` | red's and green's heads, with the way they last moved |
+| `░░` | red's trail |
+| `▒▒` | green's trail |
+| `██` | wall |
+| `X` | where a cycle crashed (or the two met head-on) |
+| `◆` | hint: the cell the hard bot would drive to for you |
+
+**Keys.** Player 1 steers with the **arrow keys**, player 2 with **W A S D**. A player
+keeps his keys when the seats swap. A lone human may use either set. A key straight back
+the way you came is ignored (it would crash into your own trail), and up to three turns
+pressed within one tick are played on the following ticks in order.
+
+**Who plays.** On opening a board, the setup dialog (`n` reopens it) chooses each
+player: a human, a builtin bot (*easy* goes where the longest straight run is, *medium*
+looks one move ahead at the territory each side reaches first, *hard* searches many moves
+ahead with alpha-beta), or an external program given as a command line. It also picks the
+board (this one, a new random map, or a new random map every round), the number of
+rounds and the tick speed. The last choices are remembered.
+
+**Programs** speak HackerRank's Tron protocol: each move they read line 1 the player to
+move (`r` or `g`), line 2 `r_row r_col g_row g_col`, then the grid rows (`#` wall, `-`
+empty, `r` `g` trails), and print one of `LEFT RIGHT UP DOWN`. A *one-shot* program is
+started afresh for each move and reads one state. A *persistent* program (`cmd:`) runs
+for the whole round and reads one state after another on the same stdin; it must answer
+each state with one line and flush its output. A state ends at its all-`#` bottom row.
+A program that crashes, exits, answers late or prints anything else loses the round,
+and the message says why. No program outlives its round's end, the screen or the app.
+
+**Watching.** *space* pauses and resumes, *.* plays one tick (and pauses), *+* and *-*
+change the speed, *enter* starts the next round (a match of bots goes on by itself).
+*h* turns the hint on or off: each tick it marks `◆` where the hard bot would drive
+for each human player.
+
+**Boards** are text files: a full `#` border, `-` empty cells, `#` inner walls, one `r`
+and one `g` for the starting heads (10x10 to 40x30 is a good range; up to 80x80 loads).
+A board with trails already drawn takes a `heads: R_ROW R_COL G_ROW G_COL` header, and a
+pasted HackerRank state (player line, heads line, grid) loads as it is. *New* maps are
+random and point-symmetric, so both players face the same arena; a game id such as
+`tron:15x15:w12#seed42` (size, percent of inner walls, seed) makes the same map again.
+
+From the command line: `tui-grid tron bot` is the hard bot on stdin/stdout,
+`tui-grid match tron hard oneshot:./mybot` plays a match headless, and
+`tui-grid solve tron STATE --json` prints the hard bot's move for a state file.
+"""
+
+
+# --- players -------------------------------------------------------------------------------------
+def parse_player(text: str) -> tuple[str, str]:
+    """(kind, value) of a player string: ("human", ""), ("bot", level), ("persistent" or
+    "oneshot", command). UsageError for anything else."""
+    text = text.strip()
+    if text == "human":
+        return "human", ""
+    if text in LEVELS:
+        return "bot", text
+    for prefix, mode in (("cmd:", "persistent"), ("oneshot:", "oneshot")):
+        if text.startswith(prefix):
+            command = text[len(prefix) :].strip()
+            try:
+                argv = shlex.split(command)
+            except ValueError as exc:
+                raise UsageError(f"{text!r}: bad command line: {exc}") from None
+            if not argv:
+                raise UsageError(f"{prefix} needs a command line, e.g. {prefix}python3 mybot.py")
+            return mode, command
+    raise UsageError(f"unknown tron player {text!r}; use human, {PLAYER_HELP}")
+
+
+def player_label(text: str) -> str:
+    """A short name for a player string: "you", "easy bot", "mybot.py"..."""
+    kind, value = parse_player(text)
+    if kind == "human":
+        return "you"
+    if kind == "bot":
+        return f"{value} bot"
+    argv = shlex.split(value)
+    if _base(argv[0]) == "env" and len(argv) > 1:
+        argv = argv[1:]
+    name = _base(argv[0])
+    if _is_interpreter(argv[0]) and len(argv) > 1:
+        if "-m" in argv[1:-1]:
+            name = argv[argv.index("-m", 1) + 1].rsplit(".", 1)[-1]
+        elif "-c" in argv[1:]:
+            name = f"{name} -c"
+        else:
+            name = _base(next((arg for arg in argv[1:] if not arg.startswith("-")), argv[0]))
+    return name if len(name) <= 24 else name[:23] + "…"
+
+
+def _base(path: str) -> str:
+    return path.rstrip("/").rsplit("/", 1)[-1] or path
+
+
+def _is_interpreter(program: str) -> bool:
+    base = program.rsplit("/", 1)[-1]
+    return base.startswith(("python", "pypy", "node", "ruby", "perl", "java", "bash", "sh")) or base in ("env", "uv", "deno")
+
+
+def make_player(text: str, seat: int, time_ms: float = DEFAULT_TIME_MS) -> Agent[Any, Any]:
+    """The agent for a player string (see `parse_player`)."""
+    kind, value = parse_player(text)
+    if kind == "human":
+        return HumanAgent("you")
+    if kind == "bot":
+        from tui_grid.games.tron.bots import make_bot
+
+        return make_bot(value, time_ms)
+    from tui_grid.core.external import ExternalProgramAgent
+    from tui_grid.games.tron.engine import encode_for_program, parse_program_answer
+
+    try:
+        return ExternalProgramAgent(value, kind, encode_for_program, parse_program_answer, name=player_label(text))
+    except ValueError as exc:
+        raise UsageError(f"{text!r}: {exc}") from None
+
+
+def participant_names(players: tuple[str, ...] | list[str]) -> list[str]:
+    """Names for the participants of a match, told apart when they are alike."""
+    humans = sum(1 for p in players if parse_player(p)[0] == "human")
+    names = []
+    for index, player in enumerate(players):
+        if parse_player(player)[0] == "human" and humans > 1:
+            names.append(f"player {index + 1}")
+        else:
+            names.append(player_label(player))
+    if len(set(names)) < len(names):
+        names = [f"{name} ({index + 1})" for index, name in enumerate(names)]
+    return names
+
+
+# --- the game ------------------------------------------------------------------------------------
+class TronGame(BoardFiles, Generated, Solvable, GameDefinition):
+    key = "tron"
+    title = "Tron light cycles"
+    tagline = "Two light cycles, human or bot, on a walled arena."
+    screen_path = "tui_grid.games.tron.screen:TronScreen"
+    options = (
+        GameOption("size", "Size (WxH)", "15x15", "map size including the border, 10x10 to 40x40", metavar="WxH"),
+        GameOption("walls", "Walls (%)", "12", "percent of inner cells that are walls, 0 to 40", metavar="P"),
+    )
+    players = PLAYERS
+
+    def help_markdown(self) -> str:
+        return HELP
+
+    def make_engine(self, loaded: LoadedBoard) -> TronEngine:
+        return TronEngine(loaded.board)
+
+    def make_agent(self, player: str, seat: int, time_ms: float = DEFAULT_TIME_MS) -> Agent[Any, Any]:
+        return make_player(player, seat, time_ms)
+
+    # --- board files ------------------------------------------------------------------------
+    def parse(self, text: BoardText) -> TronBoard:
+        return parse_tron(text)
+
+    def board_rows(self, board: TronBoard) -> tuple[str, ...]:
+        return board.rows
+
+    def file_meta(self, board: TronBoard, meta: dict[str, str]) -> dict[str, str]:
+        out = {**meta, "size": f"{board.width}x{board.height}"}
+        if sum(row.count("r") + row.count("g") for row in board.rows) > 2:
+            out["heads"] = f"{board.red.row} {board.red.col} {board.green.row} {board.green.col}"
+        return out
+
+    # --- generator --------------------------------------------------------------------------
+    def board_from_id(self, game_id: str, control: SearchControl | None = None) -> TronBoard:
+        from tui_grid.games.tron.generator import generate_id
+
+        try:
+            return generate_id(game_id)
+        except ValueError as exc:
+            raise UsageError(f"{game_id}: {exc}") from None
+
+    def game_id_from_options(self, values: Mapping[str, str], seed: int) -> str:
+        from tui_grid.games.tron.generator import check_request, game_id
+
+        width, height = parse_size_option(values.get("size", "15x15"))
+        walls = parse_count("walls", values.get("walls", "12"), 0)
+        try:
+            check_request(width, height, walls)
+        except ValueError as exc:
+            raise UsageError(str(exc)) from None
+        return game_id(width, height, walls, seed)
+
+    # --- the hard bot as a solver --------------------------------------------------------------
+    def add_solve_arguments(self, parser: argparse.ArgumentParser) -> None:
+        parser.add_argument("--player", choices=("r", "g"), default=None, help="the player to move (default: the state's line 1, else r)")
+        parser.add_argument("--time-ms", dest="time_ms", default=str(DEFAULT_TIME_MS), metavar="MS", help=f"the bot's thinking time (default {DEFAULT_TIME_MS})")
+
+    def solve_record(self, engine: TronEngine, state: TronState, control: SearchControl | None = None, **options: Any) -> dict[str, Any]:
+        from tui_grid.games.tron.bots import analyse
+
+        seat = _seat_to_move(engine, options.get("player"))
+        time_ms = parse_time_ms(str(options.get("time_ms", DEFAULT_TIME_MS)))
+        record = analyse(state, seat, time_ms, control)
+        return {"move": record["move"], "score": record["score"], "depth": record["depth"], "player": "rg"[seat], "mode": record["mode"], "nodes": record["nodes"]}
+
+    def solve_drawing(self, engine: TronEngine, state: TronState, record: dict[str, Any]) -> str:
+        from tui_grid.games.tron.engine import direction_of
+
+        seat = "rg".index(record.get("player", "r"))
+        head = state.heads[seat]
+        target = head.step(direction_of(record["move"]))
+        grid = _grid(state)
+        if 0 <= target.row < state.height and 0 <= target.col < state.width and grid[target.row][target.col] == "-":
+            grid[target.row][target.col] = "*"
+        score = "forced" if record["score"] is None else f"score {record['score']}"
+        caption = f"{SEAT_NAMES[seat]} moves {record['move']} (to *): hard bot, depth {record['depth']}, {score}"
+        return "\n".join("".join(row) for row in grid) + "\n" + caption
+
+    def plan(self, engine: TronEngine, state: TronState, control: SearchControl) -> Plan[Any]:
+        from tui_grid.games.tron.bots import analyse
+        from tui_grid.games.tron.engine import direction_of
+
+        seat = engine.board.to_move
+        record = analyse(state, seat, DEFAULT_TIME_MS, control)
+        direction = direction_of(record["move"])
+        return Plan((direction,), f"The hard bot drives {SEAT_NAMES[seat]} {record['move']}.", {"seat": seat, **record})
+
+    def draw(self, engine: TronEngine, state: TronState) -> str:
+        grid = _grid(state)
+        caption = f"tick {state.turn}"
+        if state.outcome.over:
+            caption += f": {state.outcome.reason}"
+        return "\n".join("".join(row) for row in grid) + "\n" + caption
+
+    # --- verbs ----------------------------------------------------------------------------
+    def verbs(self) -> tuple[Verb, ...]:
+        return (
+            Verb("bot", "a HackerRank Tron bot on stdin/stdout", _configure_bot, _run_bot),
+            Verb("match", "play bots and programs against each other headless", _configure_match, _run_match),
+        )
+
+
+def _grid(state: TronState) -> list[list[str]]:
+    """The rows with the heads in capitals."""
+    grid = [list(row) for row in state.rows]
+    for seat, letter in ((0, "R"), (1, "G")):
+        head = state.heads[seat]
+        grid[head.row][head.col] = letter
+    return grid
+
+
+def _seat_to_move(engine: TronEngine, player: str | None) -> int:
+    if player in ("r", "g"):
+        return "rg".index(player)
+    return engine.board.to_move
+
+
+def parse_time_ms(text: str, name: str = "--time-ms") -> float:
+    try:
+        value = float(text)
+    except ValueError:
+        raise UsageError(f"{name} must be a number of milliseconds, got {text!r}") from None
+    if not math.isfinite(value) or value <= 0 or value > MAX_TIME_MS:
+        raise UsageError(f"{name} must be more than 0 and at most {MAX_TIME_MS}, got {text}")
+    return value
+
+
+def _seconds(text: str, name: str) -> float:
+    try:
+        value = float(text)
+    except ValueError:
+        raise UsageError(f"{name} must be a number of seconds, got {text!r}") from None
+    if not math.isfinite(value) or value <= 0 or value > 3600:
+        raise UsageError(f"{name} must be more than 0 and at most 3600 seconds, got {text}")
+    return value
+
+
+# --- tui-grid tron bot ---------------------------------------------------------------------------
+def _configure_bot(parser: argparse.ArgumentParser) -> None:
+    parser.description = "Answer HackerRank Tron states on stdin, one line (UP DOWN LEFT RIGHT) each, until end of input."
+    parser.add_argument("--level", choices=LEVELS, default="hard", help="bot strength (default hard)")
+    parser.add_argument("--time-ms", dest="time_ms", default=str(DEFAULT_TIME_MS), metavar="MS", help=f"thinking time per move (default {DEFAULT_TIME_MS})")
+
+
+def _run_bot(args: argparse.Namespace) -> int:
+    from tui_grid.games.tron import botmain
+
+    time_ms = parse_time_ms(args.time_ms)
+    try:
+        return botmain.run(sys.stdin, sys.stdout, args.level, time_ms)
+    except (BrokenPipeError, KeyboardInterrupt):
+        return 0
+
+
+# --- tui-grid match tron RED GREEN ---------------------------------------------------------------
+def _configure_match(parser: argparse.ArgumentParser) -> None:
+    parser.description = "Play a match headless, as fast as the players answer; the seats swap every game."
+    parser.add_argument("red", metavar="RED", help=f"who drives red in game 1: {PLAYER_HELP}")
+    parser.add_argument("green", metavar="GREEN", help="who drives green in game 1 (same choices)")
+    parser.add_argument("--games", default="2", metavar="N", help="games to play (default 2)")
+    where = parser.add_mutually_exclusive_group()
+    where.add_argument("--board", default=None, metavar="B", help="board: file, name or game id (default standard)")
+    where.add_argument("--random-maps", dest="random_maps", action="store_true", help="a new random map for every pair of games")
+    parser.add_argument("--size", default="15x15", metavar="WxH", help="random maps' size (default 15x15)")
+    parser.add_argument("--walls", default="12", metavar="P", help="random maps' percent of walls (default 12)")
+    parser.add_argument("--seed", default=None, metavar="S", help="the first random map's seed (default: a new one)")
+    parser.add_argument("--time-ms", dest="time_ms", default=str(DEFAULT_TIME_MS), metavar="MS", help=f"builtin bots' thinking time per move (default {DEFAULT_TIME_MS})")
+    parser.add_argument("--timeout", default=str(DEFAULT_PROGRAM_TIMEOUT), metavar="SECONDS", help=f"longest a program may take per move (default {DEFAULT_PROGRAM_TIMEOUT:g})")
+    parser.add_argument("--json", action="store_true", help="end with one JSON line: wins, draws, losses (for RED) and the games")
+
+
+def _run_match(args: argparse.Namespace) -> int:
+    import random
+
+    players = (args.red, args.green)
+    for text in players:
+        if parse_player(text)[0] == "human":
+            raise UsageError("a headless match has no humans: use tui-grid play tron to play")
+    games = parse_count("--games", args.games)
+    if games > MAX_GAMES:
+        raise UsageError(f"--games must be at most {MAX_GAMES}, got {games}")
+    time_ms = parse_time_ms(args.time_ms)
+    timeout = _seconds(args.timeout, "--timeout")
+    seed: int | None = None
+    if args.random_maps:
+        seed = parse_seed(args.seed) if args.seed is not None else random.randrange(1, 1_000_000)
+        from tui_grid.games.tron.generator import game_id, parse_game_id
+
+        width, height, walls, _ = parse_game_id(GAME.game_id_from_options({"size": args.size, "walls": args.walls}, seed))
+
+        def board_for(index: int) -> LoadedBoard:
+            # Both games of a pair share a map, so each player drives it from both sides.
+            return GAME.load_id(game_id(width, height, walls, seed + index // 2))
+
+    else:
+        loaded = GAME.load(args.board or "standard")
+
+        def board_for(index: int) -> LoadedBoard:
+            return loaded
+
+    progress = _Progress(games) if sys.stderr.isatty() else None
+
+    def emit(line: str) -> None:
+        if progress is not None:
+            progress.clear()
+        print(line, flush=True)
+
+    record = run_match(players, games, board_for, time_ms, timeout, emit, progress.update if progress else None)
+    if progress is not None:
+        progress.clear()
+    record["seed"] = seed
+    emit(summary_line(record))
+    if args.json:
+        print(json.dumps(record), flush=True)
+    return 0
+
+
+def run_match(
+    players: tuple[str, str],
+    games: int,
+    board_for: Callable[[int], LoadedBoard],
+    time_ms: float = DEFAULT_TIME_MS,
+    timeout: float = DEFAULT_PROGRAM_TIMEOUT,
+    emit: Callable[[str], None] = lambda line: None,
+    on_game: Callable[[int, str], None] | None = None,
+) -> dict[str, Any]:
+    """Play `games` games with core.match.Match, the seats swapped every game; the record
+    is from the first player's (RED's) side. Every agent is closed at the end."""
+    from tui_grid.core.match import Match, wilson_interval
+
+    names = participant_names(list(players))
+    agents = [make_player(text, index, time_ms) for index, text in enumerate(players)]
+    boards: dict[int, LoadedBoard] = {}
+
+    def engine_for(index: int) -> TronEngine:
+        boards[index] = board_for(index)
+        return GAME.make_engine(boards[index])
+
+    match: Match[TronState, Any] = Match(engine_for, agents, games, names=names)
+    rows: list[dict[str, Any]] = []
+
+    def on_round(result: Any) -> None:
+        loaded = boards[result.index]
+        red, green = (names[p] for p in result.seating)
+        outcome = "D" if result.winner is None else ("W" if result.winner == 0 else "L")
+        winner = None if result.winner is None else names[result.winner]
+        row = {
+            "game": result.index + 1,
+            "board": loaded.game_id or loaded.name,
+            "red": red,
+            "green": green,
+            "result": outcome,
+            "winner": winner,
+            "reason": result.reason,
+            "steps": result.steps,
+            "moves": result.log,
+        }
+        rows.append(row)
+        seat = "red" if result.seating[0] == 0 else "green"
+        emit(f"game {row['game']}: {names[0]} {outcome} as {seat} · {result.reason} · {result.steps} steps · {row['board']}")
+        if on_game is not None:
+            on_game(len(rows), match.score.wdl(0))
+
+    try:
+        # Builtin bots keep to time_ms; the deadline is the programs' allowance.
+        match.play(max(timeout, time_ms / 1000.0 + 0.5), on_round=on_round)
+    finally:
+        match.close()
+    score = match.score
+    wins, draws, losses = score.wins(0), score.draws, score.losses(0)
+    low, high = wilson_interval(wins + draws / 2, len(rows))
+    return {
+        "wins": wins,
+        "draws": draws,
+        "losses": losses,
+        "games": rows,
+        "red": players[0],
+        "green": players[1],
+        "names": names,
+        "score": round((wins + draws / 2) / len(rows), 4) if rows else None,
+        "ci95": [round(low, 4), round(high, 4)],
+        "time_ms": time_ms,
+    }
+
+
+def summary_line(record: Mapping[str, Any]) -> str:
+    names = record["names"]
+    played = len(record["games"])
+    text = f"{names[0]}: {record['wins']}-{record['draws']}-{record['losses']} (W-D-L) against {names[1]} in {played} game{'s' if played != 1 else ''}"
+    if record["score"] is not None:
+        low, high = record["ci95"]
+        text += f"; score {record['score']:.0%} (95% CI {low:.0%} to {high:.0%})"
+    return text
+
+
+class _Progress:
+    """A one-line progress bar on stderr (only when stderr is a terminal)."""
+
+    WIDTH = 30
+
+    def __init__(self, total: int) -> None:
+        self.total = total
+        self.update(0, "0-0-0")
+
+    def update(self, done: int, wdl: str) -> None:
+        filled = self.WIDTH * done // max(1, self.total)
+        sys.stderr.write(f"\r[{'#' * filled}{'.' * (self.WIDTH - filled)}] {done}/{self.total} games  {wdl}")
+        sys.stderr.flush()
+
+    def clear(self) -> None:
+        sys.stderr.write("\r\x1b[K")
+        sys.stderr.flush()
+
+
+GAME = TronGame()
