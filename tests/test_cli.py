@@ -172,7 +172,7 @@ def test_bad_bytes_are_reported_where_they_are(capsys, monkeypatch, tmp_path) ->
         (["watch", "ice", "spiral", "--delay", "1e308"], "--delay must be between 0 and 60 seconds"),
         (["generate", "ice", "--size", "-5x5"], "size: expected WxH"),
         (["solve", "ice", "jimmy:10x10:g3:yes#seed1"], "that is a jimmy game id"),
-        (["generate", "tron"], "not playable yet"),
+        (["generate", "chess"], "unknown game"),
         (["generate", "evasion"], "evasion cannot generate boards: Evasion has no generator"),
         (["solve", "ice", "."], "is a folder"),
     ],
@@ -188,3 +188,12 @@ def test_board_sizes_from_files_are_capped(capsys, tmp_path) -> None:
         path.write_text(f"size: {size}\n---\nS E\n")
         code, _, err = run(capsys, "solve", "ice", str(path))
         assert code == 2 and "width and height must be at most 1000" in err
+
+
+def test_play_without_a_terminal_says_so_in_one_line() -> None:
+    done = subprocess.run(
+        [sys.executable, "-m", "tui_grid", "play", "ice", "spiral"],
+        stdin=subprocess.DEVNULL, capture_output=True, text=True, timeout=30,
+    )
+    assert done.returncode == 2 and done.stdout == ""
+    assert done.stderr.count("\n") == 1 and "needs a terminal" in done.stderr and "solve" in done.stderr

@@ -11,9 +11,12 @@ import argparse
 import json
 import math
 import sys
-from typing import Any, Callable, NoReturn, Sequence
+import time
+from contextlib import contextmanager
+from typing import Any, Callable, Iterator, NoReturn, Sequence
 
 from tui_grid import __version__
+from tui_grid.core.control import SearchControl
 from tui_grid.core.errors import BoardError, UsageError
 from tui_grid.games.registry import (
     PLANNED,
@@ -182,11 +185,33 @@ def _delay(text: str) -> float:
     return value
 
 
+NEEDS_TERMINAL = "the app needs a terminal; for headless work use 'tui-grid solve', 'watch' or 'replay'"
+
+
 def _run_app(game_key: str | None = None, loaded: LoadedBoard | None = None) -> int:
+    _attach_terminal()
     from tui_grid.ui.app import TuiGridApp
 
     TuiGridApp(game_key=game_key, loaded=loaded).run()
     return 0
+
+
+def _attach_terminal() -> None:
+    """Keys come from the terminal even when the board came down a pipe (as `less` does):
+    standard input is replaced by /dev/tty. Without a terminal, say so in one line."""
+    import os
+
+    if not sys.stdout.isatty():
+        raise UsageError(f"output is not a terminal: {NEEDS_TERMINAL}")
+    if sys.stdin.isatty():
+        return
+    try:
+        tty = os.open("/dev/tty", os.O_RDONLY)
+    except OSError:
+        raise UsageError(f"no terminal to read keys from: {NEEDS_TERMINAL}") from None
+    os.dup2(tty, 0)
+    os.close(tty)
+    sys.stdin = sys.__stdin__ = open(0, "r", closefd=False)
 
 
 def _list_boards(game_key: str | None) -> int:
@@ -235,7 +260,8 @@ def _solve(game: GameDefinition, rest: list[str]) -> int:
         engine, state = game.state_after(loaded)
         started.append((loaded, engine, state))
     for index, (loaded, engine, state) in enumerate(started):
-        record = solver.solve_record(engine, state, None, **extra)
+        with stderr_progress(f"solving {loaded.title}") as control:
+            record = solver.solve_record(engine, state, control, **extra)
         if args.json:
             print(json.dumps(record), flush=True)
         else:
@@ -254,14 +280,42 @@ def _generate(game: GameDefinition, rest: list[str]) -> int:
         parser.add_argument("--seed", default=None, metavar="S", help="random seed (default: a new one)")
 
     args = _sub_parser(f"tui-grid generate {game.key}", configure).parse_args(rest)
-    sys.stdout.write(generator.generate_file(generator.id_from_args(args)))
+    game_id = generator.id_from_args(args)
+    with stderr_progress(f"generating {game_id}") as control:
+        text = generator.generate_file(game_id, control)
+    sys.stdout.write(text)
     return 0
+
+
+@contextmanager
+def stderr_progress(label: str) -> Iterator[SearchControl | None]:
+    """A SearchControl that shows a live progress line on stderr when stderr is a terminal
+    (cleared at the end), else None: pipes and logs stay clean."""
+    if not sys.stderr.isatty():
+        yield None
+        return
+    started = time.monotonic()
+    shown = [0.0]
+
+    def show(nodes: int, total: int | None) -> None:
+        now = time.monotonic()
+        if now - shown[0] < 0.2:
+            return
+        shown[0] = now
+        part = f"{nodes:,}/{total:,}" if total else f"{nodes:,}"
+        sys.stderr.write(f"\r\x1b[K{label}: {part} nodes, {now - started:.1f} s (ctrl+c stops)")
+        sys.stderr.flush()
+
+    try:
+        yield SearchControl(on_progress=show, every=4096)
+    finally:
+        if shown[0]:
+            sys.stderr.write("\r\x1b[K")
+            sys.stderr.flush()
 
 
 def _print_frames(title: str, frames: list[str], delay: float) -> None:
     """One frame after another; on a terminal each redraws in place."""
-    import time
-
     redraw = sys.stdout.isatty()
     for index, frame in enumerate(frames):
         if index:
@@ -276,12 +330,11 @@ def _frames(game: GameDefinition, engine: Any, states: list[Any], captions: list
 
 def _watch(game: GameDefinition, board_arg: str, delay: float) -> int:
     """The headless twin of the watch key: the solver's play from the (saved) position."""
-    from tui_grid.core.control import SearchControl
-
     solver: Solvable = _capability(game, Solvable, "be watched")
     loaded = game.load(board_arg)
     engine, state = game.state_after(loaded)
-    plan = solver.plan(engine, state, SearchControl())
+    with stderr_progress(f"planning {loaded.title}") as control:
+        plan = solver.plan(engine, state, control or SearchControl())
     states = [state]
     captions = ["start"]
     for action in plan.actions:

@@ -19,6 +19,10 @@ from tui_grid.core.errors import BoardError, UsageError
 HEADER_END = "---"
 #: The largest board side anywhere: files, game ids and generators share this cap.
 MAX_SIDE = 1000
+#: The most bytes read from a board file or stdin: a 1000x1000 board of 4-byte characters
+#: is 4 MB, so this leaves room for long `played:` headers, while `/dev/zero`, a FIFO or a
+#: huge file cannot exhaust memory.
+MAX_FILE_BYTES = 16 * 1024 * 1024
 _HEADER_LINE = re.compile(r"^([A-Za-z][\w.-]*)\s*:\s?(.*)$")
 _SIZE = re.compile(r"^\s*(\d+)\s*[xX]\s*(\d+)\s*$")
 
@@ -102,7 +106,8 @@ def parse_board_text(text: str, source: str = "<string>") -> BoardText:
     while rows and (not rows[-1] if not meta else not rows[-1].strip()):
         rows.pop()
     if not rows:
-        raise BoardError(source, first + 1, 1, "no board rows after the header")
+        # The line after `---` when there is one, else the `---` line itself.
+        raise BoardError(source, min(first + 1, len(lines)), 1, "no board rows after the header")
     if len(rows) > MAX_SIDE:
         raise BoardError(source, first + MAX_SIDE + 1, 1, f"more than {MAX_SIDE} rows: width and height must be at most {MAX_SIDE}")
     for index, row in enumerate(rows):
@@ -126,15 +131,33 @@ def parse_board_text(text: str, source: str = "<string>") -> BoardText:
 def read_board_file(path: str | Path) -> BoardText:
     """Read a board from a path, or from stdin when the path is `-`."""
     if str(path) == "-":
-        return parse_board_text(decode_text(sys.stdin.buffer.read(), "<stdin>"), "<stdin>")
+        data = sys.stdin.buffer.read(MAX_FILE_BYTES + 1)
+        _check_length(data, "<stdin>")
+        return parse_board_text(decode_text(data, "<stdin>"), "<stdin>")
     path = Path(path)
-    if path.is_dir():
-        raise UsageError(f"{path}: is a folder, not a board file")
+    source = display_name(str(path))
     try:
-        data = path.read_bytes()
+        if path.is_dir():
+            raise UsageError(f"{source}: is a folder, not a board file")
+        with path.open("rb") as stream:
+            data = stream.read(MAX_FILE_BYTES + 1)
     except OSError as exc:
-        raise UsageError(f"{path}: cannot read: {exc.strerror or exc}") from None
-    return parse_board_text(decode_text(data, str(path)), str(path))
+        raise UsageError(f"{source}: cannot read: {exc.strerror or exc}") from None
+    _check_length(data, source)
+    return parse_board_text(decode_text(data, source), source)
+
+
+def display_name(name: str) -> str:
+    """A file name fit for a one-line message: control characters (a newline in a name)
+    are escaped as in a Python string."""
+    if name.isprintable():
+        return name
+    return "".join(ch if ch.isprintable() else repr(ch)[1:-1] for ch in name)
+
+
+def _check_length(data: bytes, source: str) -> None:
+    if len(data) > MAX_FILE_BYTES:
+        raise UsageError(f"{source}: larger than {MAX_FILE_BYTES // (1024 * 1024)} MB: too big for a board file")
 
 
 def decode_text(data: bytes, source: str) -> str:
@@ -142,7 +165,8 @@ def decode_text(data: bytes, source: str) -> str:
     try:
         return data.decode("utf-8")
     except UnicodeDecodeError as exc:
-        before = data[: exc.start]
+        # Lines end as parse_board_text ends them: at \r\n, \r or \n.
+        before = data[: exc.start].replace(b"\r\n", b"\n").replace(b"\r", b"\n")
         line = before.count(b"\n") + 1
         column = len(before[before.rfind(b"\n") + 1 :].decode("utf-8", "replace")) + 1
         raise BoardError(source, line, column, f"not UTF-8 text (byte 0x{data[exc.start]:02x})") from None

@@ -64,6 +64,9 @@ class BoardView(ScrollView, can_focus=False):
     """
     #: Kind names; each needs a component class `board--<kind>` styled in CSS.
     KINDS: ClassVar[tuple[str, ...]] = ()
+    #: Draw a line frame around the board in the glyph zooms: where the board's edge is a
+    #: wall (ice), the player must see it.
+    FRAMED: ClassVar[bool] = False
 
     zoom_choice: reactive[Zoom | None] = reactive(None)  # None picks the largest zoom that fits
 
@@ -99,8 +102,9 @@ class BoardView(ScrollView, can_focus=False):
         width, height = self.scrollable_content_region.size
         if width <= 0 or height <= 0:
             return Zoom.WIDE
+        edge = 2 if self.FRAMED else 0
         for zoom in (Zoom.WIDE, Zoom.NARROW):
-            if self.grid_width * zoom.cell_width <= width and self.grid_height <= height:
+            if self.grid_width * zoom.cell_width + edge <= width and self.grid_height + edge <= height:
                 return zoom
         if self.grid_width <= width and (self.grid_height + 1) // 2 <= height:
             return Zoom.HALF
@@ -130,7 +134,12 @@ class BoardView(ScrollView, can_focus=False):
         self._update_virtual_size()
         self.scroll_to_focus()
 
+    def _framed(self, zoom: Zoom) -> bool:
+        return self.FRAMED and zoom in (Zoom.WIDE, Zoom.NARROW)
+
     def _board_size(self, zoom: Zoom) -> Size:
+        if self._framed(zoom):
+            return Size(self.grid_width * zoom.cell_width + 2, self.grid_height + 2)
         if zoom is Zoom.WHOLE:
             k = self.block
             columns, rows = -(-self.grid_width // k), -(-self.grid_height // k)
@@ -150,11 +159,16 @@ class BoardView(ScrollView, can_focus=False):
     def cell_region(self, pos: Pos) -> Region:
         zoom = self.zoom
         k = self.block
-        return Region(pos.col // k * zoom.cell_width, pos.row // k // zoom.rows_per_line, zoom.cell_width, 1)
+        edge = 1 if self._framed(zoom) else 0
+        return Region(edge + pos.col // k * zoom.cell_width, edge + pos.row // k // zoom.rows_per_line, zoom.cell_width, 1)
 
     def scroll_to_focus(self) -> None:
+        """Keep the focus cell in view with a margin of a quarter of the view on every side,
+        so the player is never drawn against the edge or the scrollbar."""
         if self.focus_cell is not None:
-            self.scroll_to_region(self.cell_region(self.focus_cell).grow((2, 4, 2, 4)), animate=False, force=True)
+            width, height = self.scrollable_content_region.size
+            across, down = max(2, width // 4), max(1, height // 4)
+            self.scroll_to_region(self.cell_region(self.focus_cell).grow((down, across, down, across)), animate=False, force=True)
 
     def show(self, focus: Pos | None = None) -> None:
         """Redraw after the game state changed, keeping `focus` on screen."""
@@ -185,6 +199,8 @@ class BoardView(ScrollView, can_focus=False):
         board_lines = self._board_size(zoom).height
         if line < 0 or line >= board_lines:
             return Strip.blank(width, base)
+        if self._framed(zoom):
+            return self._framed_line(line, board_lines, zoom, scroll_x, margin_x, width, base)
         first_col = max(0, scroll_x // zoom.cell_width)
         last_col = min(self.grid_width, (scroll_x + width) // zoom.cell_width + 1)
         if zoom is Zoom.WHOLE:
@@ -195,6 +211,28 @@ class BoardView(ScrollView, can_focus=False):
             segments = self._glyph_segments(line, first_col, last_col, zoom)
         left = [Segment(" " * margin_x, base)] if margin_x else []
         strip = Strip(left + segments).crop(scroll_x - first_col * zoom.cell_width, None)
+        return strip.extend_cell_length(width, base).crop(0, width)
+
+    def _framed_line(self, line: int, lines: int, zoom: Zoom, scroll_x: int, margin_x: int, width: int, base: Style) -> Strip:
+        """A glyph line inside a frame: board column c starts at content x 1 + c * cell width."""
+        cw = zoom.cell_width
+        frame = self.style_of("frame")
+        left = [Segment(" " * margin_x, base)] if margin_x else []
+        inner = self.grid_width * cw
+        if line == 0 or line == lines - 1:
+            corners = ("┌", "┐") if line == 0 else ("└", "┘")
+            strip = Strip(left + [Segment(corners[0] + "─" * inner + corners[1], frame)]).crop(scroll_x, None)
+            return strip.extend_cell_length(width, base).crop(0, width)
+        first_col = max(0, (scroll_x - 1) // cw)
+        last_col = min(self.grid_width, (scroll_x + width) // cw + 1)
+        segments = self._glyph_segments(line - 1, first_col, last_col, zoom)
+        start = 1 + first_col * cw
+        if first_col == 0:
+            segments = [Segment("│", frame)] + segments
+            start = 0
+        if last_col == self.grid_width:
+            segments.append(Segment("│", frame))
+        strip = Strip(left + segments).crop(max(0, scroll_x - start), None)
         return strip.extend_cell_length(width, base).crop(0, width)
 
     def _glyph_segments(self, row: int, first: int, last: int, zoom: Zoom) -> list[Segment]:

@@ -20,7 +20,8 @@ ARROWS = {Direction.UP: "↑ ", Direction.DOWN: "↓ ", Direction.LEFT: "← ", 
 class IceBoardView(BoardView):
     #: From the most important down: in the whole-board zoom a block shows its first kind.
     KINDS = ("player", "won", "target", "hint", "end", "start", "wall", "rough", "ice")
-    COMPONENT_CLASSES = {f"board--{kind}" for kind in KINDS}
+    COMPONENT_CLASSES = {f"board--{kind}" for kind in KINDS} | {"board--frame"}
+    FRAMED = True  # the map's edge stops slides like a wall
 
     def __init__(self, screen: IceScreen) -> None:
         super().__init__(id="board")

@@ -34,7 +34,7 @@ Each turn:
 
 1. **Every ghost steps first**, one cell toward Jimmy. A ghost in a different column
    from Jimmy steps sideways toward his column; a ghost in his column steps up or down
-   toward him. Ghosts fly through solids `#` and may share a cell.
+   toward him. Ghosts fly through solids `█` and may share a cell.
 2. If a ghost lands on Jimmy, he is **caught**.
 3. Jimmy steps up, down, left or right. He cannot enter a solid, a cell a ghost is on,
    or **any cell he has already visited** — the start cell counts as visited. With no
@@ -46,12 +46,13 @@ Each turn:
 |---|---|
 | `o` | Jimmy |
 | `g` | a ghost (`2`…`9` when several share a cell) |
-| `#` | solid |
+| `█` | solid (`#` in board files) |
 | `·` | his trail: visited cells he cannot re-enter |
 | `░` | border cell: reach one to escape |
 | `×` | where a ghost will step next: he cannot go there |
 | `↑` | a hint: a move that still leads to an escape |
-| `∙` `!` | no escape: the longest line, and where it ends |
+| `◦` `!` | no escape: the longest line, and where it ends |
+| `X` | Jimmy caught |
 
 When the board is won or lost, moves stop; undo (`u`) steps back and `r` restarts.
 *Hint* marks a move that still escapes, or says `No escape from here` and shows the

@@ -85,7 +85,7 @@ class JimmyScreen(GameScreen[JimmyState]):
         return state.jimmy
 
     def legend(self) -> str:
-        return "o Jimmy  g ghost  × ghost's next step  · trail  ░ border: escape  █ solid  ↑ hint  ∙ ! longest line, its end  X caught"
+        return "o Jimmy  g ghost  × ghost's next step  · trail  ░ border: escape  █ solid  ↑ hint  ◦ ! longest line, its end  X caught"
 
     def hint_from_plan(self, state: JimmyState, plan: Plan[Any]) -> Hint:
         if plan.info.get("escape"):
@@ -99,7 +99,7 @@ class JimmyScreen(GameScreen[JimmyState]):
             if turn is None:
                 break
             current = turn.state
-            marks[current.jimmy] = ("∙ ", "line")
+            marks[current.jimmy] = ("◦ ", "line")
         if current.outcome is Outcome.CAUGHT:
             marks[current.jimmy] = ("! ", "doom")
         end = current.reason or "the line ends"
