@@ -86,3 +86,24 @@ async def test_escape_on_the_menu_does_not_quit() -> None:
         await pilot.press("q")
         await pilot.pause()
     assert not app.is_running
+
+
+async def test_a_too_small_terminal_gets_a_notice_until_it_grows() -> None:
+    from tui_grid.ui.too_small import TooSmallScreen
+
+    app = make_app("ice", "spiral")
+    async with app.run_test(size=(30, 10)) as pilot:
+        await pilot.pause()
+        await pilot.pause()
+        assert isinstance(app.screen, TooSmallScreen)
+        await pilot.resize_terminal(80, 24)
+        await pilot.pause()
+        await pilot.pause()
+        assert isinstance(app.screen, GameScreen)
+        await pilot.resize_terminal(30, 10)
+        await pilot.pause()
+        await pilot.pause()
+        assert isinstance(app.screen, TooSmallScreen)
+        await pilot.press("q")
+        await pilot.pause()
+    assert not app.is_running

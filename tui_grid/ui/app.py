@@ -33,6 +33,7 @@ class TuiGridApp(App):
         from tui_grid.ui.menu import BoardPickerScreen, MenuScreen
 
         self.push_screen(MenuScreen())
+        self.call_after_refresh(self._check_size)
         if self._start_game_key is None:
             return
         game = get_game(self._start_game_key)
@@ -74,6 +75,17 @@ class TuiGridApp(App):
             self.notify(str(exc), title="Cannot open board", severity="error")
             return
         self.push_screen(screen)
+
+    def on_resize(self) -> None:
+        self.call_after_refresh(self._check_size)
+
+    def _check_size(self) -> None:
+        """A notice over everything while the terminal is too small; it dismisses itself
+        once the terminal is big enough again."""
+        from tui_grid.ui.too_small import TooSmallScreen, too_small
+
+        if too_small(*self.size) and not isinstance(self.screen, TooSmallScreen):
+            self.push_screen(TooSmallScreen())
 
     def action_quit(self) -> None:
         self.exit_saving()

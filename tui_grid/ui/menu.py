@@ -28,7 +28,7 @@ class MenuScreen(Screen):
     BINDINGS = [Binding("q", "app.quit", "Quit")]  # esc does not quit here: one stray key must not end the app
     DEFAULT_CSS = """
     MenuScreen { align: center middle; }
-    MenuScreen > Vertical { width: 72; height: auto; max-height: 100%; }
+    MenuScreen > Vertical { width: 100%; max-width: 100; height: auto; max-height: 100%; padding: 0 1; }
     MenuScreen #logo { color: $accent; text-align: center; width: 100%; padding-bottom: 1; }
     MenuScreen OptionList { height: auto; max-height: 14; }
     MenuScreen #about { color: $text-muted; padding: 1 1 0 1; height: auto; }
