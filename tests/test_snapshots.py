@@ -27,3 +27,19 @@ def test_ice_large_board_half_blocks_120x40(snap_compare) -> None:
 
 def test_ice_300x300_whole_board_80x24(snap_compare) -> None:
     assert snap_compare(make_app("ice", "ice:300x300:m3#seed7"), terminal_size=(80, 24), press=["z", "z"])
+
+
+def test_jimmy_half_blocks_no_color_80x24(snap_compare, monkeypatch) -> None:
+    """Without colour the half-block zoom still shows Jimmy and the ghosts as glyphs."""
+    monkeypatch.setenv("NO_COLOR", "1")
+    assert snap_compare(make_app("jimmy", "jimmy:40x40:g6:any#seed3"), terminal_size=(80, 24), press=["z", "z"])
+
+
+def test_jimmy_half_blocks_16_colours_80x24(snap_compare, monkeypatch) -> None:
+    monkeypatch.setenv("TEXTUAL_COLOR_SYSTEM", "standard")
+    assert snap_compare(make_app("jimmy", "jimmy:40x40:g6:any#seed3"), terminal_size=(80, 24), press=["z", "z"])
+
+
+def test_ice_whole_board_no_color_80x24(snap_compare, monkeypatch) -> None:
+    monkeypatch.setenv("NO_COLOR", "1")
+    assert snap_compare(make_app("ice", "ice:300x300:m3#seed7"), terminal_size=(80, 24), press=["z", "z"])

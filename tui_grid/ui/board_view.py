@@ -67,6 +67,8 @@ class BoardView(ScrollView, can_focus=False):
     #: Draw a line frame around the board in the glyph zooms: where the board's edge is a
     #: wall (ice), the player must see it.
     FRAMED: ClassVar[bool] = False
+    #: Kinds drawn as a glyph even in the half-block zooms: kind -> one character.
+    MARKERS: ClassVar[dict[str, str]] = {}
 
     zoom_choice: reactive[Zoom | None] = reactive(None)  # None picks the largest zoom that fits
 
@@ -256,11 +258,18 @@ class BoardView(ScrollView, can_focus=False):
         return self._pair_segments(top, bottom)
 
     def _pair_segments(self, top: list[str], bottom: list[str] | None) -> list[Segment]:
-        """Upper-half blocks: the top kind as foreground, the bottom one as background."""
+        """Upper-half blocks: the top kind as foreground, the bottom one as background. A
+        marker kind (the player, a ghost...) is drawn as its glyph instead, so it stays
+        visible where colours are few or none (NO_COLOR, 16 colours)."""
         segments: list[Segment] = []
         styles = self._pair_styles
+        markers = self.MARKERS
         for index, kind in enumerate(top):
             pair = (kind, bottom[index] if bottom is not None else None)
+            if markers and (kind in markers or pair[1] in markers):
+                marker = kind if kind in markers else pair[1]
+                segments.append(Segment(markers[marker], self.style_of(marker)))
+                continue
             style = styles.get(pair)
             if style is None:
                 colour = self._fill_colour(kind)

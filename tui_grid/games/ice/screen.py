@@ -22,6 +22,7 @@ class IceBoardView(BoardView):
     KINDS = ("player", "won", "target", "hint", "end", "start", "wall", "rough", "ice")
     COMPONENT_CLASSES = {f"board--{kind}" for kind in KINDS} | {"board--frame"}
     FRAMED = True  # the map's edge stops slides like a wall
+    MARKERS = {"player": "@", "won": "@", "end": "E", "start": "S", "target": "*"}
 
     def __init__(self, screen: IceScreen) -> None:
         super().__init__(id="board")

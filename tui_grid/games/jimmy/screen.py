@@ -21,6 +21,7 @@ class JimmyBoardView(BoardView):
     #: From the most important down: in the whole-board zoom a block shows its first kind.
     KINDS = ("doom", "free", "jimmy", "ghost", "hint", "line", "danger", "trail", "exit", "solid", "floor")
     COMPONENT_CLASSES = {f"board--{kind}" for kind in KINDS}
+    MARKERS = {"doom": "X", "free": "o", "jimmy": "o", "ghost": "g"}
 
     def __init__(self, screen: JimmyScreen) -> None:
         super().__init__(id="board")
