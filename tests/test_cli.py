@@ -31,7 +31,7 @@ def test_solve_ice_json_exact_format(capsys) -> None:
 
 
 def test_solve_many_boards_in_argument_order(capsys) -> None:
-    code, out, _ = run(capsys, "solve", "ice", "unsolvable-1", "spiral", "one-way", "--json")
+    code, out, _ = run(capsys, "solve", "ice", "kata-maze-6x6", "spiral", "one-way", "--json")
     assert code == 0
     records = [json.loads(line) for line in out.splitlines()]
     assert records[0] == {"solvable": False, "path": None}
@@ -52,7 +52,7 @@ def test_solve_ice_drawing(capsys) -> None:
 
 
 def test_solve_jimmy_json(capsys, tmp_path) -> None:
-    code, out, _ = run(capsys, "solve", "jimmy", "seed-escape-1", "seed-caught-1", "--json")
+    code, out, _ = run(capsys, "solve", "jimmy", "seed-1", "seed-5", "--json")
     assert code == 0
     first, second = (json.loads(line) for line in out.splitlines())
     assert first["escape"] is True and all(letter in "UDLR" for letter in first["path"])
@@ -117,7 +117,7 @@ def test_boards_lists_names(capsys) -> None:
     names = [line.split()[0] for line in out.splitlines()]
     assert code == 0 and "spiral" in names and "mahogany-gym" in names
     code, out, _ = run(capsys, "boards")
-    assert "jimmy/seed-escape-1" in out and "ice/spiral" in out
+    assert "jimmy/seed-1" in out and "ice/spiral" in out
 
 
 def test_generate_ice_is_reproducible_and_solvable(capsys) -> None:

@@ -53,7 +53,7 @@ def test_importing_every_headless_module_loads_no_textual() -> None:
         f"for name in {modules!r}: importlib.import_module(name)\n"
         "from tui_grid.cli import main\n"
         "main(['solve', 'ice', 'spiral', '--json'])\n"
-        "main(['solve', 'jimmy', 'seed-escape-1', '--json'])\n"
+        "main(['solve', 'jimmy', 'seed-1', '--json'])\n"
         "loaded = sorted(m for m in sys.modules if m == 'textual' or m.startswith('textual.'))\n"
         "print('LOADED', loaded)\n"
     )

@@ -40,7 +40,7 @@ def test_a_bad_played_header_is_located(tmp_path, capsys) -> None:
 
 def test_replay_prints_every_move(tmp_path, capsys) -> None:
     path = tmp_path / "jimmy-saved.txt"
-    text = get_game("jimmy").save_text(get_game("jimmy").load("seed-escape-1"), "ULL")
+    text = get_game("jimmy").save_text(get_game("jimmy").load("seed-1"), "ULL")
     path.write_text(text)
     assert main(["replay", str(path)]) == 0
     out = capsys.readouterr().out
@@ -63,7 +63,7 @@ async def _play_save_quit(game: str, board: str, keys: list[str], tmp_path) -> i
     return moves
 
 
-@pytest.mark.parametrize(("game", "board", "keys"), [("ice", "spiral", ["up", "right"]), ("jimmy", "seed-escape-3", ["left", "left"])])
+@pytest.mark.parametrize(("game", "board", "keys"), [("ice", "spiral", ["up", "right"]), ("jimmy", "seed-3", ["left", "left"])])
 async def test_quit_autosaves_and_reopening_offers_to_resume(game, board, keys, tmp_path) -> None:
     moves = await _play_save_quit(game, board, keys, tmp_path)
     app = make_app(game, board)

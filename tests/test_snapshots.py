@@ -18,7 +18,7 @@ def test_ice_picker_80x24(snap_compare) -> None:
 
 
 def test_jimmy_80x24(snap_compare) -> None:
-    assert snap_compare(make_app("jimmy", "seed-escape-1"), terminal_size=(80, 24), press=["left"])
+    assert snap_compare(make_app("jimmy", "seed-1"), terminal_size=(80, 24), press=["left"])
 
 
 def test_ice_large_board_half_blocks_120x40(snap_compare) -> None:

@@ -33,7 +33,7 @@ async def test_play_spiral_by_keys_then_undo_hint_and_solve() -> None:
 
 
 async def test_hint_says_when_the_exit_cannot_be_reached() -> None:
-    app = make_app("ice", "unsolvable-1")
+    app = make_app("ice", "kata-maze-6x6")
     async with app.run_test(size=(80, 24)) as pilot:
         await pilot.press("h")
         await settle(pilot)
@@ -73,3 +73,17 @@ async def test_slides_animate_tile_by_tile() -> None:
             shown.append(screen.shown.pos)
         assert shown[-1] == screen.state.pos
         assert len(set(shown)) > 1
+
+
+async def test_a_solved_board_says_whether_the_route_was_optimal() -> None:
+    app = make_app("ice", "spiral")
+    async with app.run_test(size=(80, 24)) as pilot:
+        screen: IceScreen = app.screen
+        await pilot.press("up", "right", "down", "left", "up", "right")
+        await wait_idle(pilot)
+        assert screen.message.startswith("Optimal")
+        await pilot.press("u", "u", "u", "u", "u", "u")
+        await pilot.press("up", "right", "down", "left", "up", "left", "right")  # a longer way round
+        await wait_idle(pilot)
+        assert screen.session.over and screen.state.moves == 7
+        assert "optimal route takes 6 moves, distance 16 (urdlur)" in screen.message

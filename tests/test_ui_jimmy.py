@@ -6,7 +6,7 @@ from tui_grid.games.jimmy.screen import JimmyScreen
 
 
 async def test_play_seed_case_to_escaped() -> None:
-    app = make_app("jimmy", "seed-escape-1")
+    app = make_app("jimmy", "seed-1")
     async with app.run_test(size=(80, 24)) as pilot:
         screen: JimmyScreen = app.screen
         await pilot.press("right")  # toward a ghost's next cell? either refused or played
@@ -17,7 +17,7 @@ async def test_play_seed_case_to_escaped() -> None:
 
 
 async def test_refused_moves_say_why_and_trail_blocks_return() -> None:
-    app = make_app("jimmy", "seed-escape-1")
+    app = make_app("jimmy", "seed-1")
     async with app.run_test(size=(80, 24)) as pilot:
         screen: JimmyScreen = app.screen
         await pilot.press("left")
@@ -26,7 +26,7 @@ async def test_refused_moves_say_why_and_trail_blocks_return() -> None:
 
 
 async def test_caught_board_and_no_escape_hint() -> None:
-    app = make_app("jimmy", "seed-caught-5")
+    app = make_app("jimmy", "seed-9")
     async with app.run_test(size=(80, 24)) as pilot:
         screen: JimmyScreen = app.screen
         await pilot.press("h")
@@ -42,7 +42,7 @@ async def test_caught_board_and_no_escape_hint() -> None:
 
 
 async def test_hint_and_solve_on_an_escapable_board() -> None:
-    app = make_app("jimmy", "seed-escape-4")
+    app = make_app("jimmy", "seed-4")
     async with app.run_test(size=(80, 24)) as pilot:
         screen: JimmyScreen = app.screen
         await pilot.press("h")

@@ -22,6 +22,7 @@ registry.PLANNED = tuple(p for p in registry.PLANNED if p.key != "tron")
 if "tui_grid.ui.menu" in sys.modules:
     sys.modules["tui_grid.ui.menu"].PLANNED = registry.PLANNED
 
+from tui_grid.core.agents import AgentError  # noqa: E402
 from tui_grid.core.external import ExternalProgramAgent  # noqa: E402
 from tui_grid.core.geometry import Direction, Pos  # noqa: E402
 from tui_grid.games.tron.screen import SETUP_FILE, TronScreen, TronSetupDialog  # noqa: E402
@@ -70,6 +71,13 @@ async def start(pilot) -> TronScreen:  # type: ignore[no-untyped-def]
     await pilot.press("space")
     await wait_idle(pilot)
     return screen
+
+
+async def submit(pilot) -> None:  # type: ignore[no-untyped-def]
+    """Enter in a field of the setup dialog starts the match (or shows what is wrong)."""
+    pilot.app.screen.query_one("#rounds").focus()
+    await pilot.press("enter")
+    await pilot.pause()
 
 
 async def step(pilot, *keys: str) -> None:  # type: ignore[no-untyped-def]
@@ -153,11 +161,10 @@ async def test_two_humans_share_the_keyboard(data_dir) -> None:
 
 
 async def test_a_bot_match_is_watched_to_the_end_of_a_round(data_dir) -> None:
-    remember(data_dir, players=["easy", "medium"], rounds=2, speed=9)
-    app = make_app("tron", "gen-10x10-w8", speed=9)
+    remember(data_dir, players=["easy", "medium"], rounds=2, speed=3)
+    app = make_app("tron", "gen-10x10-w8")
     async with app.run_test(size=(80, 24)) as pilot:
         await pilot.press("enter")
-        await pilot.pause()
         screen = app.screen
         assert isinstance(screen, TronScreen)
         assert "Watching" in message(app)
@@ -165,16 +172,34 @@ async def test_a_bot_match_is_watched_to_the_end_of_a_round(data_dir) -> None:
         await wait_idle(pilot)
         turn = screen.state.turn
         await step(pilot)
-        assert screen.state.turn == turn + 1
-        await pilot.press("space")  # resume
+        assert screen.state.turn == turn + 1 and "PAUSED" in status(app)
+        await pilot.press("plus", "plus", "plus", "plus", "plus", "plus")
+        assert "speed 9" in status(app)
+        await pilot.press("space")  # resume, fast
         deadline = time.monotonic() + 10
         while not screen.session.over and time.monotonic() < deadline:
             await pilot.pause(0.05)
         assert screen.session.over
         assert "Round 1:" in message(app) and "Round 2 in 3 s" in message(app)
-        await pilot.press("enter")  # no need to wait for the automatic next round
+        await pilot.press("space", "enter")  # hold, and start the next round at once, paused
         await pilot.pause()
-        assert screen.match.round_index == 1 and screen.match.seating == (1, 0)
+        assert screen.match.round_index == 1 and screen.match.seating == (1, 0) and screen.state.turn == 0
+
+
+async def test_a_new_random_map_every_round(data_dir) -> None:
+    remember(data_dir, players=["easy", "easy"], rounds=2, board="each", size="12x10", walls="10")
+    app = make_app("tron", "standard", speed=1)
+    async with app.run_test(size=(80, 24)) as pilot:
+        screen = await start(pilot)
+        first = screen.loaded.game_id
+        assert first.startswith("tron:12x10:w10#seed") and screen.engine.board.width == 12
+        screen.session.report_failures([(0, AgentError("gave up", forfeit=True))])  # end round 1 now
+        screen._after_tick()
+        assert screen.session.over and "red (easy bot (1)) forfeits: gave up" in message(app)
+        await pilot.press("enter")
+        await pilot.pause()
+        assert screen.loaded.game_id.startswith("tron:12x10:w10#seed") and screen.loaded.game_id != first
+        assert screen.loaded.game_id in str(screen.query_one("#title").content)
 
 
 async def test_the_hint_marks_the_hard_bots_move(data_dir) -> None:
@@ -207,15 +232,13 @@ async def test_the_setup_dialog_checks_and_remembers(data_dir) -> None:
         dialog.query_one("#rounds").value = "2"
         dialog.query_one("#kind-1").value = "oneshot"
         await pilot.pause()
-        assert not dialog.query_one("#command-1").disabled
-        await pilot.click("#start")
+        assert dialog.query_one("#command-1").display
+        await submit(pilot)
         assert "type the program's command line" in str(dialog.query_one("#error").content)
         dialog.query_one("#kind-1").value = "hard"
         dialog.query_one("#board").value = "new"
         dialog.query_one("#size").value = "12x10"
-        await pilot.pause()
-        await pilot.click("#start")
-        await pilot.pause()
+        await submit(pilot)
         screen = app.screen
         assert isinstance(screen, TronScreen)
         assert screen.players == ("human", "hard") and screen.rounds == 2

@@ -60,6 +60,10 @@ def parse_size(text: str) -> tuple[int, int]:
     match = _SIZE.match(text)
     if not match:
         raise ValueError(f"expected WxH such as 16x12, got {text!r}")
+    if max(len(match.group(1)), len(match.group(2))) > 9:
+        # Far over the cap, and int() refuses more than 4300 digits with a message about
+        # sys.set_int_max_str_digits().
+        raise ValueError(f"width and height must be at most {MAX_SIDE}, got {text.strip()[:40]!r}")
     width, height = int(match.group(1)), int(match.group(2))
     check_side(width, height)
     return width, height

@@ -265,11 +265,11 @@ _GAME_MODULES = {
     "ice": "tui_grid.games.ice.definition",
     "bunny": "tui_grid.games.bunny.definition",
     "evasion": "tui_grid.games.evasion.definition",
+    "tron": "tui_grid.games.tron.definition",
 }
 
-PLANNED: tuple[PlannedGame, ...] = (
-    PlannedGame("tron", "Tron light cycles", "Two light cycles, human or bot, on a 15x15 arena."),
-)
+#: Games on the roadmap, listed in the menu as "coming soon" (none left).
+PLANNED: tuple[PlannedGame, ...] = ()
 
 _cache: dict[str, GameDefinition] = {}
 

@@ -168,6 +168,8 @@ class GameScreen(Screen, Generic[S]):
                 frames.append(step.state)
             self.message = messages.after_game(self.session) if session.over else ""
             self._run_frames(frames, change.state)
+            if session.over:
+                self.game_over()
         elif change.kind in ("undo", "redo", "restart", "load"):
             self._frames.clear()
             self.hint = None
@@ -533,6 +535,9 @@ class GameScreen(Screen, Generic[S]):
     def legend(self) -> str:
         """A line under the board naming the glyphs."""
         return ""
+
+    def game_over(self) -> None:
+        """Called once a step ends the game; a game may add a verdict (was it optimal?)."""
 
     def hint_from_plan(self, state: S, plan: Plan[Any]) -> Hint:
         """Runs in a worker thread: what the hint key shows, from the solver's plan."""

@@ -8,6 +8,7 @@ arrow keys keeps them when his cycle changes colour.
 
 from __future__ import annotations
 
+from dataclasses import replace
 from typing import Any, ClassVar, Sequence
 
 from textual import work
@@ -26,8 +27,19 @@ TICK_FACTOR = {1: 3.0, 2: 2.2, 3: 1.6, 4: 1.25, 5: 1.0, 6: 0.75, 7: 0.5, 8: 0.3,
 
 
 
+#: The common keys' help, as it reads in a real-time match.
+MATCH_HELP = {
+    "hint": "hint: mark where the strongest bot would go for your seat",
+    "faster": "faster clock",
+    "slower": "slower clock",
+    "quit": "quit (a match is not saved)",
+    "back": "back to the boards",
+}
+
+
 def match_keymap(own: tuple[Key, ...]) -> Keymap:
-    return keymap(own, MATCH_COMMON)
+    base = keymap(own, MATCH_COMMON)
+    return Keymap(tuple(replace(key, help=MATCH_HELP.get(key.common, key.help)) for key in base.keys))
 
 
 class MatchScreen(GameScreen[S]):
@@ -71,8 +83,10 @@ class MatchScreen(GameScreen[S]):
         self.shown = self.session.state
 
     def on_mount(self) -> None:
-        super().on_mount()
-        self._tick_timer = self.set_interval(self.tick_seconds(), self._tick)
+        # Textual runs GameScreen.on_mount too (handlers run along the class hierarchy),
+        # so this only adds the clock, once.
+        if getattr(self, "_tick_timer", None) is None:
+            self._tick_timer = self.set_interval(self.tick_seconds(), self._tick)
 
     def tick_seconds(self) -> float:
         return (self.session.engine.tick_seconds or 0.25) * TICK_FACTOR[self.settings.speed]
@@ -166,5 +180,4 @@ class MatchScreen(GameScreen[S]):
         """A real-time match is not saved: there is nothing to resume into."""
 
     def on_unmount(self) -> None:
-        super().on_unmount()
-        self.match.close()
+        self.match.close()  # GameScreen.on_unmount runs as well, along the class hierarchy

@@ -354,7 +354,7 @@ class BunnyScreen(GameScreen[BunnyState]):
                 yield self.panel
 
     def on_mount(self) -> None:
-        super().on_mount()
+        # GameScreen.on_mount runs too: Textual calls the handler of every class in the MRO.
         self.panel.show(self)
 
     # --- the session ---------------------------------------------------------------------------

@@ -184,8 +184,8 @@ class EvasionScreen(MatchScreen[State]):
         return EvasionBoardView(self)
 
     def on_mount(self) -> None:
+        # The shell's on_mount runs too: Textual calls the handler of every class in the MRO.
         self.view.zoom_choice = Zoom.WHOLE
-        super().on_mount()
 
     @property
     def config(self) -> Config:
@@ -594,7 +594,6 @@ class ServedEvasionScreen(EvasionScreen):
             self._thread.join(2)
         if self._server is not None:
             self._server.close()
-        super().on_unmount()
 
 
 def _result_text(result: dict[str, Any]) -> str:

@@ -64,7 +64,7 @@ class IceGame(BoardFiles, Generated, Solvable, GameDefinition):
         GameOption("size", "Size (WxH)", "16x12", "map size", metavar="WxH"),
         GameOption("min_moves", "Min. moves", "8", "least optimal move count", metavar="N"),
     )
-    spoiler_keys = ("route", "moves", "distance")
+    spoiler_keys = ("route", "moves", "distance", "note")
 
     def help_markdown(self) -> str:
         return HELP

@@ -10,6 +10,7 @@ from tui_grid.games.ice.board import IceBoard
 from tui_grid.games.ice.engine import DIRECTION_NAMES
 from tui_grid.games.ice.rules import IceState, slide_cells
 from tui_grid.ui.board_view import BoardView
+from tui_grid.ui import messages
 from tui_grid.ui.game_screen import GameScreen, Hint
 from tui_grid.ui.keys import arrow_moves, keymap
 
@@ -73,6 +74,24 @@ class IceScreen(GameScreen[IceState]):
 
     def legend(self) -> str:
         return "@ you   S start   E exit   ░ rough: stops you   █ obstacle   blank: ice   → * hint: slide and stop"
+
+    def game_over(self) -> None:
+        """Say whether the route just played was optimal, from a solve of the whole map."""
+        final = self.state
+        log = len(self.session.log)
+        start = self.engine.initial_state()
+
+        def verdict(plan: Plan[Any]) -> None:
+            if self.state != final or len(self.session.log) != log:
+                return
+            best = len(plan.actions)
+            distance = self.engine.replay([{0: a} for a in plan.actions], start)[-1].distance
+            if (final.moves, final.distance) == (best, distance):
+                self.say(f"Optimal: no route has fewer moves, or as few moves and less distance. {messages.after_game(self.session)}")
+            else:
+                self.say(f"The optimal route takes {best} moves, distance {distance} ({''.join(a.letter for a in plan.actions)}). {messages.after_game(self.session)}")
+
+        self.run_in_worker("Checking the route", lambda control: self.find_plan(start, control), verdict)
 
     def hint_from_plan(self, state: IceState, plan: Plan[Any]) -> Hint:
         if not plan.actions:

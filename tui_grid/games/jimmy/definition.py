@@ -79,7 +79,7 @@ class JimmyGame(BoardFiles, Generated, Solvable, GameDefinition):
         GameOption("ghosts", "Ghosts", "3", "number of ghosts", metavar="N"),
         GameOption("escape", "Escapable", "any", "ask for an escapable board or not", choices=ESCAPE_CHOICES),
     )
-    spoiler_keys = ("escape",)
+    spoiler_keys = ("escape", "path", "note", "source")
 
     def help_markdown(self) -> str:
         return HELP

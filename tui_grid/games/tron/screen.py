@@ -24,6 +24,7 @@ from textual.containers import Grid, Horizontal, Vertical
 from textual.screen import ModalScreen
 from textual.widgets import Button, Input, Label, Select, Static
 
+from tui_grid.core.agents import Agent, FunctionAgent
 from tui_grid.core.errors import BoardError, UsageError
 from tui_grid.core.geometry import Direction, Pos
 from tui_grid.core.match import Match
@@ -33,6 +34,7 @@ from tui_grid.games.tron.engine import TronEngine
 from tui_grid.games.tron.rules import SEAT_NAMES, TronState
 from tui_grid.ui.board_view import BoardView
 from tui_grid.ui.game_screen import Hint
+from tui_grid.ui.key_bar import KeyBar
 from tui_grid.ui.keys import Key
 from tui_grid.ui.match_screen import MatchScreen, match_keymap
 from tui_grid.ui.settings import MAX_SPEED, MIN_SPEED, Settings
@@ -42,6 +44,8 @@ SETUP_FILE = "tron-setup.json"
 QUEUE = 3
 #: Seconds an external program may take per move in the app, whatever the tick.
 PROGRAM_TIMEOUT = 2.0
+#: Seconds a builtin bot may run over its thinking time before its seat drives straight on.
+BOT_SLACK = 0.5
 #: Seconds before a match of bots goes on to its next round by itself.
 AUTO_NEXT_SECONDS = 3.0
 MAX_ROUNDS = 99
@@ -187,7 +191,7 @@ class TronSetupDialog(ModalScreen[TronSetup | None]):
         with Vertical():
             yield Static("[b]New Tron match[/b]")
             with Grid():
-                for index, keys in enumerate(("←↑↓→", "W A S D")):
+                for index, keys in enumerate(("←↑↓→", "WASD")):
                     kind, command = _split_player(setup.players[index])
                     yield Label(f"Player {index + 1} ({keys})")
                     with Horizontal():
@@ -231,7 +235,7 @@ class TronSetupDialog(ModalScreen[TronSetup | None]):
         """Command fields only for programs, map fields only for random maps."""
         for index in (0, 1):
             kind = self.query_one(f"#kind-{index}", Select).value
-            self.query_one(f"#command-{index}", Input).disabled = kind not in ("cmd", "oneshot")
+            self.query_one(f"#command-{index}", Input).display = kind in ("cmd", "oneshot")
         random_map = self.query_one("#board", Select).value != "this"
         for name in ("size", "walls"):
             self.query_one(f"#{name}", Input).disabled = not random_map
@@ -307,6 +311,8 @@ class TronBoardView(BoardView):
     #: From the most important down: in the whole-board zoom a block shows its first kind.
     KINDS = ("crash", "hint", "red-head", "green-head", "red-trail", "green-trail", "wall", "floor")
     COMPONENT_CLASSES = {f"board--{kind}" for kind in KINDS}
+    #: Kept as glyphs in the half-block zooms (big boards), so heads stay findable.
+    MARKERS = {"crash": "X", "hint": "◆", "red-head": "R", "green-head": "G"}
 
     def __init__(self, screen: TronScreen) -> None:
         super().__init__(id="board")
@@ -373,9 +379,26 @@ class TronScreen(MatchScreen[TronState]):
     # --- the match ---------------------------------------------------------------------------------
     def _start(self, loaded: LoadedBoard) -> None:
         self.loaded = loaded
-        participants = [make_player(player, index, self.setup.time_ms) for index, player in enumerate(self.players)]
+        participants = [self._make_player(player, index) for index, player in enumerate(self.players)]
         self.match: Match[TronState, Any] = Match(self.round_engine, participants, self.rounds, names=self.participant_names())
         self._new_round()
+
+    def _make_player(self, player: str, index: int) -> Agent[TronState, Any]:
+        """Builtin bots think within the tick (the screen owns the pace); programs and
+        humans are as the definition makes them."""
+        kind, level = parse_player(player)
+        if kind != "bot":
+            return make_player(player, index, self.setup.time_ms)
+        from tui_grid.games.tron.bots import choose_move
+
+        def choose(ask: Any) -> Direction:
+            return choose_move(ask.state, ask.seat, self.bot_budget_ms(), ask.control, level)
+
+        return FunctionAgent(choose, name=f"{level} bot")
+
+    def bot_budget_ms(self) -> float:
+        """A builtin bot's thinking time: the setup's, but no more than most of a tick."""
+        return max(10.0, min(float(self.setup.time_ms), self.tick_seconds() * 600))
 
     def participant_names(self) -> list[str]:
         return participant_names(list(self.players))
@@ -391,7 +414,8 @@ class TronScreen(MatchScreen[TronState]):
         return game.load_id(game_id)  # type: ignore[attr-defined]
 
     def on_mount(self) -> None:
-        super().on_mount()
+        # No super().on_mount(): Textual calls every class's on_mount in the MRO itself
+        # (MatchScreen's starts the tick timer; calling it here too would start two).
         if self.ask_setup:
             self.action_setup()
 
@@ -439,6 +463,7 @@ class TronScreen(MatchScreen[TronState]):
         self.message = ""
         self.view.set_grid_size(*self.grid_size())
         self._refresh_all()
+        self.query_one(KeyBar).refresh(layout=True)  # the hint key comes and goes with humans
         if not self._humans():
             self.say("Watching: space pauses, . steps one tick, + and - change the speed.")
 
@@ -451,9 +476,11 @@ class TronScreen(MatchScreen[TronState]):
         return [index for index, agent in enumerate(self.match.participants) if agent.human]
 
     def agent_timeout(self) -> float:
-        tick = super().agent_timeout()
+        """Generous: a late answer only slows the tick down, while a timed-out builtin bot
+        would drive straight on and a timed-out program would lose."""
+        tick = self.tick_seconds()
         programs = any(parse_player(player)[0] in ("persistent", "oneshot") for player in self.players)
-        return max(tick, PROGRAM_TIMEOUT) if programs else tick
+        return max(tick, PROGRAM_TIMEOUT) if programs else max(tick, BOT_SLACK + self.bot_budget_ms() / 1000)
 
     # --- the clock ------------------------------------------------------------------------------------
     def _tick(self, force: bool = False) -> None:
@@ -466,6 +493,14 @@ class TronScreen(MatchScreen[TronState]):
                 if session.agents[seat].human:
                     session.submit(seat, queue.popleft())
         super()._tick(force)
+
+    def _on_change(self, session: Any, change: Any) -> None:
+        """As the shell, but a message stays up while the round goes on (the shell clears
+        it at every step, which in a real-time game is several times a second)."""
+        kept = self.message
+        super()._on_change(session, change)
+        if change.kind == "step" and not session.over and self.message != kept:
+            self.say(kept)
 
     def _after_tick(self) -> None:
         session = self.session
@@ -484,11 +519,11 @@ class TronScreen(MatchScreen[TronState]):
         if result.winner is None:
             line1 += " A draw."
         if self.match.finished:
-            line2 = f"Match over: {score.summary()}. n: new match · esc: back."
+            line2 = f"Match over: {self.score_text()}. n new match · esc back."
         elif self._humans():
-            line2 = f"Score: {score.summary()}. enter: round {result.index + 2} (seats swap)."
+            line2 = f"Score: {self.score_text()}. enter: round {result.index + 2} (seats swap)."
         else:
-            line2 = f"Score: {score.summary()}. Round {result.index + 2} in {AUTO_NEXT_SECONDS:g} s (enter: now, space: hold)."
+            line2 = f"Score: {self.score_text()}. Round {result.index + 2} in {AUTO_NEXT_SECONDS:g} s (enter now, space holds)."
             self._auto_timer = self.set_timer(AUTO_NEXT_SECONDS, self._auto_next)
         self.say(f"{line1}\n{line2}")
 
@@ -521,7 +556,7 @@ class TronScreen(MatchScreen[TronState]):
         participant = keyset if len(humans) == 2 else humans[0]
         if self.session.over:
             if self.match.finished:
-                self.say(f"The match is over: {self.match.score.summary()}. n: new match.")
+                self.say(f"The match is over: {self.score_text()}. n: new match.")
             else:
                 self.say("The round is over: enter plays the next one.")
             return
@@ -544,12 +579,14 @@ class TronScreen(MatchScreen[TronState]):
             self.say("The hint is for human players.")
             return
         self._hint_on = not self._hint_on
+        text = "Hint on: ◆ marks where the hard bot would drive you, every tick. h turns it off." if self._hint_on else "Hint off."
         if not self._hint_on:
             self.hint = None
             self.view.refresh()
-            self.say("Hint off.")
+        if self.session.over:  # keep the round's verdict on screen
+            self.notify(text, timeout=3)
             return
-        self.say("Hint on: ◆ marks where the hard bot would drive you, every tick. h turns it off.")
+        self.say(text)
         self._request_hint()
 
     def _request_hint(self) -> None:
@@ -558,7 +595,8 @@ class TronScreen(MatchScreen[TronState]):
         seats = [seat for seat, agent in enumerate(self.session.agents) if agent.human]
         if not seats:
             return
-        budget = max(20.0, min(150.0, self.tick_seconds() * 400))
+        # A quarter of a tick or so: the mark must arrive well before the next tick.
+        budget = max(15.0, min(150.0, self.tick_seconds() * 300))
         self._hint_worker(self.session.state, tuple(seats), budget)
 
     @work(thread=True, exclusive=True, group="hint", exit_on_error=False)
@@ -569,7 +607,7 @@ class TronScreen(MatchScreen[TronState]):
         self.app.call_from_thread(self._hint_ready, state, moves)
 
     def _hint_ready(self, state: TronState, moves: dict[int, Direction]) -> None:
-        if not self._hint_on or state != self.session.state:
+        if not self._hint_on or state is not self.session.state:
             return
         marks = {state.heads[seat].step(direction): HINT_MARK for seat, direction in moves.items()}
         words = ", ".join(f"{SEAT_NAMES[seat]} {direction.name}" for seat, direction in moves.items())
@@ -600,12 +638,27 @@ class TronScreen(MatchScreen[TronState]):
         super()._refresh_all()
         red, green = (self.match.seating[0], self.match.seating[1])
         names = self.match.score.names
-        self.query_one("#title", Static).update(f"Tron — {self.loaded.title}  ·  R {names[red]}  vs  G {names[green]}")
+        title = f"Tron — {self.loaded.title}  ·  R {names[red]}  vs  G {names[green]}"
+        if self.loaded.game_id and self.loaded.game_id != self.loaded.title:
+            title += f"  ·  {self.loaded.game_id}"
+        self.query_one("#title", Static).update(title)
         self.query_one("#legend", Static).update(self.legend())
+
+    def _show_status(self) -> None:
+        """The shell's status line without the game id (the title has it): one line at 80
+        columns even with long player names."""
+        self.query_one("#status", Static).update(f"{self.status_text(self.shown)}  ·  speed {self.settings.speed}")
+        self.query_one("#message", Static).update(self.message)
+
+    def score_text(self) -> str:
+        """Wins per player and draws, short enough for the status line."""
+        score = self.match.score
+        text = " · ".join(f"{name} {score.wins(index)}" for index, name in enumerate(score.names))
+        return text + (f" · {score.draws} drawn" if score.draws else "")
 
     def status_text(self, state: TronState) -> str:
         index = min(self.match.round_index + (0 if self.session.over else 1), self.rounds)
-        parts = [f"round {max(1, index)}/{self.rounds}", f"tick {state.turn}", self.match.score.summary()]
+        parts = [f"round {max(1, index)}/{self.rounds}", f"tick {state.turn}", self.score_text()]
         if self._paused:
             parts.append("PAUSED")
         return " · ".join(parts)
@@ -617,6 +670,6 @@ class TronScreen(MatchScreen[TronState]):
         names = self.match.score.names
         return (
             f"R red: {names[red]}{self._keys_of(red)}   G green: {names[green]}{self._keys_of(green)}\n"
-            "░ red trail  ▒ green trail  █ wall  X crash  ◆ hint  ·  space pause  . step  +/- speed"
+            "░ red  ▒ green  █ wall  X crash  ◆ hint  │  space pause  . step  +/- speed"
         )
 
