@@ -59,7 +59,11 @@ def find_board(game: str, name: str) -> BoardEntry | None:
 
 def read_board_arg(game: str, arg: str) -> BoardText:
     """A BOARD argument: `-` for stdin, an existing file path, or a shipped board's name."""
-    if arg == "-" or Path(arg).exists():
+    try:
+        exists = arg == "-" or Path(arg).exists()
+    except (OSError, ValueError):  # a name too long, or with a NUL, is no file
+        exists = False
+    if exists:
         return read_board_file(arg)
     entry = find_board(game, arg)
     if entry is None:

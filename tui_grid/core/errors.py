@@ -14,8 +14,16 @@ class BoardError(ValueError):
         super().__init__(str(self))
 
     def __str__(self) -> str:
-        return f"{self.source}:{self.line}:{self.column}: {self.message}"
+        return one_line(f"{self.source}:{self.line}:{self.column}: {self.message}")
 
 
 class UsageError(ValueError):
     """Bad arguments that are not tied to a file position (unknown board name, bad size...)."""
+
+    def __str__(self) -> str:
+        return one_line(super().__str__())
+
+
+def one_line(text: str) -> str:
+    """Every error is one line, whatever the user typed into a name or an id."""
+    return text.replace("\r", "\\r").replace("\n", "\\n").replace("\f", "\\f").replace("\v", "\\v")

@@ -207,11 +207,11 @@ class BunnyGame(BoardFiles, Generated, Solvable, GameDefinition):
     def _run(self, args: argparse.Namespace) -> int:
         loaded = self.load(args.board)
         try:
-            report = run_report(loaded.board, args.program)
+            report, result = run_report(loaded.board, args.program)
         except ProgramError as exc:
             raise UsageError(f"--program: column {exc.column}: {exc.message}") from None
         print(report)
-        return 0 if run(loaded.board, parse_program(args.program)).complete else 1
+        return 0 if result.complete else 1
 
 
 def plan_message(found: Solution) -> str:

@@ -23,13 +23,13 @@ from typing import Sequence
 from tui_grid.core.engine import PLAYING, Engine, Event, IllegalAction, Joint, Outcome, Result, Step
 from tui_grid.core.geometry import Pos
 from tui_grid.games.bunny.board import EAST, BunnyBoard, draw
-from tui_grid.games.bunny.interpreter import COMPLETE, FINISHED, RUNNING, STUCK, Runner
+from tui_grid.games.bunny.interpreter import COMPLETE, FINISHED, MAX_RUN_STEPS, RUNNING, STUCK, Runner
 from tui_grid.games.bunny.program import Program, ProgramError, format_program, parse_program
 
 MAX_FRAMES = 2000
 LOG_SEPARATOR = " ; "
 #: A run stops (as "finished") after this many steps; fast-forwarding makes it rare.
-MAX_STEPS = 2_000_000
+MAX_STEPS = MAX_RUN_STEPS
 
 NOT_RUN = "not run"
 
@@ -92,8 +92,13 @@ class BunnyEngine(Engine[BunnyState, Program]):
         runner = Runner(self.board, program)
         runs = state.runs + 1
         frames: list[BunnyState] = []
+        stride = 1  # keep every stride-th step; doubled whenever the frames fill up
         while runner.steps < MAX_STEPS and runner.step():
-            frames.append(self._snapshot(runner, program, runs, RUNNING))
+            if runner.steps % stride == 0:
+                frames.append(self._snapshot(runner, program, runs, RUNNING))
+                if len(frames) >= 4 * MAX_FRAMES:
+                    frames = frames[1::2]
+                    stride *= 2
         if runner.status == RUNNING:
             runner.status = FINISHED
         final = self._snapshot(runner, program, runs, runner.status)

@@ -176,11 +176,17 @@ def describe(result: RunResult, tokens: int) -> str:
     return f"Stopped after {steps}: {left} left"
 
 
-def run_report(board: BunnyBoard, program_text: str) -> str:
-    """What `tui-grid run bunny BOARD --program TEXT` prints: the outcome and the board
-    with its marks and the bunny. A bad program raises ProgramError (with its column)."""
+#: A run on the command line stops here (then says "Stopped after ..."): nested finite
+#: loops can ask for billions of steps.
+MAX_RUN_STEPS = 200_000
+
+
+def run_report(board: BunnyBoard, program_text: str) -> tuple[str, RunResult]:
+    """What `tui-grid run bunny BOARD --program TEXT` prints (the outcome, and the board
+    with its marks and the bunny), and the run. A bad program raises ProgramError (with
+    its column)."""
     program = parse_program(program_text)
-    result = run(board, program)
+    result = run(board, program, MAX_RUN_STEPS)
     heading = HEADING_NAMES[result.heading]
     head = f"{program}\n{describe(result, program.tokens)}; the bunny is at row {result.pos.row + 1}, column {result.pos.col + 1}, facing {heading}."
-    return head + "\n" + draw(board, result.marks, (result.pos, result.heading))
+    return head + "\n" + draw(board, result.marks, (result.pos, result.heading)), result

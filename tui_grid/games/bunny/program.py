@@ -126,6 +126,7 @@ class _Parser:
     def __init__(self, text: str) -> None:
         self.text = text
         self.i = 0
+        self.depth = 0
 
     def error(self, message: str, at: int | None = None) -> ProgramError:
         return ProgramError((self.i if at is None else at) + 1, message)
@@ -170,6 +171,9 @@ class _Parser:
                 raise self.error(f"unexpected {ch!r} (expected F, L, R or LOOP)")
 
     def loop(self) -> Loop:
+        self.depth += 1
+        if self.depth > MAX_DEPTH:
+            raise self.error(f"loops nest at most {MAX_DEPTH} deep")
         self.i += 4
         self.skip(commas=False)
         count: int | None = None
@@ -177,10 +181,12 @@ class _Parser:
             self.i += 1
             self.skip(commas=False)
             begin = self.i
-            while self.peek().isdigit():
+            while self.peek() in ASCII_DIGITS:
                 self.i += 1
             if begin == self.i:
                 raise self.error(f"expected a loop count, {self.found()}")
+            if self.i - begin > MAX_COUNT_DIGITS:
+                raise self.error(f"a loop count has at most {MAX_COUNT_DIGITS} digits", at=begin)
             count = int(self.text[begin : self.i])
             if count < 1:
                 raise self.error("a loop count must be at least 1", at=begin)
@@ -191,7 +197,15 @@ class _Parser:
         self.i += 1
         body = self.items(closing=True)
         self.i += 1  # the closing brace
+        self.depth -= 1
         return Loop(body, count)
+
+
+ASCII_DIGITS = frozenset("0123456789")
+#: Limits that keep a parse bounded: counts past 9 digits and nesting past 64 loops are
+#: far beyond any board (a count past a body's tail and period behaves like forever).
+MAX_COUNT_DIGITS = 9
+MAX_DEPTH = 64
 
 
 def parse_program(text: str) -> Program:
