@@ -87,3 +87,13 @@ async def test_a_solved_board_says_whether_the_route_was_optimal() -> None:
         await wait_idle(pilot)
         assert screen.session.over and screen.state.moves == 7
         assert "optimal route takes 6 moves, distance 16 (urdlur)" in screen.message
+
+
+async def test_watching_a_board_with_no_way_out_says_so() -> None:
+    app = make_app("ice", "kata-maze-6x6")
+    async with app.run_test(size=(80, 24)) as pilot:
+        screen: IceScreen = app.screen
+        await pilot.press("w")
+        await wait_idle(pilot)
+        assert not screen.watching and "cannot be reached" in screen.message
+        assert "u undoes" not in screen.message  # nothing to undo yet

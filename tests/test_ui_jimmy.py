@@ -51,3 +51,14 @@ async def test_hint_and_solve_on_an_escapable_board() -> None:
         await pilot.press("s")
         await settle(pilot)
         assert screen.state.outcome is Outcome.ESCAPED
+
+
+async def test_watch_says_it_plays_the_longest_line_when_there_is_no_escape() -> None:
+    from tests.conftest import wait_idle
+
+    app = make_app("jimmy", "seed-10", speed=1)
+    async with app.run_test(size=(80, 24)) as pilot:
+        await pilot.press("w")
+        await wait_idle(pilot)
+        assert app.screen.watching and "longest line" in app.screen.message
+        await pilot.press("w")

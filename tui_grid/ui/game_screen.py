@@ -20,7 +20,7 @@ from textual.screen import Screen
 from textual.timer import Timer
 from textual.widgets import ProgressBar, Static
 
-from tui_grid.core.agents import Agent, HumanAgent, PlanAgent
+from tui_grid.core.agents import Agent, AgentError, Ask, HumanAgent, PlanAgent
 from tui_grid.core.control import Cancelled, SearchControl
 from tui_grid.core.engine import Engine, Plan
 from tui_grid.core.errors import BoardError, UsageError
@@ -365,7 +365,7 @@ class GameScreen(Screen, Generic[S]):
         if state != self.state:
             return
         if not plan.actions:
-            self.say(plan.message or "The solver has no move from here.")
+            self.say(f"{plan.message or 'The solver has no move from here.'} {messages.next_steps(self.session)}.")
             return
         try:
             self.session.play_steps([{0: action} for action in plan.actions])  # one undo step
@@ -402,19 +402,24 @@ class GameScreen(Screen, Generic[S]):
         first = agent.plan is None
 
         def ask(control: SearchControl) -> Any:
-            from tui_grid.core.agents import Ask
-
-            return agent.act(Ask(self.engine, state, 0, control=control))
+            try:
+                return agent.act(Ask(self.engine, state, 0, control=control))
+            except AgentError as exc:  # the solver has no move: say why, stop watching
+                return exc
 
         def done(action: Any) -> None:
             if state != self.state or self._watch_agent is not agent:
                 return
-            if first and agent.plan is not None:
-                self.message = agent.plan.message
+            if isinstance(action, AgentError):
+                self._stop_watching()
+                self.say(f"{action.reason} {messages.next_steps(self.session)}.")
+                return
             reason = self.session.submit(0, action)
             if reason:
                 self._stop_watching()
                 self.say(reason)
+            elif first and agent.plan is not None and not self.session.over:
+                self.say(agent.plan.message)  # what is being watched: an escape, or the longest line
 
         self.run_in_worker("Planning" if first else "Watching", ask, done)
 

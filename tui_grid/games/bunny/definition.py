@@ -138,7 +138,7 @@ class BunnyGame(BoardFiles, Generated, Solvable, GameDefinition):
             width, height, squares, seed = parse_game_id(text)
             made = generate(width, height, squares, seed, control)
         except ValueError as exc:
-            raise UsageError(f"{text}: {exc}") from None
+            raise UsageError(str(exc)) from None
         with self._lock:
             self._solutions[made.board] = made.solution
         return made.board

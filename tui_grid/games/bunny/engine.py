@@ -20,11 +20,33 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Sequence
 
-from tui_grid.core.engine import PLAYING, Engine, Event, IllegalAction, Joint, Outcome, Result, Step
+from tui_grid.core.engine import (
+    PLAYING,
+    Engine,
+    Event,
+    IllegalAction,
+    Joint,
+    Outcome,
+    Result,
+    Step,
+)
 from tui_grid.core.geometry import Pos
+from tui_grid.core.words import plural
 from tui_grid.games.bunny.board import EAST, BunnyBoard, draw
-from tui_grid.games.bunny.interpreter import COMPLETE, FINISHED, MAX_RUN_STEPS, RUNNING, STUCK, Runner
-from tui_grid.games.bunny.program import Program, ProgramError, format_program, parse_program
+from tui_grid.games.bunny.interpreter import (
+    COMPLETE,
+    FINISHED,
+    MAX_RUN_STEPS,
+    RUNNING,
+    STUCK,
+    Runner,
+)
+from tui_grid.games.bunny.program import (
+    Program,
+    ProgramError,
+    format_program,
+    parse_program,
+)
 
 MAX_FRAMES = 2000
 LOG_SEPARATOR = " ; "
@@ -58,9 +80,9 @@ class BunnyState:
 
     def summary(self) -> str:
         tokens = 0 if self.program is None else self.program.tokens
-        left = _plural(self.left, "square")
+        left = plural(self.left, "square")
         if self.result == COMPLETE:
-            return f"Complete in {_plural(tokens, 'token')} ({_plural(self.steps, 'step')})"
+            return f"Complete in {plural(tokens, 'token')} ({plural(self.steps, 'step')})"
         if self.result == STUCK:
             return f"Stuck in a forever loop: {left} left"
         if self.result == FINISHED:
@@ -123,7 +145,7 @@ class BunnyEngine(Engine[BunnyState, Program]):
 
     def outcome(self, state: BunnyState) -> Outcome:
         if state.complete and state.program is not None:
-            return Outcome(Result.WON, f"Complete in {_plural(state.program.tokens, 'token')}")
+            return Outcome(Result.WON, f"Complete in {plural(state.program.tokens, 'token')}")
         return PLAYING
 
     def observation(self, state: BunnyState, seat: int = 0) -> str:
@@ -158,8 +180,6 @@ class BunnyEngine(Engine[BunnyState, Program]):
         return steps
 
 
-def _plural(count: int, word: str) -> str:
-    return f"{count} {word}" if count == 1 else f"{count} {word}s"
 
 
 def _thin(frames: list[BunnyState], limit: int) -> list[BunnyState]:

@@ -25,6 +25,7 @@ from dataclasses import dataclass
 from typing import Iterator
 
 from tui_grid.core.geometry import Pos
+from tui_grid.core.words import plural
 from tui_grid.games.bunny.board import EAST, HEADING_NAMES, BunnyBoard, draw
 from tui_grid.games.bunny.program import Loop, Node, Program, parse_program
 
@@ -160,15 +161,13 @@ def run(board: BunnyBoard, program: Program, max_steps: int | None = None) -> Ru
     return RunResult(runner.status, runner.steps, runner.left, runner.pos, runner.heading, frozenset(runner.marks))
 
 
-def _plural(count: int, word: str) -> str:
-    return f"{count} {word}" if count == 1 else f"{count} {word}s"
 
 
 def describe(result: RunResult, tokens: int) -> str:
     """One line about a finished run, as the CLI and the game say it."""
-    steps, left = _plural(result.steps, "step"), _plural(result.left, "square")
+    steps, left = plural(result.steps, "step"), plural(result.left, "square")
     if result.status == COMPLETE:
-        return f"Complete in {_plural(tokens, 'token')} ({steps})"
+        return f"Complete in {plural(tokens, 'token')} ({steps})"
     if result.status == STUCK:
         return f"Stuck in a forever loop after {steps}: {left} left"
     if result.status == FINISHED:

@@ -91,7 +91,7 @@ class IceGame(BoardFiles, Generated, Solvable, GameDefinition):
             width, height, min_moves, seed = parse_game_id(text)
             return generate(width, height, min_moves, seed, control)
         except ValueError as exc:
-            raise UsageError(f"{text}: {exc}") from None
+            raise UsageError(str(exc)) from None
 
     def game_id_from_options(self, values: Mapping[str, str], seed: int) -> str:
         width, height = parse_size_option(values.get("size", ""))
@@ -138,7 +138,7 @@ class IceGame(BoardFiles, Generated, Solvable, GameDefinition):
         return _framed(grid, f"moves {state.moves}, distance {state.distance}")
 
 
-UNREACHABLE = "E cannot be reached from here: undo or restart."
+UNREACHABLE = "E cannot be reached from here."
 
 
 def _framed(grid: list[list[str]], caption: str) -> str:

@@ -19,6 +19,7 @@ import re
 from tui_grid.core.boardfile import MAX_SIDE, check_side
 from tui_grid.core.control import SearchControl
 from tui_grid.core.geometry import Pos
+from tui_grid.core.words import plural
 from tui_grid.games.ice.board import END, ICE, OBSTACLE, ROUGH, START, IceBoard, make_board, make_lanes
 from tui_grid.games.ice.solver import layered_search, solve
 
@@ -56,7 +57,7 @@ def _check(width: int, height: int, min_moves: int) -> None:
     if min_moves > width * height - 1:
         raise ValueError(
             f"no {width}x{height} map needs {min_moves} moves: a route stops on each cell at most once, "
-            f"so it has at most {width * height - 1} moves"
+            f"so it has at most {plural(width * height - 1, 'move')}"
         )
 
 
@@ -149,8 +150,6 @@ def generate(width: int, height: int, min_moves: int, seed: int, control: Search
             return attempt.board
         if best is None or attempt.moves >= best.moves:
             best = attempt
-    found = f"the best had {best.moves} moves" if best is not None and best.moves > 0 else "none was solvable"
-    raise ValueError(
-        f"could not make a {width}x{height} map needing at least {min_moves} moves in {tries} tries "
-        f"({found}); try a bigger map or fewer moves"
-    )
+    found = f"the best had {plural(best.moves, 'move')}" if best is not None and best.moves > 0 else "none was solvable"
+    advice = "try fewer moves" if width >= MAX_SIDE and height >= MAX_SIDE else "try a bigger map or fewer moves"
+    raise ValueError(f"could not make a {width}x{height} map needing at least {plural(min_moves, 'move')} in {tries} tries ({found}); {advice}")

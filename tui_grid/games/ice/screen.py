@@ -95,7 +95,7 @@ class IceScreen(GameScreen[IceState]):
 
     def hint_from_plan(self, state: IceState, plan: Plan[Any]) -> Hint:
         if not plan.actions:
-            return Hint(plan.message)
+            return Hint(f"{plan.message} {messages.next_steps(self.session)}.")
         first = plan.actions[0]
         cells = slide_cells(self.board, state.pos, first)
         marks = {cell: (ARROWS[first], "hint") for cell in cells[:-1]}

@@ -100,7 +100,7 @@ class JimmyGame(BoardFiles, Generated, Solvable, GameDefinition):
             width, height, ghosts, escape, seed = parse_game_id(text)
             return generate(width, height, ghosts, escape, seed, control)
         except ValueError as exc:
-            raise UsageError(f"{text}: {exc}") from None
+            raise UsageError(str(exc)) from None
 
     def game_id_from_options(self, values: Mapping[str, str], seed: int) -> str:
         width, height = parse_size_option(values.get("size", ""))

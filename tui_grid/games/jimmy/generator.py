@@ -142,5 +142,5 @@ def generate(width: int, height: int, ghosts: int, escape: bool | None, seed: in
     wanted = {True: "an escapable", False: "a no-escape", None: "a"}[escape]
     raise ValueError(
         f"could not make {wanted} {width}x{height} board with {ghosts} ghost{'s' if ghosts != 1 else ''} "
-        f"in {ATTEMPTS} tries (seed {seed}); try another seed, size or ghost count"
+        f"in {ATTEMPTS} tries; try another seed, size or ghost count"
     )

@@ -113,7 +113,7 @@ def generate(width: int, height: int, walls: int, seed: int) -> TronBoard:
         board = _attempt(rng, width, height, walls)
         if board is not None:
             return TronBoard(board.rows, board.red, board.green, ident)
-    raise ValueError(f"could not make a {width}x{height} map with {walls}% walls (seed {seed}); try another seed or fewer walls")
+    raise ValueError(f"could not make a {width}x{height} map with {walls}% walls; try another seed or fewer walls")
 
 
 def generate_id(text: str) -> TronBoard:

@@ -1,0 +1,8 @@
+"""Small wording helpers shared by every message, so counts read right everywhere."""
+
+from __future__ import annotations
+
+
+def plural(count: int, word: str) -> str:
+    """`1 move`, `2 moves`."""
+    return f"{count} {word}" if count == 1 else f"{count} {word}s"
