@@ -23,7 +23,7 @@ MAX_SIDE = 1000
 #: is 4 MB, so this leaves room for long `played:` headers, while `/dev/zero`, a FIFO or a
 #: huge file cannot exhaust memory.
 MAX_FILE_BYTES = 16 * 1024 * 1024
-_HEADER_LINE = re.compile(r"^([A-Za-z][\w.-]*)\s*:\s?(.*)$")
+_HEADER_LINE = re.compile(r"^([A-Za-z][A-Za-z0-9_.-]*)[ \t]*:[ \t]?(.*)$")
 _SIZE = re.compile(r"^\s*(\d+)\s*[xX]\s*(\d+)\s*$")
 
 
