@@ -1,6 +1,7 @@
 from __future__ import annotations
 
 from tests.conftest import make_app, settle, status
+from tui_grid.core.geometry import Direction
 from tui_grid.games.jimmy.rules import Outcome
 from tui_grid.games.jimmy.screen import JimmyScreen
 
@@ -62,3 +63,16 @@ async def test_watch_says_it_plays_the_longest_line_when_there_is_no_escape() ->
         await wait_idle(pilot)
         assert app.screen.watching and "longest line" in app.screen.message
         await pilot.press("w")
+
+
+async def test_coordinates_toggle_and_a_refusal_marks_its_cell() -> None:
+    app = make_app("jimmy", "seed-3")
+    async with app.run_test(size=(80, 24)) as pilot:
+        screen = app.screen
+        await pilot.press("c")
+        assert screen.view.show_coords and " 1 " in "".join(screen.view.render_line(y).text for y in range(4))
+        await pilot.press("left", "right")  # back onto his own trail: refused
+        assert "has been there already" in screen.message
+        assert screen.view.marked == {tuple(screen.state.jimmy.step(Direction.RIGHT))}
+        await pilot.press("c")
+        assert not screen.view.show_coords

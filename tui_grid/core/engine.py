@@ -69,7 +69,12 @@ class Step(Generic[S]):
 
 
 class IllegalAction(ValueError):
-    """An action the rules refuse; the message says why, in words a player understands."""
+    """An action the rules refuse; the message says why, in words a player understands,
+    and `cells` are the (row, col) cells it is about, for a view to mark."""
+
+    def __init__(self, message: str, cells: tuple[tuple[int, int], ...] = ()) -> None:
+        super().__init__(message)
+        self.cells = cells
 
 
 #: The actions of one step: seat index -> action.

@@ -138,7 +138,8 @@ class Session(Generic[S, A]):
         try:
             step = self.engine.step(self.state, joint)
         except IllegalAction as exc:
-            self._notify(Change("refused", self.state, message=str(exc)))
+            event = Event(str(exc), "refused", seat, exc.cells)
+            self._notify(Change("refused", self.state, events=(event,), message=str(exc)))
             return str(exc)
         self._advance((joint,), (step,), checkpoint=True)
         return None

@@ -61,6 +61,9 @@ class BoardView(ScrollView, can_focus=False):
         width: 1fr;
         scrollbar-size: 1 1;
     }
+    BoardView > .board--mark { text-style: reverse bold; }
+    BoardView > .board--coords { color: $text-muted; }
+    BoardView > .board--frame { color: $text-muted; }
     """
     #: Kind names; each needs a component class `board--<kind>` styled in CSS.
     KINDS: ClassVar[tuple[str, ...]] = ()
@@ -71,12 +74,16 @@ class BoardView(ScrollView, can_focus=False):
     MARKERS: ClassVar[dict[str, str]] = {}
 
     zoom_choice: reactive[Zoom | None] = reactive(None)  # None picks the largest zoom that fits
+    show_coords: reactive[bool] = reactive(False)  # row and column numbers around the board
+    COMPONENT_CLASSES = {"board--mark", "board--coords", "board--frame"}
 
     def __init__(self, *, id: str | None = None, classes: str | None = None) -> None:
         super().__init__(id=id, classes=classes)
         self.grid_width = 1
         self.grid_height = 1
         self.focus_cell: Pos | None = None
+        #: Cells a message is about, drawn reversed (the cell a refusal or a catch names).
+        self.marked: frozenset[tuple[int, int]] = frozenset()
         self._styles: dict[str, Style] = {}
         self._pair_styles: dict[tuple[str, str | None], Style] = {}
         self._rank = {kind: index for index, kind in enumerate(self.KINDS)}
@@ -104,9 +111,9 @@ class BoardView(ScrollView, can_focus=False):
         width, height = self.scrollable_content_region.size
         if width <= 0 or height <= 0:
             return Zoom.WIDE
-        edge = 2 if self.FRAMED else 0
         for zoom in (Zoom.WIDE, Zoom.NARROW):
-            if self.grid_width * zoom.cell_width + edge <= width and self.grid_height + edge <= height:
+            size = self._board_size(zoom)
+            if size.width <= width and size.height <= height:
                 return zoom
         if self.grid_width <= width and (self.grid_height + 1) // 2 <= height:
             return Zoom.HALF
@@ -128,6 +135,11 @@ class BoardView(ScrollView, can_focus=False):
         self.zoom_choice = ZOOM_ORDER[(index + 1) % len(ZOOM_ORDER)]
         return self.zoom
 
+    def watch_show_coords(self) -> None:
+        self._update_virtual_size()
+        self.scroll_to_focus()
+        self.refresh()
+
     def watch_zoom_choice(self) -> None:
         self._update_virtual_size()
         self.refresh()
@@ -139,9 +151,23 @@ class BoardView(ScrollView, can_focus=False):
     def _framed(self, zoom: Zoom) -> bool:
         return self.FRAMED and zoom in (Zoom.WIDE, Zoom.NARROW)
 
+    def _decorated(self, zoom: Zoom) -> bool:
+        """Glyph zooms with a frame or coordinates are drawn by `_decorated_line`."""
+        return zoom in (Zoom.WIDE, Zoom.NARROW) and (self.FRAMED or self.show_coords)
+
+    def _origin(self, zoom: Zoom) -> tuple[int, int]:
+        """Content (x, y) of cell (0, 0): after the row-number gutter, the ruler and the frame."""
+        if not self._decorated(zoom):
+            return 0, 0
+        edge = 1 if self._framed(zoom) else 0
+        gutter = len(str(self.grid_height)) + 1 if self.show_coords else 0
+        return gutter + edge, (1 if self.show_coords else 0) + edge
+
     def _board_size(self, zoom: Zoom) -> Size:
-        if self._framed(zoom):
-            return Size(self.grid_width * zoom.cell_width + 2, self.grid_height + 2)
+        if self._decorated(zoom):
+            x0, y0 = self._origin(zoom)
+            edge = 1 if self._framed(zoom) else 0
+            return Size(x0 + self.grid_width * zoom.cell_width + edge, y0 + self.grid_height + edge)
         if zoom is Zoom.WHOLE:
             k = self.block
             columns, rows = -(-self.grid_width // k), -(-self.grid_height // k)
@@ -161,14 +187,14 @@ class BoardView(ScrollView, can_focus=False):
     def cell_region(self, pos: Pos) -> Region:
         zoom = self.zoom
         k = self.block
-        edge = 1 if self._framed(zoom) else 0
-        return Region(edge + pos.col // k * zoom.cell_width, edge + pos.row // k // zoom.rows_per_line, zoom.cell_width, 1)
+        x0, y0 = self._origin(zoom)
+        return Region(x0 + pos.col // k * zoom.cell_width, y0 + pos.row // k // zoom.rows_per_line, zoom.cell_width, 1)
 
     def scroll_to_focus(self) -> None:
         """Keep the focus cell in view with a margin of a quarter of the view on every side,
         so the player is never drawn against the edge or the scrollbar."""
-        if self.focus_cell is not None:
-            width, height = self.scrollable_content_region.size
+        width, height = self.scrollable_content_region.size
+        if self.focus_cell is not None and width > 0 and height > 0:  # not before layout
             across, down = max(2, width // 4), max(1, height // 4)
             self.scroll_to_region(self.cell_region(self.focus_cell).grow((down, across, down, across)), animate=False, force=True)
 
@@ -201,8 +227,8 @@ class BoardView(ScrollView, can_focus=False):
         board_lines = self._board_size(zoom).height
         if line < 0 or line >= board_lines:
             return Strip.blank(width, base)
-        if self._framed(zoom):
-            return self._framed_line(line, board_lines, zoom, scroll_x, margin_x, width, base)
+        if self._decorated(zoom):
+            return self._decorated_line(line, board_lines, zoom, scroll_x, margin_x, width, base)
         first_col = max(0, scroll_x // zoom.cell_width)
         last_col = min(self.grid_width, (scroll_x + width) // zoom.cell_width + 1)
         if zoom is Zoom.WHOLE:
@@ -215,24 +241,45 @@ class BoardView(ScrollView, can_focus=False):
         strip = Strip(left + segments).crop(scroll_x - first_col * zoom.cell_width, None)
         return strip.extend_cell_length(width, base).crop(0, width)
 
-    def _framed_line(self, line: int, lines: int, zoom: Zoom, scroll_x: int, margin_x: int, width: int, base: Style) -> Strip:
-        """A glyph line inside a frame: board column c starts at content x 1 + c * cell width."""
+    def _decorated_line(self, line: int, lines: int, zoom: Zoom, scroll_x: int, margin_x: int, width: int, base: Style) -> Strip:
+        """A glyph-zoom line with the optional column ruler, row numbers and frame; board
+        column c starts at content x `x0 + c * cell width`."""
         cw = zoom.cell_width
+        x0, y0 = self._origin(zoom)
+        framed = self._framed(zoom)
         frame = self.style_of("frame")
+        coords = self.style_of("coords")
+        gutter = x0 - (1 if framed else 0)
         left = [Segment(" " * margin_x, base)] if margin_x else []
-        inner = self.grid_width * cw
-        if line == 0 or line == lines - 1:
-            corners = ("┌", "┐") if line == 0 else ("└", "┘")
-            strip = Strip(left + [Segment(corners[0] + "─" * inner + corners[1], frame)]).crop(scroll_x, None)
+        row = line - y0
+        if self.show_coords and line == 0:
+            ruler = [" "] * (self.grid_width * cw)
+            step = 5 if cw == 1 else 2
+            for col in range(0, self.grid_width, step):
+                label = str(col + 1)
+                at = col * cw
+                if at + len(label) <= len(ruler):
+                    ruler[at : at + len(label)] = label
+            text = " " * x0 + "".join(ruler)
+            return Strip(left + [Segment(text, coords)]).crop(scroll_x, None).extend_cell_length(width, base).crop(0, width)
+        if framed and (row == -1 or row == self.grid_height):
+            corners = ("┌", "┐") if row == -1 else ("└", "┘")
+            border = corners[0] + "─" * (self.grid_width * cw) + corners[1]
+            strip = Strip(left + [Segment(" " * gutter, base), Segment(border, frame)]).crop(scroll_x, None)
             return strip.extend_cell_length(width, base).crop(0, width)
-        first_col = max(0, (scroll_x - 1) // cw)
+        first_col = max(0, (scroll_x - x0) // cw)
         last_col = min(self.grid_width, (scroll_x + width) // cw + 1)
-        segments = self._glyph_segments(line - 1, first_col, last_col, zoom)
-        start = 1 + first_col * cw
+        segments = self._glyph_segments(row, first_col, last_col, zoom)
+        start = x0 + first_col * cw
         if first_col == 0:
-            segments = [Segment("│", frame)] + segments
+            prefix: list[Segment] = []
+            if gutter:
+                prefix.append(Segment(f"{row + 1:>{gutter - 1}} ", coords))
+            if framed:
+                prefix.append(Segment("│", frame))
+            segments = prefix + segments
             start = 0
-        if last_col == self.grid_width:
+        if last_col == self.grid_width and framed:
             segments.append(Segment("│", frame))
         strip = Strip(left + segments).crop(max(0, scroll_x - start), None)
         return strip.extend_cell_length(width, base).crop(0, width)
@@ -241,7 +288,10 @@ class BoardView(ScrollView, can_focus=False):
         segments: list[Segment] = []
         run_text: list[str] = []
         run_kind = None
-        for glyph, kind in self.row_cells(row, first, last):
+        marked = self.marked
+        for col, (glyph, kind) in enumerate(self.row_cells(row, first, last), first):
+            if marked and (row, col) in marked:
+                kind = "mark"
             text = glyph if zoom is Zoom.WIDE else glyph[0]
             if kind != run_kind and run_text:
                 segments.append(Segment("".join(run_text), self.style_of(run_kind)))

@@ -154,9 +154,12 @@ class GameScreen(Screen, Generic[S]):
         self.query_one("#status", Static).update("  ·  ".join(parts))
         self.query_one("#message", Static).update(self.message)
 
-    def say(self, message: str) -> None:
+    def say(self, message: str, cells: tuple[tuple[int, int], ...] = ()) -> None:
+        """Show a message; `cells` are the board cells it is about, marked until the next one."""
         self.message = message
+        self.view.marked = frozenset(cells)
         self._show_status()
+        self.view.refresh()
 
     # --- the session -------------------------------------------------------------------------
     def _on_change(self, session: Session[S, Any], change: Change[S]) -> None:
@@ -167,6 +170,7 @@ class GameScreen(Screen, Generic[S]):
                 frames.extend(thin_frames(list(step.frames)))
                 frames.append(step.state)
             self.message = messages.after_game(self.session) if session.over else ""
+            self.view.marked = frozenset(cell for event in change.events if event.kind != "move" and event.kind != "slide" for cell in event.cells)
             self._run_frames(frames, change.state)
             if session.over:
                 self.game_over()
@@ -176,7 +180,7 @@ class GameScreen(Screen, Generic[S]):
             self.message = ""
             self._display(change.state)
         elif change.kind in ("refused", "message", "forfeit"):
-            self.say(change.message)
+            self.say(change.message, tuple(cell for event in change.events for cell in event.cells))
 
     def action_act(self, text: str, seat: int = 0) -> None:
         """A human seat's action, in the game's action encoding."""
@@ -187,7 +191,7 @@ class GameScreen(Screen, Generic[S]):
             self.say(messages.game_over(self.session))
             return
         reason = self.session.submit(seat, self.engine.decode_action(text))
-        if reason:
+        if reason and reason != self.message:  # a refusal the session reported is already shown, with its cell
             self.say(reason)
 
     def _run_frames(self, frames: list[S], final: S) -> None:
@@ -453,6 +457,10 @@ class GameScreen(Screen, Generic[S]):
         self._show_status()
 
     # --- other keys -----------------------------------------------------------------------
+    def action_coords(self) -> None:
+        self.view.show_coords = not self.view.show_coords
+        self.say("Row and column numbers shown." if self.view.show_coords else "Row and column numbers hidden.")
+
     def action_zoom(self) -> None:
         zoom = self.view.cycle_zoom()
         self.say(f"Zoom: {zoom.label}.")

@@ -60,6 +60,7 @@ COMMON: dict[str, Key] = {
         Key("plus,equals_sign", "speed(1)", "Faster", "faster animation and watching", display="+", show=False, common="faster"),
         Key("minus", "speed(-1)", "Slower", "slower animation and watching", display="-", show=False, common="slower"),
         Key("z", "zoom", "Zoom", "zoom: wide, narrow, half blocks, whole board", show=False, common="zoom"),
+        Key("c", "coords", "Coords", "show or hide row and column numbers (messages name cells by them)", show=False, common="coords"),
         Key("ctrl+s", "save", "Save", "save the game in progress to a file (resume with tui-grid play GAME FILE)", show=False, common="save"),
         Key("question_mark,f1", "help", "Help", "this help", display="?", common="help"),
         Key("escape", "back", "Back", "stop a solve, a watch or an animation; else back to the boards", display="esc", common="back"),

@@ -32,7 +32,8 @@ class JimmyEngine(Engine[JimmyState, Direction]):
         direction = actions[0]
         turn = play(self.board, state, direction)
         if turn is None:
-            raise IllegalAction(self.refusal(state, direction))
+            target = state.jimmy.step(direction)
+            raise IllegalAction(self.refusal(state, direction), (tuple(target),) if self.board.in_bounds(target) else ())
         after = turn.state
         events = [Event(f"Jimmy went {NAMES[direction]} to {human(after.jimmy)}", "move", 0)]
         if after.over:
