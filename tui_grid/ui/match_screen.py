@@ -37,9 +37,11 @@ MATCH_HELP = {
 }
 
 
-def match_keymap(own: tuple[Key, ...]) -> Keymap:
+def match_keymap(own: tuple[Key, ...], help: dict[str, str] | None = None) -> Keymap:
+    """A match's keymap; `help` overrides the common keys' help for this game."""
+    texts = {**MATCH_HELP, **(help or {})}
     base = keymap(own, MATCH_COMMON)
-    return Keymap(tuple(replace(key, help=MATCH_HELP.get(key.common, key.help)) for key in base.keys))
+    return Keymap(tuple(replace(key, help=texts.get(key.common, key.help)) for key in base.keys))
 
 
 class MatchScreen(GameScreen[S]):
@@ -146,6 +148,20 @@ class MatchScreen(GameScreen[S]):
             return
         self.session.submit(seat, self.session.engine.decode_action(text))
         self.hint = None
+
+    def action_help(self) -> None:
+        """Help stops the clock while it is open, so nobody crashes while reading."""
+        from tui_grid.ui.help_screen import HelpScreen
+
+        was_running = not self._paused
+        if was_running:
+            self.action_pause()
+
+        def closed(_: object) -> None:
+            if was_running and self._paused:
+                self.action_pause()
+
+        self.app.push_screen(HelpScreen(self.game, self.KEYMAP, self.offers), closed)
 
     def action_pause(self) -> None:
         self._paused = not self._paused

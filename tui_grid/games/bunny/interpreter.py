@@ -56,6 +56,7 @@ class Runner:
         self.path: tuple[int, ...] | None = None
         self.status = COMPLETE if len(self.marks) == self._total else RUNNING
         self._tokens = self._walk(program.body, ())
+        self._ahead: tuple[tuple[int, ...], str] | None = None
 
     @property
     def done(self) -> bool:
@@ -66,18 +67,28 @@ class Runner:
         """Squares still unmarked."""
         return self._total - len(self.marks)
 
-    def step(self) -> bool:
-        """Execute the next primitive token; False (and nothing done) once the run is over."""
-        if self.status != RUNNING:
-            return False
+    def _next_token(self) -> tuple[tuple[int, ...], str] | None:
+        """The next primitive token, or None with the status set when the run is over."""
+        if self._ahead is not None:
+            token, self._ahead = self._ahead, None
+            return token
         try:
-            path, kind = next(self._tokens)
+            return next(self._tokens)
         except StopIteration:
             self.status = FINISHED
-            return False
         except _Stuck:
             self.status = STUCK
+        return None
+
+    def step(self) -> bool:
+        """Execute the next primitive token; False (and nothing done) once the run is over.
+        It looks one token ahead, so the step that runs the last token already ends the run."""
+        if self.status != RUNNING:
             return False
+        token = self._next_token()
+        if token is None:
+            return False
+        path, kind = token
         self.path = path
         self.steps += 1
         if kind == "F":
@@ -90,6 +101,8 @@ class Runner:
             self.heading = (self.heading + 3) % 4
         else:
             self.heading = (self.heading + 1) % 4
+        if self.status == RUNNING:
+            self._ahead = self._next_token()
         return True
 
     def run(self, max_steps: int | None = None) -> str:

@@ -160,7 +160,7 @@ class EvasionBoardView(BoardView):
 
 
 class EvasionScreen(MatchScreen[State]):
-    KEYMAP = match_keymap(OWN_KEYS)
+    KEYMAP = match_keymap(OWN_KEYS, {"hint": "hint: say what the builtin bot would do in your seat, and its key"})
 
     def __init__(
         self,
