@@ -214,3 +214,13 @@ def test_survive_lines_replay(b: JimmyBoard, choices: list[int]) -> None:
     assert replay(b, line.path, state) == line.end
     if not solve(b, state).escape:
         assert line.end.outcome is Outcome.CAUGHT
+
+
+def test_a_memo_past_its_budget_stops_growing_and_says_so(monkeypatch) -> None:
+    from tui_grid.games.jimmy import solver as jimmy_solver
+
+    b, _ = load(ROOT / "boards" / "jimmy" / "gen-16x12-g4.txt")  # no escape: the memo is used
+    exact = jimmy_solver.solve(b)
+    monkeypatch.setattr(jimmy_solver, "MEMO_BUDGET_BYTES", 0)
+    capped = jimmy_solver.solve(b)
+    assert capped.escape == exact.escape and capped.memory_capped and not exact.memory_capped

@@ -32,6 +32,8 @@ from tui_grid.games.registry import (
 )
 
 EXIT_BAD_INPUT = 2
+#: `solve` answered, but a solver hit its memory budget on the way (see the README).
+EXIT_MEMORY_CAPPED = 3
 MAX_DELAY = 60.0
 BOARD_HELP = "file path, board name, game id, or - for stdin"
 
@@ -259,16 +261,18 @@ def _solve(game: GameDefinition, rest: list[str]) -> int:
         loaded = game.load(arg)
         engine, state = game.state_after(loaded)
         started.append((loaded, engine, state))
+    capped = False
     for index, (loaded, engine, state) in enumerate(started):
         with stderr_progress(f"solving {loaded.title}") as control:
             record = solver.solve_record(engine, state, control, **extra)
+        capped = capped or bool(record.get("memory_capped"))
         if args.json:
             print(json.dumps(record), flush=True)
         else:
             if len(started) > 1:
                 print(("\n" if index else "") + f"== {loaded.title} ==")
             print(solver.solve_drawing(engine, state, record), flush=True)
-    return 0
+    return EXIT_MEMORY_CAPPED if capped else 0
 
 
 def _generate(game: GameDefinition, rest: list[str]) -> int:

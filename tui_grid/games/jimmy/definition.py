@@ -123,18 +123,20 @@ class JimmyGame(BoardFiles, Generated, Solvable, GameDefinition):
     # --- solver -----------------------------------------------------------------------------
     def solve_record(self, engine: JimmyEngine, state: JimmyState | None, control: SearchControl | None = None, **_: Any) -> dict[str, Any]:
         result = solve(engine.board, state, control=control)
-        if not result.escape:
-            return {"escape": False, "path": None}
-        return {"escape": True, "path": [LETTERS[d] for d in result.path]}
+        record: dict[str, Any] = {"escape": True, "path": [LETTERS[d] for d in result.path]} if result.escape else {"escape": False, "path": None}
+        if result.memory_capped:
+            record["memory_capped"] = True  # exact, but the memo hit its budget (exit code 3)
+        return record
 
     def plan(self, engine: JimmyEngine, state: JimmyState, control: SearchControl) -> Plan:
         result = solve(engine.board, state, control)
+        capped = " (The search reached its memory budget and ran without caching from there: slower, still exact.)" if result.memory_capped else ""
         if result.escape:
-            return Plan(result.path, f"Escape in {len(result.path)} moves.", {"escape": True})
+            return Plan(result.path, f"Escape in {len(result.path)} moves.{capped}", {"escape": True})
         line = survive(engine.board, state, control)
         return Plan(
             line.path,
-            f"No escape from here: playing the longest line found ({len(line.path)} moves), which ends: {line.end.reason}.",
+            f"No escape from here: playing the longest line found ({len(line.path)} moves), which ends: {line.end.reason}.{capped}",
             {"escape": False},
         )
 

@@ -39,6 +39,9 @@ class EscapeResult:
     escape: bool
     path: tuple[Direction, ...] | None
     nodes: int
+    #: The memo reached its memory budget and stopped growing: the answer is still exact,
+    #: the search only ran slower from then on.
+    memory_capped: bool = False
 
 
 @dataclass(frozen=True)
@@ -686,8 +689,8 @@ def solve(
     j, ghosts, visited = _encode(search.lay, state)
     path = search.run(j, ghosts, visited)
     if path is None:
-        return EscapeResult(False, None, search.nodes)
-    return EscapeResult(True, tuple(path), search.nodes)
+        return EscapeResult(False, None, search.nodes, search.memo_full)
+    return EscapeResult(True, tuple(path), search.nodes, search.memo_full)
 
 
 def solve_limited(
