@@ -130,7 +130,7 @@ class IceGame(BoardFiles, Generated, Solvable, GameDefinition):
         solution = solve(engine.board, state.pos, control)
         if solution is None:
             return Plan((), UNREACHABLE)
-        return Plan(solution.route, f"Optimal from here: {solution.moves} moves, distance {solution.distance} ({solution.route_string()}).")
+        return Plan(solution.route, f"Optimal from here: {solution.moves} moves, distance {solution.distance} ({short_route(solution.route_string())}).")
 
     def draw(self, engine: IceEngine, state: IceState) -> str:
         grid = [list(row) for row in engine.board.rows]
@@ -139,6 +139,12 @@ class IceGame(BoardFiles, Generated, Solvable, GameDefinition):
 
 
 UNREACHABLE = "E cannot be reached from here."
+ROUTE_SHOWN = 40
+
+
+def short_route(route: str) -> str:
+    """A route for a message line: long ones are cut, so the message keeps its place."""
+    return route if len(route) <= ROUTE_SHOWN else f"{route[:ROUTE_SHOWN]}… {len(route) - ROUTE_SHOWN} more"
 
 
 def _framed(grid: list[list[str]], caption: str) -> str:

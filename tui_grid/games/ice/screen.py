@@ -7,6 +7,7 @@ from typing import Any
 from tui_grid.core.engine import Plan
 from tui_grid.core.geometry import Direction, Pos
 from tui_grid.games.ice.board import IceBoard
+from tui_grid.games.ice.definition import short_route
 from tui_grid.games.ice.engine import DIRECTION_NAMES
 from tui_grid.games.ice.rules import IceState, slide_cells
 from tui_grid.ui.board_view import BoardView
@@ -89,7 +90,8 @@ class IceScreen(GameScreen[IceState]):
             if (final.moves, final.distance) == (best, distance):
                 self.say(f"Optimal: no route has fewer moves, or as few moves and less distance. {messages.after_game(self.session)}")
             else:
-                self.say(f"The optimal route takes {best} moves, distance {distance} ({''.join(a.letter for a in plan.actions)}). {messages.after_game(self.session)}")
+                route = short_route("".join(a.letter for a in plan.actions))
+                self.say(f"The optimal route takes {best} moves, distance {distance} ({route}). {messages.after_game(self.session)}")
 
         self.run_in_worker("Checking the route", lambda control: self.find_plan(start, control), verdict)
 
