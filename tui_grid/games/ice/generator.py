@@ -70,12 +70,14 @@ class _Attempt:
         self.moves = -1
         self.board: IceBoard | None = None
 
-    def evaluate(self, rng: random.Random, target: int) -> int:
+    def evaluate(self, rng: random.Random, target: int, control: SearchControl | None = None) -> int:
         """Place E where the optimal route is longest among a few of the farthest cells.
 
-        Stops trying places as soon as one gives a route of `target` moves or more.
+        Stops trying places as soon as one gives a route of `target` moves or more. Every
+        search ticks `control`, so cancel stops a try on a 1000x1000 map at once.
         """
-        _, layers = layered_search(make_lanes(["".join(line) for line in self.grid]), self.start, -1, _noop)
+        tick = control.tick if control is not None else _noop
+        _, layers = layered_search(make_lanes(["".join(line) for line in self.grid]), self.start, -1, tick)
         self.moves, self.board = -1, None
         tried = 0
         for depth in range(len(layers) - 1, 0, -1):
@@ -85,7 +87,7 @@ class _Attempt:
             picks = rng.sample(layer, min(len(layer), E_CANDIDATES - tried))
             for row, col, _ in picks:
                 board = self._with_end(Pos(row, col))
-                solution = solve(board)
+                solution = solve(board, control=control)
                 tried += 1
                 if solution is not None and solution.moves > self.moves:
                     self.moves, self.board = solution.moves, board
@@ -145,7 +147,7 @@ def generate(width: int, height: int, min_moves: int, seed: int, control: Search
             attempt = _random_attempt(rng, width, height)
         else:
             attempt = _mutate(rng, best)
-        attempt.evaluate(rng, max(min_moves, 1))
+        attempt.evaluate(rng, max(min_moves, 1), control)
         if attempt.board is not None and attempt.moves >= max(min_moves, 1):
             return attempt.board
         if best is None or attempt.moves >= best.moves:
