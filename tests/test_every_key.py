@@ -25,7 +25,7 @@ import pytest
 from tests.conftest import make_app, settle, status, wait_idle
 from tui_grid.core import saves
 from tui_grid.core.engine import IllegalAction
-from tui_grid.core.geometry import Direction, Pos
+from tui_grid.core.geometry import Direction
 from tui_grid.games.registry import all_games, get_game
 from tui_grid.ui.game_screen import GameScreen
 from tui_grid.ui.help_screen import HelpScreen, key_rows

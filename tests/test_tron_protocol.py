@@ -9,7 +9,6 @@ from pathlib import Path
 
 import pytest
 
-from tui_grid.core.geometry import Pos
 from tui_grid.games.tron import botmain, protocol
 from tui_grid.games.tron.board import standard_board
 from tui_grid.games.tron.bots import choose_index, choose_move

@@ -7,7 +7,6 @@ import threading
 from textual.widgets import OptionList
 
 from tests.conftest import make_app, settle, status
-from tui_grid.core.control import Cancelled
 from tui_grid.games.ice.screen import IceScreen
 from tui_grid.ui.game_screen import GameScreen
 from tui_grid.ui.help_screen import HelpScreen

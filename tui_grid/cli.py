@@ -9,7 +9,6 @@ from __future__ import annotations
 
 import argparse
 import json
-import math
 import sys
 import time
 from contextlib import contextmanager
@@ -29,6 +28,7 @@ from tui_grid.games.registry import (
     all_games,
     game_keys,
     get_game,
+    parse_seconds,
 )
 
 EXIT_BAD_INPUT = 2
@@ -178,13 +178,7 @@ def _run_verb(game: GameDefinition, name: str | None, rest: list[str], prog: str
 
 
 def _delay(text: str) -> float:
-    try:
-        value = float(text)
-    except ValueError:
-        raise UsageError(f"--delay must be a number of seconds, got {text!r}") from None
-    if not math.isfinite(value) or value < 0 or value > MAX_DELAY:
-        raise UsageError(f"--delay must be between 0 and {MAX_DELAY:g} seconds, got {text}")
-    return value
+    return parse_seconds("--delay", text, MAX_DELAY, zero=True)
 
 
 NEEDS_TERMINAL = "the app needs a terminal; for headless work use 'tui-grid solve', 'watch' or 'replay'"

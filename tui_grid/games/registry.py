@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import argparse
 import importlib
+import math
 import random
 import re
 from abc import ABC, abstractmethod
@@ -308,6 +309,19 @@ def parse_size_option(text: str) -> tuple[int, int]:
         return parse_size(text)
     except ValueError as exc:
         raise UsageError(f"size: {exc}") from None
+
+
+def parse_seconds(name: str, text: str, most: float, *, zero: bool = False) -> float:
+    """A duration option: a finite number of seconds up to `most` (zero only if allowed)."""
+    try:
+        value = float(text) if "_" not in text else float("nan")
+    except ValueError:
+        raise UsageError(f"{name} must be a number of seconds, got {text!r}") from None
+    low_ok = value >= 0 if zero else value > 0
+    if not math.isfinite(value) or not low_ok or value > most:
+        low = "between 0 and" if zero else "more than 0 and at most"
+        raise UsageError(f"{name} must be {low} {most:g} seconds, got {text}")
+    return value
 
 
 def parse_count(name: str, text: str, minimum: int = 1) -> int:

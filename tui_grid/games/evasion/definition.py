@@ -23,7 +23,14 @@ from tui_grid.core.engine import Engine
 from tui_grid.core.errors import UsageError
 from tui_grid.games.evasion.engine import SEATS, EvasionEngine, State
 from tui_grid.games.evasion.rules import Config
-from tui_grid.games.registry import GameDefinition, GameOption, LoadedBoard, Verb, parse_seed
+from tui_grid.games.registry import (
+    GameDefinition,
+    GameOption,
+    LoadedBoard,
+    Verb,
+    parse_seconds,
+    parse_seed,
+)
 
 N_RANGE = (1, 50)  # the course's ranges (RULES.md section 3)
 M_RANGE = (2, 10)
@@ -336,7 +343,7 @@ def _run_serve(args: argparse.Namespace) -> int:
     hunter = _choice("--hunter", args.hunter, SERVE_HUNTERS)
     prey = _choice("--prey", args.prey, SERVE_PREYS)
     max_steps = None if args.max_steps is None else check_range("--max-steps", args.max_steps, 1, MAX_STEPS_LIMIT)
-    clock = _seconds("--clock", args.clock)
+    clock = parse_seconds("--clock", args.clock, 86_400)
     seed = parse_seed(args.seed)
     if args.headless and "human" in (hunter, prey):
         raise UsageError("a human seat needs the display: drop --headless, or seat tcp, builtin or random")
@@ -371,14 +378,6 @@ def _run_serve(args: argparse.Namespace) -> int:
     return 0
 
 
-def _seconds(name: str, text: str) -> float:
-    try:
-        value = float(text)
-    except ValueError:
-        raise UsageError(f"{name} must be a number of seconds, got {text!r}") from None
-    if not math.isfinite(value) or value <= 0 or value > 86_400:
-        raise UsageError(f"{name} must be between 0 and 86400 seconds, got {text}")
-    return value
 
 
 def _configure_client(parser: argparse.ArgumentParser) -> None:
@@ -400,7 +399,7 @@ def _run_client(args: argparse.Namespace) -> int:
     name = args.name.strip()
     if not name or "\n" in name or len(name) > 60:
         raise UsageError("--name must be 1 to 60 characters on one line")
-    timeout = None if args.timeout is None else _seconds("--timeout", args.timeout)
+    timeout = None if args.timeout is None else parse_seconds("--timeout", args.timeout, 86_400)
     try:
         summary = run_client(protocol, args.host, port, name, level, timeout=timeout, log=lambda text: print(text, flush=True))
     except OSError as exc:

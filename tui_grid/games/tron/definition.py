@@ -29,11 +29,12 @@ from tui_grid.games.registry import (
     Solvable,
     Verb,
     parse_count,
+    parse_seconds,
     parse_seed,
     parse_size_option,
 )
 from tui_grid.games.tron.board import TronBoard, parse_tron
-from tui_grid.games.tron.engine import TronEngine, word
+from tui_grid.games.tron.engine import TronEngine
 from tui_grid.games.tron.rules import SEAT_NAMES, TronState
 
 #: Builtin bot levels, weakest first.
@@ -327,14 +328,6 @@ def parse_time_ms(text: str, name: str = "--time-ms") -> float:
     return value
 
 
-def _seconds(text: str, name: str) -> float:
-    try:
-        value = float(text)
-    except ValueError:
-        raise UsageError(f"{name} must be a number of seconds, got {text!r}") from None
-    if not math.isfinite(value) or value <= 0 or value > 3600:
-        raise UsageError(f"{name} must be more than 0 and at most 3600 seconds, got {text}")
-    return value
 
 
 # --- tui-grid tron bot ---------------------------------------------------------------------------
@@ -382,7 +375,7 @@ def _run_match(args: argparse.Namespace) -> int:
     if games > MAX_GAMES:
         raise UsageError(f"--games must be at most {MAX_GAMES}, got {games}")
     time_ms = parse_time_ms(args.time_ms)
-    timeout = _seconds(args.timeout, "--timeout")
+    timeout = parse_seconds("--timeout", args.timeout, 3600)
     seed: int | None = None
     if args.random_maps:
         seed = parse_seed(args.seed) if args.seed is not None else random.randrange(1, 1_000_000)
