@@ -7,7 +7,8 @@
 2. Median catch steps of the builtin hunter against the random prey and against the
    builtin prey, over N in {1, 10, 25, 50} and M in {2, 5, 10}; uncaught games count as
    the step limit (24,000). Baseline in the same run: the nowall hunter (it never builds)
-   against the random prey, shown as a ratio.
+   against the random prey, shown as a ratio. The last column is the wall time of the
+   builtin-vs-builtin games of the cell (the builtin prey's search dominates it).
 """
 
 from __future__ import annotations
@@ -72,15 +73,16 @@ def main(argv: list[str] | None = None) -> int:
     ns = (1, 10, 25, 50)
     ms = (2, 5, 10)
     print("\n## median catch steps (builtin hunter)\n")
-    print("| N | M | vs random prey | vs builtin prey | builtin/random prey | nowall hunter vs random | nowall/builtin hunter | caught (rnd, bltn) |")
-    print("|---:|---:|---:|---:|---:|---:|---:|---|")
+    print("| N | M | vs random prey | vs builtin prey | builtin/random prey | nowall hunter vs random | nowall/builtin hunter | caught (rnd, bltn) | bltn s |")
+    print("|---:|---:|---:|---:|---:|---:|---:|---|---:|")
     for n in ns:
         for m in ms:
             full = not args.quick or (n, m) == (10, 5)
-            began = time.perf_counter()
             rnd = run_match("builtin", "random", n, m, games=games, seed=args.seed)
             base = run_match("nowall", "random", n, m, games=games, seed=args.seed)
+            began = time.perf_counter()
             smart = run_match("builtin", "builtin", n, m, games=games, seed=args.seed) if full else None
+            seconds = time.perf_counter() - began
             rmed, bmed = rnd["median"], base["median"]
             smed = smart["median"] if smart else None
             cells = [
@@ -88,13 +90,15 @@ def main(argv: list[str] | None = None) -> int:
                 f"{smed / rmed:.1f}x" if smed is not None else "-",
                 f"{bmed:g}", f"{bmed / rmed:.1f}x",
                 f"{rnd['caught']}/{games}, " + (f"{smart['caught']}/{games}" if smart else "-"),
+                f"{seconds:.1f}" if smart else "-",
             ]
             print("| " + " | ".join(cells) + " |", flush=True)
             if smart and (n, m) == (10, 5):
                 worst = max((s if s is not None else DEFAULT_MAX_STEPS) for s in smart["catch_steps"])
-                note = f"builtin vs builtin at N=10 M=5: {smart['catch_steps']} (worst {worst})"
-            _ = began
-    print(f"\n{note}")
+                note = (f"builtin vs builtin at N=10 M=5: {smart['catch_steps']} (worst {worst}; "
+                        f"caught {smart['caught']}/{games} within {DEFAULT_MAX_STEPS})")
+    load = os.getloadavg()[0] if hasattr(os, "getloadavg") else float("nan")
+    print(f"\n{note}\nload average at the end: {load:.2f}")
     return 0
 
 

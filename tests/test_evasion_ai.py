@@ -5,8 +5,24 @@ from __future__ import annotations
 import json
 
 from tui_grid.core.agents import Ask
-from tui_grid.games.evasion.ai import BoxHunter, LookaheadPrey, RandomPrey, box_around, make_agent
-from tui_grid.games.evasion.engine import HUNTER, PREY, EvasionEngine, HunterAction, PreyAction
+from tui_grid.games.evasion.ai import (
+    BoxHunter,
+    LookaheadPrey,
+    RandomPrey,
+    box_around,
+    chase_move,
+    clean_box,
+    make_agent,
+    rollout,
+)
+from tui_grid.games.evasion.engine import (
+    HUNTER,
+    PREY,
+    PREY_MOVES,
+    EvasionEngine,
+    HunterAction,
+    PreyAction,
+)
 from tui_grid.games.evasion.headless import play_game, run_match
 from tui_grid.games.evasion.rules import Config
 
@@ -33,6 +49,8 @@ def test_builtin_hunter_never_walls_itself_off_and_refuses_nothing():
         assert left <= hx <= right and top <= hy <= bottom, state
         assert len(state.walls) <= 5
     assert state.caught_at is not None
+    # The lookahead prey lives well past a random prey's ~400 steps (about 1000 now).
+    assert state.caught_at > 800, state.caught_at
 
 
 def test_match_is_deterministic_and_json_ready():
@@ -54,3 +72,63 @@ def test_make_agent_gives_actions_for_its_seat():
         agent = make_agent(role, kind, seed=1)
         seat = HUNTER if role == "hunter" else PREY
         assert isinstance(agent.act(Ask(engine, state, seat)), cls)
+
+
+def _play_out(engine, state, hunter, first):
+    """Steps until the engine catches a prey that plays `first`, then `chase_move` (0: not
+    caught within 1500 steps)."""
+    pending = True
+    for k in range(1, 1501):
+        actions = {HUNTER: hunter(engine, state)}
+        if state.prey_moves_next:
+            move = first if pending else chase_move(*state.hunter, *state.hunter_velocity, *state.prey)
+            actions[PREY] = PreyAction(move)
+            pending = False
+        state = engine.step(state, actions).state
+        if state.caught_at is not None:
+            return k
+    return 0
+
+
+def test_rollout_model_matches_the_engine_against_the_builtin_hunter():
+    # The prey's model of the builtin hunter is exact in a clean rectangle: same catch step.
+    cases = [
+        (Config(n=10, m=5), {"walls": [(59, 0, 59, 299), (60, 80, 299, 80)], "hunter": (70, 90), "prey": (200, 200), "tick": 41, "last_build": 35}),
+        (Config(n=1, m=2), {"walls": [(0, 150, 299, 150)], "hunter": (10, 160), "prey": (150, 200), "tick": 11, "last_build": 3}),
+        (Config(n=25, m=3, preset="2016"), {"walls": [(100, 0, 100, 299), (101, 200, 299, 200)], "hunter": (299, 10), "hunter_velocity": (1, 1), "prey": (150, 150), "tick": 1}),
+        (Config(n=10, m=5, max_steps=None), {"walls": [(20, 0, 20, 299), (61, 0, 61, 299), (21, 30, 60, 30), (21, 71, 60, 71)], "hunter": (25, 35), "prey": (50, 60), "tick": 7, "last_build": 0}),
+    ]
+    for config, fields in cases:
+        engine = EvasionEngine(config)
+        state = engine.make_state(**fields)
+        grid = engine.grid_of(state)
+        box = box_around(grid, *state.prey)
+        assert clean_box(grid, box)
+        for first in ((1, 1), (0, -1), (-1, 0)):
+            expected = _play_out(engine, state, BoxHunter(), first)
+            caught, _, _ = rollout(box, *state.hunter, *state.hunter_velocity, *state.prey, first, state.tick,
+                                   state.last_build if state.last_build is not None else -(10**9),
+                                   config.n, config.m, config.width, config.height, config.strict_capture, 1500)
+            assert caught == expected, (config, first)
+    assert expected > 0  # the small box: the prey is caught within the horizon
+
+
+def test_builtin_prey_is_seeded_and_reproducible():
+    small = Config(width=120, height=120, prey_start=(90, 80))
+    one = run_match("builtin", "builtin", 10, 5, games=3, seed=1, config=small)
+    again = run_match("builtin", "builtin", 10, 5, games=3, seed=1, config=small)
+    assert one == again
+    assert one["caught"] == 3
+    assert len(set(one["catch_steps"])) > 1, one["catch_steps"]  # seeds play different games
+
+
+def test_builtin_prey_falls_back_outside_a_clean_rectangle():
+    # A wall standing inside the prey's rectangle (not across it): the model does not
+    # apply, and the prey still gives a move that keeps it out of reach.
+    engine = EvasionEngine(Config(n=10, m=5))
+    state = engine.make_state(walls=[(150, 100, 150, 140)], hunter=(140, 150), hunter_velocity=(1, 1), prey=(152, 162), tick=3)
+    grid = engine.grid_of(state)
+    assert not clean_box(grid, box_around(grid, *state.prey))
+    move = LookaheadPrey(seed=4)(engine, state)
+    assert move in PREY_MOVES
+    assert move.velocity[0] >= 0 or move.velocity[1] >= 0  # not back toward the hunter

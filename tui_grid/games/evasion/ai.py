@@ -11,10 +11,16 @@ so the prey's rectangle loses everything on the hunter's side; it removes walls 
 longer bound the prey's rectangle, and it never builds a wall that would leave it on the
 other side from the prey (each candidate is checked by moving the hunter past it).
 
-Builtin prey: simulates the hunter's bounces ahead (with the walls as they stand) and moves
-to the cell that stays farthest out of reach over that horizon, counting that it can
-still dodge later; among safe cells it keeps close to the hunter's side of its rectangle,
-so the next wall cuts off as little as possible.
+Builtin prey: plays each of its nine moves forward against an exact model of the builtin
+hunter in the prey's rectangle (its bounce and its wall rule), each followed by a simple
+chase (meet the hunter on the axes it approaches on, since what it crosses it walls off;
+follow it on the axes it leaves on, so its next approach is short; step off its
+diagonal), and takes the move that is caught latest (else keeps the most room). Against
+the builtin hunter the model is exact, so the prey lives at least as long as the plan it
+chose (give or take its tie-breaks). Walls the model does not describe fall back to a
+dodge over the hunter's bounce path. Its choices depend only on the state and its seed
+(small seeded tie-breaks and a seeded style), so games over seeds differ and each
+replays from its seed.
 """
 
 from __future__ import annotations
@@ -76,6 +82,8 @@ def bounds_box(wall: Wall, box: tuple[int, int, int, int]) -> bool:
 
 # --- hunters ---------------------------------------------------------------------------
 
+MARGIN = 2  # the builtin hunter walls when the prey's row (column) is this close ahead
+
 
 class NoWallHunter:
     """Never builds: bounces about and catches what it runs into."""
@@ -110,7 +118,7 @@ class BoxHunter:
 
     `margin`: build when the prey's row (column) is at most this many cells ahead."""
 
-    def __init__(self, margin: int = 2) -> None:
+    def __init__(self, margin: int = MARGIN) -> None:
         self.margin = margin
 
     def __call__(self, engine: EvasionEngine, state: State) -> HunterAction:
@@ -197,6 +205,9 @@ class RandomPrey:
         return PREY_MOVES[self.rng.randrange(9)]
 
 
+HORIZON = 1200
+
+
 def hunter_path(grid: Grid, state: State, steps: int) -> list[tuple[int, int]]:
     """Where the hunter will be after each of the next `steps` steps if no wall changes."""
     x, y = state.hunter
@@ -209,45 +220,268 @@ def hunter_path(grid: Grid, state: State, steps: int) -> list[tuple[int, int]]:
 
 
 class LookaheadPrey:
-    """The builtin prey (see module doc). `horizon`: hunter steps simulated ahead;
-    `dodge`: how much each later step counts as room to dodge; `safe`: the margin beyond
-    reach that counts as safe enough to start caring about the rectangle."""
+    """The builtin prey (see module doc): plays each of its nine moves forward against a
+    model of the builtin hunter and picks the one that survives longest.
 
-    def __init__(self, horizon: int = 48, dodge: float = 0.45, safe: float = 3.0) -> None:
+    When the prey's region is a clean rectangle with the hunter inside (always so against
+    the builtin hunter), the model is exact: a rectangle, the hunter's bounce, and the
+    builtin hunter's wall rule (a wall through the hunter across the rectangle when it
+    approaches the prey, at most one every N steps). Each of the nine first moves is
+    followed by `chase_move` (meet the hunter on the axes it approaches on, follow it on
+    the axes it leaves on, step sideways off its diagonal) for up to `horizon` steps; a
+    move is scored by the step the model catches the prey at, or, if it survives, the area
+    left and the closest approach. It searches on every `every`-th move and plays the
+    chase in between (the plan it chose, so nothing is lost; the cost halves). A small seeded perturbation (from `seed`, the step and
+    the move) breaks near-ties, so games with different seeds differ while one seed
+    always plays the same game: the choice depends only on the state and the seed.
+
+    Otherwise (walls the model does not describe, or a hunter that has built nothing long
+    after it could) it falls back to `dodge_move`: keep out of reach of the hunter's
+    simulated bounce path, near its side of the rectangle."""
+
+    def __init__(self, seed: int | None = None, horizon: int = HORIZON, noise: float = 0.05, every: int = 2,
+                 uu: int | None = None, gg: int | None = None) -> None:
+        self.seed = 0 if seed is None else seed
         self.horizon = horizon
-        self.dodge = dodge
-        self.safe = safe
+        self.noise = noise
+        self.every = every
+        # Seeded style: how far off the hunter's diagonal to step aside, how close a
+        # receding hunter may pass before backing away.
+        mixed = _mix(self.seed)
+        self.uu = UU - 1 + mixed % 3 if uu is None else uu
+        self.gg = GG if gg is None else gg
 
     def __call__(self, engine: EvasionEngine, state: State) -> PreyAction:
         grid = engine.grid_of(state)
-        path = hunter_path(grid, state, self.horizon)
         px, py = state.prey
         hx, hy = state.hunter
-        left, top, right, bottom = box_around(grid, px, py)
+        box = box_around(grid, px, py)
+        left, top, right, bottom = box
+        c = engine.config
+        if (
+            not (left <= hx <= right and top <= hy <= bottom)
+            or not clean_box(grid, box)
+            or (state.last_build is None and state.tick > 2 * c.n + 20)  # not a hunter that walls
+        ):
+            return dodge_move(engine, state, grid, box)
+        last = state.last_build if state.last_build is not None else -(10**9)
         hvx, hvy = state.hunter_velocity
-        dodge = self.dodge
-        best_key: tuple[float, float] | None = None
+        if (state.tick >> 1) % self.every:
+            return PreyAction(chase_move(hx, hy, hvx, hvy, px, py, self.uu, self.gg))
+        salt = _mix(self.seed * 1_000_003 + state.tick)
+        best_key: tuple[int, float, int] | None = None
         best = KEEP
-        for move in PREY_MOVES:
-            cx, cy, _, _ = bounce(grid, px, py, *move.velocity)  # type: ignore[misc]
-            margin = math.inf
-            for t, (x, y) in enumerate(path):
-                d = math.hypot(cx - x, cy - y) - 4.0 + dodge * t
-                if d < margin:
-                    margin = d
-            safety = min(margin, self.safe)
-            # Keep room on the side the hunter comes from: stay toward it along each axis
-            # it approaches on, so a wall across the hunter's path cuts off little.
-            room = 0.0
-            if (py - hy) * hvy > 0:
-                room -= abs(cy - hy)
-            if (px - hx) * hvx > 0:
-                room -= abs(cx - hx)
-            room -= 0.05 * (abs(cx - (left + right) / 2) + abs(cy - (top + bottom) / 2))
-            key = (safety, room)
+        for i, move in enumerate(PREY_MOVES):
+            caught, area, closest = rollout(
+                box, hx, hy, hvx, hvy, px, py, move.velocity, state.tick, last,  # type: ignore[arg-type]
+                c.n, c.m, c.width, c.height, c.strict_capture, self.horizon, MARGIN, self.uu, self.gg,
+            )
+            jitter = self.noise * (_mix(salt + i) & 0xFFFF) / 0x10000
+            key = (0, caught + 100 * jitter, 0) if caught else (1, area * (1 + jitter), closest)
             if best_key is None or key > best_key:
                 best_key, best = key, move
         return best
+
+
+def _mix(x: int) -> int:
+    """A cheap 32-bit integer hash (deterministic across runs, unlike hash())."""
+    x = (x ^ (x >> 16)) * 0x45D9F3B & 0xFFFFFFFF
+    x = (x ^ (x >> 16)) * 0x45D9F3B & 0xFFFFFFFF
+    return x ^ (x >> 16)
+
+
+def clean_box(grid: Grid, box: tuple[int, int, int, int]) -> bool:
+    """True when the free region around the box is exactly the box: no wall crosses it,
+    and every cell just outside its four sides is blocked."""
+    left, top, right, bottom = box
+    for wall in grid.walls:
+        if wall.x1 <= right and wall.x2 >= left and wall.y1 <= bottom and wall.y2 >= top:
+            return False
+    cells, stride = grid.cells, grid.stride
+    above = (top - 1 + PAD) * stride + PAD
+    below = (bottom + 1 + PAD) * stride + PAD
+    first = (top + PAD) * stride + PAD
+    last = (bottom + PAD) * stride + PAD
+    return (
+        all(cells[above + left : above + right + 1])
+        and all(cells[below + left : below + right + 1])
+        and all(cells[first + left - 1 : last + left : stride])
+        and all(cells[first + right + 1 : last + right + 2 : stride])
+    )
+
+
+def _rect_bounce(left: int, top: int, right: int, bottom: int, x: int, y: int, vx: int, vy: int) -> tuple[int, int, int, int]:
+    """`rules.bounce` inside an empty rectangle (everything outside it blocked)."""
+    nx = x + vx
+    ny = y + vy
+    if left <= nx <= right and top <= ny <= bottom:
+        return nx, ny, vx, vy
+    if vx == 0 or vy == 0:
+        return x, y, -vx, -vy
+    a = not (left <= nx <= right and top <= y <= bottom)
+    b = not (left <= x <= right and top <= ny <= bottom)
+    if a == b:  # a corner, or (only off the rectangle) both sides free
+        return x, y, -vx, -vy
+    if a:
+        return x, ny, -vx, vy
+    return nx, y, vx, -vy
+
+
+UU = 8  # step sideways when the hunter's diagonal passes within this (|dx - dy|) of the prey
+GG = 6  # on an axis the hunter leaves, back away instead of following when this close
+
+
+def chase_move(hx: int, hy: int, hvx: int, hvy: int, px: int, py: int, uu: int = UU, gg: int = GG) -> tuple[int, int]:
+    """The rollouts' default prey move. On an axis the hunter approaches on, go to meet it
+    (its walls cut off what it crosses, so meeting it early loses least); on an axis it
+    moves away on, follow it (so its next approach is short), unless it passes close;
+    when it heads straight at the prey, step off its diagonal first."""
+    gx = px - hx
+    gy = py - hy
+    toward_x = gx * hvx > 0
+    toward_y = gy * hvy > 0
+    if toward_x and toward_y:
+        u = gx * hvx - gy * hvy
+        if -uu < u < uu:
+            s = 1 if u >= 0 else -1
+            return s * hvx, -s * hvy
+        return -hvx, -hvy
+    if toward_x:
+        return -hvx, (-hvy if -gg < gy < gg else hvy)
+    if toward_y:
+        return (-hvx if -gg < gx < gg else hvx), -hvy
+    return hvx, hvy
+
+
+def rollout(
+    box: tuple[int, int, int, int],
+    hx: int, hy: int, vx: int, vy: int,
+    px: int, py: int,
+    first: tuple[int, int],
+    tick: int, last: int, n: int, m: int, width: int, height: int, strict: bool, steps: int,
+    margin: int = MARGIN, uu: int = UU, gg: int = GG,
+) -> tuple[int, int, int]:
+    """Play `steps` steps of the builtin hunter (`BoxHunter(margin)`) in the empty
+    rectangle `box` against a prey that makes move `first` and then `chase_move`.
+    Returns (steps until caught or 0, area of the rectangle at the end, closest squared
+    distance). Mirrors BoxHunter and the engine step for step (tests check this)."""
+    left, top, right, bottom = box
+    reach = 15 if strict else 16
+    closest = 1 << 30
+    dx, dy = first
+    pending = True
+    edge_r, edge_b = width - 1, height - 1
+    for k in range(1, steps + 1):
+        t = tick + k
+        even = not t & 1
+        if even:
+            if pending:
+                pending = False
+            else:  # chase_move, inlined
+                gx = px - hx
+                gy = py - hy
+                if gx * vx > 0:
+                    if gy * vy > 0:
+                        u = gx * vx - gy * vy
+                        if -uu < u < uu:
+                            s = 1 if u >= 0 else -1
+                            dx, dy = s * vx, -s * vy
+                        else:
+                            dx, dy = -vx, -vy
+                    else:
+                        dx, dy = -vx, (-vy if -gg < gy < gg else vy)
+                elif gy * vy > 0:
+                    dx, dy = (-vx if -gg < gx < gg else vx), -vy
+                else:
+                    dx, dy = vx, vy
+        if t >= last + n:
+            gy = py - hy
+            gx = px - hx
+            ay = gy * vy > 0
+            ax = gx * vx > 0
+            if ay or ax:
+                early = True
+                if ay and 0 < abs(gy) - margin < n:
+                    early = False
+                if ax and 0 < abs(gx) - margin < n:
+                    early = False
+                best = -1
+                new = None
+                if ay and (abs(gy) <= margin or early):
+                    if gy > 0:
+                        cut, nb = (hy - top + 1) * (right - left + 1), (left, hy + 1, right, bottom)
+                    else:
+                        cut, nb = (bottom - hy + 1) * (right - left + 1), (left, top, right, hy - 1)
+                    nx, ny, _, _ = _rect_bounce(*nb, hx, hy, vx, vy)
+                    if nb[0] <= nx <= nb[2] and nb[1] <= ny <= nb[3]:
+                        best, new = cut, nb
+                if ax and (abs(gx) <= margin or early):
+                    if gx > 0:
+                        cut, nb = (hx - left + 1) * (bottom - top + 1), (hx + 1, top, right, bottom)
+                    else:
+                        cut, nb = (right - hx + 1) * (bottom - top + 1), (left, top, hx - 1, bottom)
+                    if cut > best:
+                        nx, ny, _, _ = _rect_bounce(*nb, hx, hy, vx, vy)
+                        if nb[0] <= nx <= nb[2] and nb[1] <= ny <= nb[3]:
+                            new = nb
+                # At most m walls: the sides of the new rectangle off the board's edge.
+                if new is not None and (new[0] > 0) + (new[1] > 0) + (new[2] < edge_r) + (new[3] < edge_b) <= m:
+                    left, top, right, bottom = new
+                    last = t
+        nx = hx + vx
+        ny = hy + vy
+        if left <= nx <= right and top <= ny <= bottom:
+            hx, hy = nx, ny
+        else:
+            hx, hy, vx, vy = _rect_bounce(left, top, right, bottom, hx, hy, vx, vy)
+        if even:
+            nx = px + dx
+            ny = py + dy
+            if left <= nx <= right and top <= ny <= bottom:
+                px, py = nx, ny
+            else:
+                px, py, dx, dy = _rect_bounce(left, top, right, bottom, px, py, dx, dy)
+        ex = px - hx
+        ey = py - hy
+        d2 = ex * ex + ey * ey
+        if d2 <= reach:
+            return k, 0, d2
+        if d2 < closest:
+            closest = d2
+    return 0, (right - left + 1) * (bottom - top + 1), closest
+
+
+def dodge_move(engine: EvasionEngine, state: State, grid: Grid, box: tuple[int, int, int, int],
+               horizon: int = 48, dodge: float = 0.45, safe: float = 3.0) -> PreyAction:
+    """The fallback prey move: simulate the hunter's bounces ahead (walls as they stand)
+    and move to the cell that stays farthest out of reach over that horizon, counting that
+    it can still dodge later (`dodge` per step); among cells at least `safe` beyond reach,
+    keep close to the hunter's side of the rectangle, so its next wall cuts off little."""
+    path = hunter_path(grid, state, horizon)
+    px, py = state.prey
+    hx, hy = state.hunter
+    left, top, right, bottom = box
+    hvx, hvy = state.hunter_velocity
+    best_key: tuple[float, float] | None = None
+    best = KEEP
+    for move in PREY_MOVES:
+        cx, cy, _, _ = bounce(grid, px, py, *move.velocity)  # type: ignore[misc]
+        margin = math.inf
+        for t, (x, y) in enumerate(path):
+            d = math.hypot(cx - x, cy - y) - 4.0 + dodge * t
+            if d < margin:
+                margin = d
+        safety = min(margin, safe)
+        room = 0.0
+        if (py - hy) * hvy > 0:
+            room -= abs(cy - hy)
+        if (px - hx) * hvx > 0:
+            room -= abs(cx - hx)
+        room -= 0.05 * (abs(cx - (left + right) / 2) + abs(cy - (top + bottom) / 2))
+        key = (safety, room)
+        if best_key is None or key > best_key:
+            best_key, best = key, move
+    return best
 
 
 # --- agents ----------------------------------------------------------------------------
@@ -264,7 +498,7 @@ def make_policy(role: str, kind: str, seed: int | None = None) -> Policy:
         raise ValueError(f"unknown hunter {kind!r} (choose {', '.join(HUNTER_KINDS)})")
     if role == "prey":
         if kind == "builtin":
-            return LookaheadPrey()
+            return LookaheadPrey(seed)
         if kind == "random":
             return RandomPrey(seed)
         raise ValueError(f"unknown prey {kind!r} (choose {', '.join(PREY_KINDS)})")
@@ -293,9 +527,14 @@ __all__ = [
     "PREY_KINDS",
     "RandomHunter",
     "RandomPrey",
+    "MARGIN",
     "box_around",
+    "chase_move",
+    "clean_box",
+    "dodge_move",
     "hunter_path",
     "make_agent",
     "make_policy",
+    "rollout",
 ]
 

@@ -20,7 +20,7 @@ from typing import Any, Sequence
 
 from textual.app import App
 
-from tui_grid.core.agents import Agent, Ask, HumanAgent
+from tui_grid.core.agents import Agent, Ask
 from tui_grid.core.engine import Event
 from tui_grid.core.geometry import Pos
 from tui_grid.core.session import Session
@@ -72,6 +72,7 @@ class EvasionBoardView(BoardView):
     #: From the most important down: in the whole-board zoom a block shows its first kind.
     KINDS = ("prey", "hunter", "heading", "selected", "wall", "floor")
     COMPONENT_CLASSES = {f"board--{kind}" for kind in KINDS}
+    MARKERS = {"prey": "P", "hunter": "H"}  # visible in the whole-board zoom in every colour mode
 
     def __init__(self, screen: EvasionScreen) -> None:
         super().__init__(id="board")
