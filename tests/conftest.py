@@ -39,3 +39,9 @@ def status(app) -> str:
 @pytest.fixture
 def app_factory():
     return make_app
+
+
+@pytest.fixture(autouse=True)
+def _private_data_dir(tmp_path_factory, monkeypatch):
+    """Autosaves and remembered setups go to a fresh folder per test, never the user's."""
+    monkeypatch.setenv("TUI_GRID_DATA", str(tmp_path_factory.mktemp("data")))
