@@ -257,6 +257,11 @@ class _LoopCode:
         self.size = size  # loops in this subtree, itself included
 
 
+
+#: Entries per effect cache (a few hundred bytes each): past it the cache starts over,
+#: so a long solve's memory stays under roughly a gigabyte.
+CACHE_ENTRIES = 2_000_000
+
 class Evaluator:
     """Effects of shapes on one board, with class splitting and caches."""
 
@@ -351,6 +356,8 @@ class Evaluator:
     def run_loop(self, code: _LoopCode, st: int, classes: tuple, lo: int) -> tuple[int, int]:
         key = (code.sid, st, classes[lo : lo + code.size])
         cache = self.loop_cache
+        if len(cache) >= CACHE_ENTRIES:
+            cache.clear()  # a cache: what it forgets is recomputed, so memory stays bounded
         hit = cache.get(key)
         if hit is not None:
             if hit[0] is None:
@@ -399,6 +406,8 @@ class Evaluator:
     def forever_marks(self, segs: tuple, sid: Any, st: int, classes: tuple, need: int) -> int:
         """Marks of `LOOP{body}` from `st` (all of them, or enough to cover `need`)."""
         key = (sid, st, classes)
+        if len(self.forever_cache) >= CACHE_ENTRIES:
+            self.forever_cache.clear()
         hit = self.forever_cache.get(key)
         if hit is not None:
             return hit
