@@ -148,10 +148,13 @@ def main(argv: list[str] | None = None) -> int:
     pairings = [p for p in pairings if args.only in f"{p[0]} vs {p[1]}"]
     jobs = [(a, b, kind, g) for a, b, kind in pairings for g in range(games)]
     began = time.perf_counter()
+    load_start = os.getloadavg()
     with ProcessPoolExecutor(max_workers=args.jobs) as pool:
         rows = list(pool.map(play, jobs))
+    load_end = os.getloadavg()
     print(f"Tron bench: {games} games per line, seats alternating, {BUDGET_MS} ms per move, {args.jobs} job(s), "
-          f"{os.cpu_count()} cores shared with other work ({time.perf_counter() - began:.0f} s)\n")
+          f"{os.cpu_count()} cores shared with other work ({time.perf_counter() - began:.0f} s; "
+          f"load average {load_start[0]:.2f} at the start, {load_end[0]:.2f} / {load_end[1]:.2f} / {load_end[2]:.2f} (1/5/15 min) at the end)\n")
     print(f"{'pairing':<18} {'board':<6} {'W-D-L':>9} {'win %':>6} {'95% interval':>14} {'target':>7} {'turns':>6} {'slowest ms':>10}")
     slowest_all = 0.0
     for a, b, kind in pairings:

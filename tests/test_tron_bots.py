@@ -13,7 +13,7 @@ from tui_grid.core.agents import Ask
 from tui_grid.core.control import SearchControl
 from tui_grid.core.geometry import DIRECTIONS, Pos
 from tui_grid.games.tron import bots
-from tui_grid.games.tron.bots import Field, chamber_bound, choose_move, flood, make_bot, parity_bound
+from tui_grid.games.tron.bots import Field, chamber_bound, choose_move, flood, make_bot, parity_bound, solve_matrix
 from tui_grid.games.tron.engine import TronEngine
 from tui_grid.games.tron.generator import generate
 from tui_grid.games.tron.rules import TronState
@@ -115,6 +115,50 @@ def test_space_estimates() -> None:
     # Two arms from the head: down (2 cells), or right along the top (3 cells) then either
     # the dead end (1 cell) or down (2 cells): best is 5.
     assert chamber_bound(region, field.heads[0], field.S) == 5
+
+
+def test_solve_matrix_finds_saddle_points_and_mixed_strategies() -> None:
+    # A pure saddle point: the row player's second row is safe whatever the column.
+    value, mix = solve_matrix([[-40, 5, 5], [-5, 0, 0], [-5, 0, 0]])
+    assert value == -5 and mix[0] == 0.0
+    # Matching pennies: half and half, worth the average.
+    value, mix = solve_matrix([[1, -1], [-1, 1]])
+    assert abs(value) < 1e-9 and all(abs(p - 0.5) < 1e-9 for p in mix)
+    # Rock-paper-scissors: uniform.
+    value, mix = solve_matrix([[0, -1, 1], [1, 0, -1], [-1, 1, 0]])
+    assert abs(value) < 1e-9 and all(abs(p - 1 / 3) < 1e-9 for p in mix)
+    # A 2x3 game with a mixed solution: every column pays the row player at least the value.
+    M = [[3, -1, 2], [-2, 1, 4]]
+    value, mix = solve_matrix(M)
+    assert abs(sum(mix) - 1) < 1e-9 and min(mix) >= 0
+    assert all(sum(mix[i] * M[i][j] for i in range(2)) >= value - 1e-6 for j in range(3))
+    assert abs(value - 1 / 7) < 1e-6
+
+
+@pytest.mark.parametrize("level", ["medium", "hard"])
+def test_no_head_on_draw_when_a_win_is_available(level: str) -> None:
+    # Green's only move is the cell above red, which is a dead end for it: red wins by
+    # going anywhere else, and only draws by meeting it there head-on.
+    rows = (
+        "#######",
+        "#g#---#",
+        "#-#---#",
+        "#r----#",
+        "#-----#",
+        "#######",
+    )
+    state = TronState(rows, (Pos(3, 1), Pos(1, 1)))
+    assert choose_move(state, 0, 50, level=level).name in ("DOWN", "RIGHT")
+
+
+def test_moves_drawn_from_a_mix_are_fixed_by_the_position() -> None:
+    # The hard bot draws its root move from the matrix game's mix with a number fixed by
+    # the position: the same position always gets the same draw, and a move with (near)
+    # zero weight is never drawn.
+    picks = [bots._pick([0.5, 0.0, 0.5], free, 3, 9) for free in range(1, 400)]
+    assert picks == [bots._pick([0.5, 0.0, 0.5], free, 3, 9) for free in range(1, 400)]
+    assert set(picks) == {0, 2}
+    assert {bots._pick([0.02, 0.98], free, 1, 2) for free in range(1, 400)} == {1}
 
 
 def test_make_bot_is_a_core_agent() -> None:

@@ -7,22 +7,34 @@ and an AND, whatever the board size.
 
 * easy: the seed article's open-space rule: the direction with the longest straight run
   of free cells (never a crash when a free neighbour exists).
-* medium: one move of paranoid look-ahead (its move, then the opponent's best reply, with
-  head-on meetings scored as draws), scored by Voronoi territory: the cells it reaches
-  strictly before the opponent minus those the opponent reaches first. Once the players
+* medium: one move of look-ahead (its move against each opponent reply), scored by
+  Voronoi territory: the cells it reaches strictly before the opponent minus those the
+  opponent reaches first. A move's value is its worst reply plus twice its average reply
+  (wary, but expecting an ordinary opponent rather than a perfect one); a head-on meeting counts as a heavy loss, so it never
+  steps where the opponent could step too unless nothing else is open. Once the players
   are separated it keeps the most reachable space, hugging walls on ties.
-* hard: iterative-deepening alpha-beta over simultaneous moves, paranoid (it picks the
-  move whose worst opponent reply is best; the reply may meet it head-on, a draw, or take
-  the cell it was going to take). Leaves are scored by Voronoi territory (cells reached
-  first; an edge-count term after a1k0n's 2010 Google AI Challenge bot is there but
-  weighted 0, as the bench found no gain at this depth), draws by a contempt value below
-  an even position (it plays to win), and separated leaves by each side's fillable
+* hard: iterative-deepening alpha-beta over simultaneous moves. While the heads are far
+  apart (more than SIM_RANGE steps) a step is searched paranoid, the opponent answering
+  our move (no head-on meeting is possible then); once they are close, where a head-on
+  meeting or a block can happen in this step, the step is a matrix game: every pair of
+  moves is searched and the node is worth the game's value with mixed strategies
+  (neither player knows the other's move), a meeting in one cell being a draw. At the
+  root the same matrix gives an optimal mix, and the move is drawn from it with a number
+  fixed by the position (so the bot stays deterministic). Leaves are scored by Voronoi
+  territory (cells reached first; an edge-count term after a1k0n's 2010 Google AI
+  Challenge bot is there but weighted 0), and separated leaves by each side's fillable
   space, estimated with a checkerboard parity bound and the chamber tree of articulation
-  points (fill your chamber, then enter only one of the chambers behind a cut cell). Once
-  the players are separated at the root it switches to a space-filling depth-first search
-  that maximises the cells it can still fill, with that estimate at the leaves and as a
-  bound. The clock is checked at every node; the search stops at a safety margin inside
-  the budget and answers the deepest finished iteration.
+  points (fill your chamber, then enter only one of the chambers behind a cut cell),
+  plus a bonus SEP for the side ahead (a separated lead is nearly a win). A draw is worth
+  CONTEMPT below even, about a separated position three cells behind: the bench counts
+  only wins. When the search promises no better than a draw (it assumes a perfect
+  opponent), `hope` re-scores the moves by their worst and average outcome over the
+  opponent's replies, to keep chances against a fallible one. Once the players are
+  separated at the root it switches to a space-filling depth-first search that
+  maximises the cells it can still fill, with that estimate at the leaves and as a
+  bound, deepening until the soft time limit or a full-length line. The clock is checked
+  at every node; the search stops at a safety margin inside the budget and answers the
+  deepest finished iteration.
 
 Stdlib only, so `tui-grid tron bot` starts fast; `make_bot` imports the core lazily.
 """
@@ -40,18 +52,26 @@ WORDS = ("UP", "DOWN", "LEFT", "RIGHT")
 LEVELS = ("easy", "medium", "hard")
 DEFAULT_TIME_MS = 100
 
-WIN = 1 << 40
-#: Score per cell of fillable-space difference once the players are separated.
-SEP = 4096
+WIN = 1 << 20
 #: Voronoi weights: cells and edges inside each side's territory. (a1k0n weighted edges
 #: heavily; with this search depth the bench found no gain from them, so they are off.)
 K_NODES = 10
 K_EDGES = 0
+#: Once separated a leaf is worth K_NODES per cell of fillable-space lead, plus SEP to the
+#: side ahead: a separated lead is nearly a win, a Voronoi lead of the same size is not.
+SEP = 500
 #: Fraction of the budget the search may use, and the point after which no new depth starts.
-USE = 0.55
-START_LIMIT = 0.28
-#: What a draw is worth to the hard bot (below an even position: it plays to win).
-CONTEMPT = 4000
+USE = 0.65
+START_LIMIT = 0.3
+#: What a draw is worth to the hard bot: about a separated position three cells behind
+#: (a draw is no win; it still beats a clear loss).
+CONTEMPT = SEP + 3 * K_NODES
+#: Head distance (Manhattan) within which the hard bot searches a step as a matrix game.
+SIM_RANGE = 4
+#: The medium bot: a head-on meeting, in cells of territory (it avoids them), and the
+#: weight of a move's average reply next to its worst.
+MEDIUM_CONTEMPT = 1000
+MEDIUM_MEAN = 2
 
 
 class _Timeout(Exception):
@@ -278,21 +298,117 @@ def medium_move(field: Field, seat: int) -> int:
     for i in mine:
         t = me + deltas[i]
         worst = None
+        total = 0
         for j in theirs:
             u = opp + deltas[j]
             if u == t:
-                value = 0
+                value = -MEDIUM_CONTEMPT
             else:
                 rest = free & ~(1 << t) & ~(1 << u)
                 a, b, _ = voronoi(rest, t, u, S)
                 value = a.bit_count() - b.bit_count()
+            total += value
             if worst is None or value < worst:
                 worst = value
         if worst is None:
             worst = WIN
+        elif MEDIUM_MEAN:
+            worst = worst + MEDIUM_MEAN * total / len(theirs)
         if best_value is None or worst > best_value:
             best, best_value = i, worst
     return best
+
+
+# --- simultaneous moves: small zero-sum matrix games ---------------------------------------
+
+
+def _solve_linear(rows: list[list[float]]) -> list[float] | None:
+    """Gaussian elimination on an augmented square system; None when singular."""
+    n = len(rows)
+    m = [list(r) for r in rows]
+    for col in range(n):
+        pivot = max(range(col, n), key=lambda r: abs(m[r][col]))
+        if abs(m[pivot][col]) < 1e-9:
+            return None
+        m[col], m[pivot] = m[pivot], m[col]
+        inv = 1.0 / m[col][col]
+        for r in range(n):
+            if r != col and m[r][col]:
+                f = m[r][col] * inv
+                mr, mc = m[r], m[col]
+                for k in range(col, n + 1):
+                    mr[k] -= f * mc[k]
+    return [m[r][n] / m[r][r] for r in range(n)]
+
+
+def solve_matrix(M: list[list[int]]) -> tuple[float, list[float]]:
+    """Value and an optimal mixed strategy of the row player (maximiser) of the zero-sum
+    game M (at most 3x3 here: each player's moves onto free cells). Pure saddle points
+    first, then supports of size 2 and 3 by the indifference equations."""
+    m, n = len(M), len(M[0])
+    lower = max(min(row) for row in M)
+    upper = min(max(M[i][j] for i in range(m)) for j in range(n))
+    if lower >= upper:
+        best = max(range(m), key=lambda i: min(M[i]))
+        return float(lower), [1.0 if i == best else 0.0 for i in range(m)]
+    scale = float(max(abs(x) for row in M for x in row)) or 1.0
+    A = [[x / scale for x in row] for row in M]
+    eps = 1e-9
+    best_v, best_p = None, None
+    for k in range(2, min(m, n) + 1):
+        for R in _subsets(m, k):
+            for C in _subsets(n, k):
+                # p over R: sum_i p_i A[i][c] = v for c in C, sum p = 1  (unknowns p..., v)
+                eqs = [[A[i][c] for i in R] + [-1.0, 0.0] for c in C] + [[1.0] * k + [0.0, 1.0]]
+                sol = _solve_linear(eqs)
+                if sol is None or min(sol[:k]) < -eps:
+                    continue
+                v = sol[k]
+                p = [0.0] * m
+                for idx, i in enumerate(R):
+                    p[i] = max(0.0, sol[idx])
+                if any(sum(p[i] * A[i][j] for i in range(m)) < v - 1e-7 for j in range(n)):
+                    continue
+                # the column player's strategy must make the rows outside R no better
+                eqs = [[A[r][c] for c in C] + [-1.0, 0.0] for r in R] + [[1.0] * k + [0.0, 1.0]]
+                sol_q = _solve_linear(eqs)
+                if sol_q is None or min(sol_q[:k]) < -eps:
+                    continue
+                q = [0.0] * n
+                for idx, c in enumerate(C):
+                    q[c] = sol_q[idx]
+                if any(sum(A[i][j] * q[j] for j in range(n)) > v + 1e-7 for i in range(m)):
+                    continue
+                if best_v is None or v > best_v:
+                    best_v, best_p = v, p
+        if best_v is not None:
+            break
+    if best_v is None:  # degenerate: fall back on the pure maximin
+        best = max(range(m), key=lambda i: min(M[i]))
+        return float(lower), [1.0 if i == best else 0.0 for i in range(m)]
+    return best_v * scale, best_p
+
+
+def _pick(mix: list[float], free: int, a: int, b: int) -> int:
+    """An index drawn from `mix` (weights under 5% dropped) by a number fixed by the position."""
+    weights = [w if w >= 0.05 else 0.0 for w in mix]
+    total = sum(weights)
+    if total <= 0:
+        return max(range(len(mix)), key=lambda i: mix[i])
+    x = (hash((free, a, b)) & 0xFFFFFFFF) / 4294967296.0 * total
+    for i, w in enumerate(weights):
+        if w > 0.0:
+            if x < w:
+                return i
+            x -= w
+    return max(range(len(mix)), key=lambda i: weights[i])
+
+
+def _subsets(n: int, k: int) -> list[tuple[int, ...]]:
+    return [c for c in _SUBSETS if len(c) == k and c[-1] < n]
+
+
+_SUBSETS = ((0, 1), (0, 2), (1, 2), (0, 1, 2))
 
 
 # --- hard ---------------------------------------------------------------------------------
@@ -311,6 +427,7 @@ class _Search:
         #: Best move found at each node by the previous iteration, tried first in the next.
         self.best_mine: dict[tuple[int, int, int], int] = {}
         self.best_theirs: dict[tuple[int, int, int, int], int] = {}
+        self.spaces: dict[tuple[int, int], int] = {}
 
     def tick(self) -> None:
         self.nodes += 1
@@ -324,12 +441,31 @@ class _Search:
         S = self.S
         ra, rb, tied = voronoi(free, a, b, S)
         if _separated(ra, rb, tied, S):
-            fa = fill_estimate(free, a, S, self.even)
-            fb = fill_estimate(free, b, S, self.even)
-            return SEP * (fa - fb)
-        ea = (ra & (ra >> 1)).bit_count() + (ra & (ra >> S)).bit_count()
-        eb = (rb & (rb >> 1)).bit_count() + (rb & (rb >> S)).bit_count()
-        return K_NODES * (ra.bit_count() - rb.bit_count()) + K_EDGES * (ea - eb)
+            lead = self.space(free, a) - self.space(free, b)
+            return K_NODES * lead + (SEP if lead > 0 else -SEP if lead < 0 else 0)
+        lead = ra.bit_count() - rb.bit_count()
+        if K_EDGES:
+            ea = (ra & (ra >> 1)).bit_count() + (ra & (ra >> S)).bit_count()
+            eb = (rb & (rb >> 1)).bit_count() + (rb & (rb >> S)).bit_count()
+            lead += K_EDGES * (ea - eb)
+        return K_NODES * lead
+
+    def space(self, free: int, head: int) -> int:
+        """fill_estimate, cached by the head's region (one side's region often recurs)."""
+        region = flood(free, head, self.S)
+        key = (region, head)
+        value = self.spaces.get(key)
+        if value is None:
+            if not region:
+                value = 0
+            else:
+                value = parity_bound(region, head, self.even)
+                if value > 3:
+                    chambers = chamber_bound(region, head, self.S)
+                    if chambers < value:
+                        value = chambers
+            self.spaces[key] = value
+        return value
 
     def max_node(self, free: int, a: int, b: int, depth: int, ply: int, alpha: int, beta: int) -> int:
         """Value for the player at `a` to move (paranoid: `b` answers knowing the move)."""
@@ -342,6 +478,8 @@ class _Search:
             return -CONTEMPT if not theirs else -WIN + ply
         if not theirs:
             return WIN - ply
+        if self.close(a, b):
+            return self.sim_node(free, a, b, mine, theirs, depth, ply)[0]
         key = (free, a, b)
         hint = self.best_mine.get(key)
         if hint is not None and hint != mine[0] and hint in mine:
@@ -358,6 +496,36 @@ class _Search:
                     break
         self.best_mine[key] = best_t
         return best
+
+    def close(self, a: int, b: int) -> bool:
+        """Heads near enough (SIM_RANGE) for the simultaneous moves to matter: a head-on
+        meeting in one cell, or one player blocking the other, within the next two steps."""
+        S = self.S
+        dr = a // S - b // S
+        dc = a % S - b % S
+        return (dr if dr >= 0 else -dr) + (dc if dc >= 0 else -dc) <= SIM_RANGE
+
+    def sim_node(self, free: int, a: int, b: int, mine: list[int], theirs: list[int], depth: int, ply: int) -> tuple[float, list[float], list[list[int]]]:
+        """The simultaneous step as a matrix game: every pair of moves searched (a head-on
+        meeting is a draw), then its value with mixed strategies, neither player knowing
+        the other's move. Returns the value, the row player's mix and the matrix."""
+        M = []
+        for t in mine:
+            row = []
+            for u in theirs:
+                if u == t:
+                    value = -CONTEMPT
+                else:
+                    rest = free & ~(1 << t) & ~(1 << u)
+                    if depth <= 1:
+                        self.tick()
+                        value = self.evaluate(rest, t, u)
+                    else:
+                        value = self.max_node(rest, t, u, depth - 1, ply + 1, -WIN - 1, WIN + 1)
+                row.append(value)
+            M.append(row)
+        v, p = solve_matrix(M)
+        return int(round(v)), p, M
 
     def min_node(self, free: int, a: int, b: int, t: int, theirs: list[int], depth: int, ply: int, alpha: int, beta: int) -> int:
         worst = WIN + 1
@@ -399,6 +567,8 @@ class _Search:
         best = order[0]
         depth = 1
         limit = (free.bit_count() + 2) // 2 + 1
+        if self.close(a, b):
+            return self.sim_root(free, a, b, moves, theirs, soft, limit)
         while depth <= limit:
             scores: dict[int, int] = {}
             alpha = -WIN - 1
@@ -424,6 +594,62 @@ class _Search:
             if abs(scores[best]) >= WIN - 1000 or time.perf_counter() > soft:
                 break
             depth += 1
+        if self.score is not None and self.score <= -CONTEMPT:
+            best = self.hope(free, a, b, moves, theirs, best)
+        return best
+
+    def sim_root(self, free: int, a: int, b: int, moves: list[int], theirs: list[int], soft: float, limit: int) -> int:
+        """The root as a matrix game (heads close): iterative deepening on the matrix, then
+        a move drawn from the optimal mix, with a pseudo-random number fixed by the
+        position (so the bot stays deterministic)."""
+        deltas = (-self.S, self.S, -1, 1)
+        targets = [a + deltas[i] for i in moves]
+        best = moves[0]
+        depth = 1
+        while depth <= limit:
+            try:
+                value, mix, _ = self.sim_node(free, a, b, targets, theirs, depth, 0)
+            except _Timeout:
+                break
+            best = moves[_pick(mix, free, a, b)]
+            self.score = value
+            self.depth_done = depth
+            if abs(value) >= WIN - 1000 or time.perf_counter() > soft:
+                break
+            depth += 1
+        if self.score is not None and self.score <= -CONTEMPT:
+            best = self.hope(free, a, b, moves, theirs, best)
+        return best
+
+    def hope(self, free: int, a: int, b: int, moves: list[int], theirs: list[int], best: int) -> int:
+        """When the best the search promises is a draw or worse (it assumes the opponent
+        plays perfectly), pick the move with the best chances against a fallible one:
+        every pair of moves searched a little shallower, values squashed to -1 (lost) ..
+        +1 (won) with a draw at -0.9 (barely better than a loss: the bench counts wins),
+        and each move scored half by its worst case, half by its average over the
+        opponent's moves."""
+        deltas = (-self.S, self.S, -1, 1)
+        targets = [a + deltas[i] for i in moves]
+        depth = max(1, self.depth_done - 1)
+        try:
+            _, _, M = self.sim_node(free, a, b, targets, theirs, depth, 0)
+        except _Timeout:
+            return best
+        span = CONTEMPT / 0.9
+
+        def squash(v: int) -> float:
+            # -0.9 for a draw, -1 for a forced loss: a draw is almost no better than a loss.
+            if v > -CONTEMPT:
+                return min(1.0, v / span)
+            return max(-1.0, -0.9 + 0.1 * (v + CONTEMPT) / WIN)
+
+        def chances(k: int) -> float:
+            row = [squash(v) for v in M[k]]
+            return 0.5 * min(row) + 0.5 * sum(row) / len(row)
+
+        pick = max(range(len(moves)), key=chances)
+        if chances(pick) > chances(moves.index(best)):
+            return moves[pick]
         return best
 
     # endgame -----------------------------------------------------------------------------
@@ -431,7 +657,7 @@ class _Search:
         """Most cells fillable from `a`: exact `depth` moves deep, then the estimate."""
         self.tick()
         S = self.S
-        bound = fill_estimate(free, a, S, self.even)
+        bound = self.space(free, a)
         if depth <= 0 or bound <= 1:
             return bound
         best = 0
@@ -459,7 +685,6 @@ class _Search:
         # Ties go to the move that hugs walls (fewest free neighbours after it).
         order = sorted(moves, key=hug)
         best = order[0]
-        upper = fill_estimate(free, a, S, self.even)
         depth = 0
         while depth <= free.bit_count():
             scores: dict[int, int] = {}
@@ -478,7 +703,7 @@ class _Search:
             best = order[0]
             self.score = scores[best]
             self.depth_done = depth
-            if scores[best] >= upper or time.perf_counter() > soft:
+            if depth + 1 >= scores[best] or time.perf_counter() > soft:
                 break
             depth += 1
         return best
@@ -534,9 +759,10 @@ def choose_index(position, seat: int, time_ms: float = DEFAULT_TIME_MS, control=
 def analyse(position, seat: int, time_ms: float = DEFAULT_TIME_MS, control=None) -> dict:  # type: ignore[no-untyped-def]
     """The hard bot's move with what its search found, for `tui-grid solve tron`:
     `move` (UP DOWN LEFT RIGHT), `score` (the search value for `seat`: positive is good;
-    in "territory" mode 10 per cell of Voronoi lead, 4096 per cell of fillable-space lead
-    once separated, about +-2**40 for a forced win or loss, -4000 for a forced draw; in
-    "endgame" mode the cells it can still fill; null when the move is forced), `depth`
+    in "territory" mode 10 per cell of Voronoi lead, once separated 10 per cell of
+    fillable-space lead plus or minus 500, about +-2**20 for a forced win or loss, -530
+    for a draw; in "endgame" mode the cells it can still fill; null when the move is
+    forced), `depth`
     (plies of the deepest finished iteration), `nodes` and `mode`."""
     field = _field_of(position, seat)
     index, search, mode = _hard(field, seat, time_ms, control)
