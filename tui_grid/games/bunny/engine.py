@@ -38,8 +38,8 @@ from tui_grid.games.bunny.interpreter import (
     FINISHED,
     MAX_RUN_STEPS,
     RUNNING,
-    STUCK,
     Runner,
+    outcome_line,
 )
 from tui_grid.games.bunny.program import (
     Program,
@@ -79,17 +79,10 @@ class BunnyState:
         return self.result == COMPLETE
 
     def summary(self) -> str:
+        if self.result == NOT_RUN:
+            return f"{plural(self.left, 'square')} to mark"
         tokens = 0 if self.program is None else self.program.tokens
-        left = plural(self.left, "square")
-        if self.result == COMPLETE:
-            return f"Complete in {plural(tokens, 'token')} ({plural(self.steps, 'step')})"
-        if self.result == STUCK:
-            return f"Stuck in a forever loop: {left} left"
-        if self.result == FINISHED:
-            return f"Not complete: {left} left"
-        if self.result == RUNNING:
-            return f"Running: step {self.steps}, {left} left"
-        return f"{left} to mark"
+        return outcome_line(self.result, tokens, self.steps, self.left)
 
 
 class BunnyEngine(Engine[BunnyState, Program]):

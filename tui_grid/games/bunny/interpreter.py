@@ -174,18 +174,23 @@ def run(board: BunnyBoard, program: Program, max_steps: int | None = None) -> Ru
     return RunResult(runner.status, runner.steps, runner.left, runner.pos, runner.heading, frozenset(runner.marks))
 
 
+def outcome_line(status: str, tokens: int, steps: int, left: int) -> str:
+    """One line about a run, written once for the CLI and the game."""
+    step_text, left_text = plural(steps, "step"), plural(left, "square")
+    if status == COMPLETE:
+        return f"Complete in {plural(tokens, 'token')} ({step_text})"
+    if status == STUCK:
+        return f"Stuck in a forever loop after {step_text}: {left_text} left"
+    if status == FINISHED:
+        return f"Not complete: {left_text} left after {step_text}"
+    if status == RUNNING:
+        return f"Running: step {steps}, {left_text} left"
+    return f"Stopped after {step_text}: {left_text} left"
 
 
 def describe(result: RunResult, tokens: int) -> str:
-    """One line about a finished run, as the CLI and the game say it."""
-    steps, left = plural(result.steps, "step"), plural(result.left, "square")
-    if result.status == COMPLETE:
-        return f"Complete in {plural(tokens, 'token')} ({steps})"
-    if result.status == STUCK:
-        return f"Stuck in a forever loop after {steps}: {left} left"
-    if result.status == FINISHED:
-        return f"Not complete: {left} left after {steps}"
-    return f"Stopped after {steps}: {left} left"
+    """One line about a finished run."""
+    return outcome_line(result.status, tokens, result.steps, result.left)
 
 
 #: A run on the command line stops here (then says "Stopped after ..."): nested finite
