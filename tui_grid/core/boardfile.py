@@ -49,6 +49,11 @@ class BoardText:
         return self.meta.get("title", "")
 
     @property
+    def size(self) -> tuple[int, int]:
+        """(width, height): the `size:` header when there is one, else measured from the rows."""
+        return self.declared_size or (max(len(row) for row in self.rows), len(self.rows))
+
+    @property
     def declared_size(self) -> tuple[int, int] | None:
         """(width, height) from a `size:` header, already validated on parse."""
         text = self.meta.get("size")

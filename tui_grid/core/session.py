@@ -18,6 +18,7 @@ from typing import Callable, Generic, Mapping, Sequence, TypeVar
 
 from tui_grid.core.agents import Agent, AgentError, Ask, Clock, HumanAgent, ask_in_thread
 from tui_grid.core.engine import Engine, Event, IllegalAction, Outcome, Step
+from tui_grid.core.history import History
 
 S = TypeVar("S")
 A = TypeVar("A")
@@ -69,8 +70,7 @@ class Session(Generic[S, A]):
         self.started_at = clock()
         self.ticks = 0
         self._observers: list[Observer] = []
-        self._history: list[Snapshot[S, A]] = [Snapshot(self.state, ())]
-        self._index = 0
+        self._history: History[Snapshot[S, A]] = History(Snapshot(self.state, ()))
         for seat, agent in enumerate(self.agents):
             agent.start(engine, seat)
         if log:
@@ -193,9 +193,7 @@ class Session(Generic[S, A]):
         self.state = steps[-1].state
         self.log.extend(joints)
         if self.undo_allowed and checkpoint:
-            del self._history[self._index + 1 :]
-            self._history.append(Snapshot(self.state, tuple(self.log)))
-            self._index += 1
+            self._history.push(Snapshot(self.state, tuple(self.log)))
         if notify:
             events = tuple(event for step in steps for event in step.events)
             self._notify(Change("step", self.state, steps, events))
@@ -271,24 +269,22 @@ class Session(Generic[S, A]):
     # --- undo ------------------------------------------------------------------------------
     @property
     def can_undo(self) -> bool:
-        return self.undo_allowed and self._index > 0
+        return self.undo_allowed and self._history.can_undo
 
     @property
     def can_redo(self) -> bool:
-        return self.undo_allowed and self._index < len(self._history) - 1
+        return self.undo_allowed and self._history.can_redo
 
     def undo(self) -> bool:
         if not self.can_undo:
             return False
-        self._index -= 1
-        self._jump("undo")
+        self._jump(self._history.undo(), "undo")
         return True
 
     def redo(self) -> bool:
         if not self.can_redo:
             return False
-        self._index += 1
-        self._jump("redo")
+        self._jump(self._history.redo(), "redo")
         return True
 
     def restart(self) -> bool:
@@ -296,18 +292,15 @@ class Session(Generic[S, A]):
         if self.state == self.initial and not self.log:
             return False
         if self.undo_allowed:
-            del self._history[self._index + 1 :]
-            self._history.append(Snapshot(self.initial, ()))
-            self._index += 1
-            self._jump("restart")
+            self._jump(self._history.restart(), "restart")
         else:
             self.state, self.log, self.pending, self.ticks = self.initial, [], {}, 0
             self.started_at = self.clock()
             self._notify(Change("restart", self.state))
         return True
 
-    def _jump(self, kind: str) -> None:
-        snapshot = self._history[self._index]
+    def _jump(self, snapshot: Snapshot[S, A] | None, kind: str) -> None:
+        assert snapshot is not None
         self.state = snapshot.state
         self.log = list(snapshot.log)
         self.pending.clear()

@@ -160,7 +160,7 @@ class BoardFiles(ABC):
     def load(self, arg: str) -> LoadedBoard:
         if isinstance(self, Generated) and self.is_game_id(arg):
             return self.load_id(arg)
-        if re.match(r"^[a-z]+:", arg) and ":" in arg and not arg.startswith(f"{self.key}:"):
+        if re.match(r"^[a-z]+:", arg) and not arg.startswith(f"{self.key}:"):
             other = arg.split(":", 1)[0]
             raise UsageError(f"{arg}: that is a {other} game id; this wants a {self.key} board")
         text = read_board_arg(self.key, arg)

@@ -170,7 +170,7 @@ class GameScreen(Screen, Generic[S]):
                 frames.extend(thin_frames(list(step.frames)))
                 frames.append(step.state)
             self.message = messages.after_game(self.session) if session.over else ""
-            self.view.marked = frozenset(cell for event in change.events if event.kind != "move" and event.kind != "slide" for cell in event.cells)
+            self.view.marked = frozenset(cell for event in change.events for cell in event.cells)
             self._run_frames(frames, change.state)
             if session.over:
                 self.game_over()

@@ -87,12 +87,8 @@ class BunnyBoard:
 
 def parse_bunny(text: BoardText) -> BunnyBoard:
     """Check the rows of a bunny board and build it; raises BoardError at the exact cell."""
-    declared = text.declared_size
     rows = list(text.rows)
-    if declared is not None:
-        width, height = declared
-    else:
-        width, height = max(len(row) for row in rows), len(rows)
+    width, height = text.size
     start: Pos | None = None
     for r, row in enumerate(rows):
         if r >= height:

@@ -82,12 +82,8 @@ def human(text: BoardText, p: Pos) -> str:
 
 def parse_ice(text: BoardText) -> IceBoard:
     """Check the rows of an ice map and build the board; raises BoardError at the exact cell."""
-    declared = text.declared_size
     rows = list(text.rows)
-    if declared is not None:
-        width, height = declared
-    else:
-        width, height = max(len(row) for row in rows), len(rows)
+    width, height = text.size
     start: Pos | None = None
     end: Pos | None = None
     for r, row in enumerate(rows):

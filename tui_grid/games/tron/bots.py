@@ -46,7 +46,6 @@ import time
 TYPE_CHECKING = False
 if TYPE_CHECKING:
     from tui_grid.core.agents import Agent
-    from tui_grid.core.control import SearchControl
 
 WORDS = ("UP", "DOWN", "LEFT", "RIGHT")
 LEVELS = ("easy", "medium", "hard")
