@@ -107,3 +107,14 @@ async def test_a_too_small_terminal_gets_a_notice_until_it_grows() -> None:
         await pilot.press("q")
         await pilot.pause()
     assert not app.is_running
+
+
+async def test_keys_typed_after_q_do_nothing() -> None:
+    """In a real terminal, keys typed right after q arrive while the app closes; `n` then
+    opened a dialog on a closing app and crashed it. Once quitting, game keys do nothing."""
+    app = make_app("ice", "spiral")
+    async with app.run_test(size=(80, 24)) as pilot:
+        screen = app.screen
+        app.quitting = True  # as exit_saving leaves it, before the app has closed
+        await pilot.press("n", "up")
+        assert app.screen is screen and screen.state.moves == 0

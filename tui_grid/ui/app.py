@@ -26,6 +26,7 @@ class TuiGridApp(App):
     ) -> None:
         super().__init__()
         self.settings = settings or Settings()
+        self.quitting = False  # set by exit_saving: keys queued behind q do nothing
         self._start_game_key = game_key
         self._start_loaded = loaded
 
@@ -94,6 +95,9 @@ class TuiGridApp(App):
         """Quit; every game in progress is autosaved first, so nothing is lost."""
         from tui_grid.ui.game_screen import GameScreen
 
+        if self.quitting:
+            return
+        self.quitting = True
         for screen in self.screen_stack:
             if isinstance(screen, GameScreen):
                 screen.autosave()

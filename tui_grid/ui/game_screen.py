@@ -131,6 +131,8 @@ class GameScreen(Screen, Generic[S]):
         return True
 
     def check_action(self, action: str, parameters: tuple[object, ...]) -> bool | None:
+        if getattr(self.app, "quitting", False):
+            return False  # keys typed after q, still queued while the app closes
         for key in self.KEYMAP.keys:
             if key.common and key.action.split("(")[0] == action:
                 return self.offers(key.common)
