@@ -26,9 +26,24 @@ async def wait_idle(pilot, limit: float = 5.0) -> None:
     import time
 
     deadline = time.monotonic() + limit
-    while any(worker.is_running for worker in pilot.app.workers) and time.monotonic() < deadline:
+    def busy() -> bool:
+        return any(worker.is_running for worker in pilot.app.workers) or getattr(pilot.app.screen, "driving", False)
+
+    while busy() and time.monotonic() < deadline:
         await pilot.pause(0.02)
     await pilot.pause()
+
+
+async def until(pilot, condition, limit: float = 10.0) -> bool:
+    """Poll the UI until `condition()` holds (a driver's thread plays in real time); the
+    bound is generous and only there so a broken test ends."""
+    import time
+
+    deadline = time.monotonic() + limit
+    while not condition() and time.monotonic() < deadline:
+        await pilot.pause(0.02)
+    await pilot.pause()
+    return condition()
 
 
 def status(app) -> str:

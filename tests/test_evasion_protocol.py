@@ -15,9 +15,9 @@ from tui_grid.core.network import LineConnection, LineListener, NetworkAgent, Th
 from tui_grid.games.evasion import protocol2016 as p2016
 from tui_grid.games.evasion import protocol2023 as p2023
 from tui_grid.games.evasion.client import run_client
-from tui_grid.games.evasion.engine import EvasionEngine, HunterAction, PreyAction
+from tui_grid.games.evasion.engine import PREY, EvasionEngine, HunterAction, PreyAction
 from tui_grid.games.evasion.rules import Config, Wall
-from tui_grid.games.evasion.server import QueueAgent, run_server
+from tui_grid.games.evasion.server import EvasionServer, run_server
 
 
 @contextmanager
@@ -258,9 +258,7 @@ def test_our_client_plays_our_server_to_a_catch(protocol):
         assert all(result["caught"]) and all(g["refused"] == 0 for g in result["games"])
 
 
-def test_human_seat_fed_from_a_queue_and_stop_event():
-    human = QueueAgent("me", wait=0.0)
-    human.submit(PreyAction((-1, 0)))
+def test_human_seat_fed_through_the_session_and_stop_event():
     stop = threading.Event()
     states = []
 
@@ -269,7 +267,9 @@ def test_human_seat_fed_from_a_queue_and_stop_event():
         if state.tick == 10:
             stop.set()
 
-    result = run_server(Config(), "2023", 0, "builtin", "human", None, on_state, {"prey": human}, stop=stop)
+    server = EvasionServer(Config(), "2023", 0, "builtin", "human", None, on_state=on_state, stop=stop)
+    server.on_session.append(lambda session: session.submit(PREY, PreyAction((-1, 0))))
+    result = server.run()
     assert result.get("stopped") and states[-1].tick == 10
     assert states[2].prey == (229, 200) and states[4].prey == (228, 200)  # the velocity persists
 

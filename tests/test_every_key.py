@@ -22,7 +22,7 @@ from pathlib import Path
 
 import pytest
 
-from tests.conftest import make_app, settle, status, wait_idle
+from tests.conftest import make_app, settle, status, until, wait_idle
 from tui_grid.core import saves
 from tui_grid.core.engine import IllegalAction
 from tui_grid.core.geometry import Direction
@@ -396,12 +396,21 @@ async def test_every_key_of_the_bunny_bar(data_dir: Path) -> None:
         await pilot.press("u")
         assert not screen.session.over and screen.state.runs == 1
 
-        # w Watch: the solver's program runs; w again stops watching.
+        # w Watch: the solver's program runs, and the watch ends with the game.
         await pilot.press("w")
-        await settle(pilot)
-        assert screen.watching and screen.session.over and str(screen.state.program) == "LOOP{LOOP(7){L F} F}"
+        assert await until(pilot, lambda: screen.session.over and not screen.watching)
+        assert str(screen.state.program) == "LOOP{LOOP(7){L F} F}"
+        # w again stops watching (the solver held in its planning, so the stop comes first).
+        await pilot.press("u")
+        hold = threading.Event()
+        plan = screen.find_plan
+        screen.find_plan = lambda state, control, seat=None: (hold.wait(5), plan(state, control, seat))[1]
+        await pilot.press("w")
+        assert screen.watching
         await pilot.press("w")
         assert not screen.watching and screen.message == "Stopped watching."
+        hold.set()
+        del screen.find_plan
 
         # n New: a generated board from its id.
         game_id = fixed_id("bunny", size="5x4", squares="6")
@@ -445,14 +454,16 @@ async def test_every_key_of_the_evasion_bar(monkeypatch) -> None:  # type: ignor
     from tui_grid.games.evasion.screen import PREY_KEYS, EvasionScreen
 
     # Both roles human, so both sets of keys act (and no bot thinks between steps).
-    monkeypatch.setattr(EvasionScreen, "default_players", lambda self, game: ("human", "human"))
+    from tui_grid.games.evasion.definition import EvasionGame
+
+    monkeypatch.setattr(EvasionGame, "default_players", ("human", "human"))
     app = make_app("evasion", "standard", speed=1)
     async with app.run_test(size=(80, 24)) as pilot:
         screen: EvasionScreen = app.screen
         assert isinstance(screen, EvasionScreen) and screen.is_human(HUNTER) and screen.is_human(PREY)
         await pilot.press("space")
         await wait_idle(pilot)
-        assert screen._paused
+        assert screen.paused
         assert bar(app) == COVERED["evasion"]
 
         async def wall_ready() -> None:
@@ -500,6 +511,7 @@ async def test_every_key_of_the_evasion_bar(monkeypatch) -> None:  # type: ignor
 
         # h Hint: what the builtin bot would do, for each human role.
         await pilot.press("h")
+        await wait_idle(pilot)
         assert "Hint: hunter:" in message(app) and "prey: go" in message(app)
 
         # ? Help.
@@ -539,7 +551,7 @@ async def test_every_key_of_the_served_evasion_bar() -> None:
             await pilot.pause(0.1)
             await pilot.press("space")
             await pilot.pause(0.2)
-            assert screen._paused and screen._thread.is_alive()
+            assert screen.paused and screen._thread.is_alive()
             assert bar(app) == COVERED["evasion"]
 
             async def step(times: int = 1) -> None:
@@ -643,7 +655,7 @@ async def test_every_key_of_the_tron_bar(data_dir: Path) -> None:
         assert isinstance(screen, TronScreen)
         await pilot.press("space")
         await wait_idle(pilot)
-        assert screen._paused and screen.match.seating == (0, 1)  # player 1 drives red
+        assert screen.paused and screen.match.seating == (0, 1)  # player 1 drives red
         assert bar(app) == COVERED["tron"]
 
         # ←↑↓→ Steer (player 1, red) and WASD Steer (player 2, green): every key turns its
@@ -721,7 +733,7 @@ async def test_help_holds_a_running_match(game: str, data_dir: Path) -> None:
             await pilot.press("enter")  # the setup dialog
             await pilot.pause()
         screen = app.screen
-        assert not screen._paused and not screen.session.over
+        assert not screen.paused and not screen.session.over
         await pilot.press("question_mark")
         assert isinstance(app.screen, HelpScreen)
         await wait_idle(pilot)
@@ -731,7 +743,7 @@ async def test_help_holds_a_running_match(game: str, data_dir: Path) -> None:
         await wait_idle(pilot)
         assert screen.state == shown and not screen.session.over, f"the match went on behind the help: {screen.message!r}"
         await pilot.press("escape")
-        assert app.screen is screen and not screen._paused  # closing the help resumes the match
+        assert app.screen is screen and not screen.paused  # closing the help resumes the match
         await pilot.press("space")
         await wait_idle(pilot)
 

@@ -10,8 +10,10 @@ from pathlib import Path
 
 import pytest
 
-from tui_grid.core.agents import AgentError, Ask
+from tui_grid.core.agents import AgentError, Ask, FunctionAgent
+from tui_grid.core.driver import Driver
 from tui_grid.core.external import ExternalProgramAgent
+from tui_grid.core.session import Session
 from tui_grid.core.geometry import Direction
 from tui_grid.games.tron.engine import TronEngine, encode_for_program, parse_program_answer
 
@@ -130,14 +132,30 @@ def test_garbage_answer(tmp_path: Path) -> None:
     assert info.value.forfeit and "printed 'left, I think', not one of LEFT RIGHT UP DOWN" in info.value.reason
 
 
+def driven(bot: ExternalProgramAgent, seconds: float) -> tuple[Session, Driver]:
+    """A Tron game with `bot` in red's seat and a quick builtin in green's, under a driver
+    whose deadline is `seconds`: the driver, not the agent, decides lateness."""
+    session = Session(TronEngine(), [bot, FunctionAgent(lambda ask: Direction.UP, "quick")], undo=False)
+    return session, Driver(session, timeout=seconds)
+
+
+def wait_gone(pid: int) -> bool:
+    """The process ends once the abandoned ask sees its cancel (bounded polling)."""
+    for _ in range(250):
+        if gone(pid):
+            return True
+        time.sleep(0.02)
+    return gone(pid)
+
+
 def test_timeout(tmp_path: Path) -> None:
     bot = agent(script(tmp_path, "slow.py", "import time\ntime.sleep(30)\nprint('UP')\n"))
-    start = time.monotonic()
-    with pytest.raises(AgentError) as info:
-        bot.act(ask(seconds=0.3))
-    assert time.monotonic() - start < 2
-    assert info.value.forfeit and "gave no answer within 0.3 s" in info.value.reason
-    assert gone(bot.pids[0])
+    session, driver = driven(bot, 0.3)
+    driver.step()
+    assert session.over and session.outcome.winner == 1
+    assert "red forfeits:" in session.outcome.reason and "gave no answer within 0.3 s" in session.outcome.reason
+    assert wait_gone(bot.pids[0])
+    driver.close()
 
 
 def test_persistent_timeout_kills_and_restarts(tmp_path: Path) -> None:
@@ -149,11 +167,18 @@ def test_persistent_timeout_kills_and_restarts(tmp_path: Path) -> None:
         time.sleep(30)
         """
     bot = agent(script(tmp_path, "stall.py", body), "persistent")
-    assert bot.act(ask(seconds=5)) == Direction.UP
-    with pytest.raises(AgentError, match="gave no answer within 0.3 s"):
-        bot.act(ask(seconds=0.3))
-    assert gone(bot.pids[0])
+    session, driver = driven(bot, 10.0)
+    driver.step()  # the first state is answered in time (a generous deadline: start-up under load)
+    assert not session.over and session.state.turn == 1
+    driver.timeout = 0.3
+    driver.step()
+    assert session.over and "gave no answer within 0.3 s" in session.outcome.reason
+    assert wait_gone(bot.pids[0])
     # The next ask starts a fresh process (a late answer could not be matched to its state).
+    for _ in range(250):  # the abandoned ask has let go of the agent
+        if not bot._lock.locked():
+            break
+        time.sleep(0.02)
     assert bot.act(ask(seconds=5)) == Direction.UP
     assert len(bot.pids) == 2
     bot.close()

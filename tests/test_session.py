@@ -20,6 +20,7 @@ class Race:
 
     pos: tuple[int, int] = (0, 0)
     forfeited: int | None = None
+    reason: str = ""
 
 
 class RaceEngine(Engine[Race, int]):
@@ -42,7 +43,7 @@ class RaceEngine(Engine[Race, int]):
 
     def outcome(self, state: Race) -> Outcome:
         if state.forfeited is not None:
-            return Outcome(Result.WON, "forfeit", 1 - state.forfeited)
+            return Outcome(Result.WON, f"{self.seats[state.forfeited]} forfeits: {state.reason}", 1 - state.forfeited)
         done = [p >= 6 for p in state.pos]
         if all(done):
             return Outcome(Result.DRAW, "both finished")
@@ -55,7 +56,7 @@ class RaceEngine(Engine[Race, int]):
         return 1
 
     def forfeit(self, state: Race, seat: int, reason: str) -> Race:
-        return Race(state.pos, seat)
+        return Race(state.pos, seat, reason)
 
     def encode_action(self, action: int) -> str:
         return str(action)
@@ -72,16 +73,14 @@ class FakeClock:
         return self.now
 
 
-def test_a_tick_takes_latched_actions_and_defaults_for_the_rest() -> None:
-    clock = FakeClock()
-    session = Session(RaceEngine(), clock=clock)
+def test_a_tick_takes_queued_keys_and_defaults_for_the_rest() -> None:
+    session = Session(RaceEngine())
     session.submit(0, 2)
-    session.submit(0, 0)  # the latest action counts
-    step = session.tick()
+    session.submit(0, 0)  # the latest key replaces what is queued (the engine's default queue)
+    assert session.agents[0].queued == (0,)
+    step = session.tick({0: session.agents[0].act(Ask(session.engine, session.state, 0))})
     assert step is not None and session.state.pos == (0, 1)
     assert session.log == [{0: 0, 1: 1}]
-    clock.now = 5.0
-    assert session.elapsed == 5.0
     assert session.played_text() == "0,1"
 
 
@@ -109,8 +108,7 @@ def test_observers_see_steps_and_refusals() -> None:
     session = Session(RaceEngine())
     seen = []
     session.subscribe(lambda s, change: seen.append((change.kind, change.message)))
-    session.submit(1, 7)
-    session.tick()  # the refused latched action costs that seat its action, not the game
+    session.tick({1: 7})  # a refused action costs that seat its action, not the game
     assert seen[0] == ("refused", "green cannot run 7") and seen[1][0] == "step"
     assert session.state.pos == (1, 1)
 
@@ -123,44 +121,6 @@ def test_log_round_trips_through_its_text() -> None:
         engine.parse_log("2,1 0")
     session = Session(engine, log=steps)
     assert session.state.pos == (3, 4)
-
-
-def test_an_agent_that_overruns_its_deadline_gets_the_default_action() -> None:
-    release = threading.Event()
-
-    def slow(ask: Ask) -> int:
-        release.wait(5)
-        return 2
-
-    session = Session(RaceEngine(), [FunctionAgent(slow, "slow"), FunctionAgent(lambda ask: 2, "quick")])
-    answers, failures = session.ask_agents(timeout=0.05)
-    release.set()
-    assert answers == {1: 2}
-    assert failures and failures[0][0] == 0 and not failures[0][1].forfeit
-    session.report_failures(failures)
-    session.tick(answers)
-    assert session.state.pos == (1, 2)  # the late seat moved by its default
-
-
-def test_an_agent_that_raises_is_reported_and_the_game_goes_on() -> None:
-    def broken(ask: Ask) -> int:
-        raise RuntimeError("boom")
-
-    session = Session(RaceEngine(), [FunctionAgent(broken, "broken"), FunctionAgent(lambda ask: 2, "quick")])
-    messages = []
-    session.subscribe(lambda s, change: messages.append(change.message))
-    session.play_agents_step(timeout=1.0)
-    assert not session.over and session.state.pos == (1, 2)
-    assert any("boom" in message for message in messages)
-
-
-def test_a_forfeiting_agent_loses_the_game() -> None:
-    def crashes(ask: Ask) -> int:
-        raise AgentError("the program exited")
-
-    session = Session(RaceEngine(), [FunctionAgent(crashes, "bot"), HumanAgent()])
-    session.play_agents_step(timeout=1.0)
-    assert session.over and session.outcome.winner == 1
 
 
 def test_rounds_swap_seats_and_score_participants() -> None:

@@ -31,7 +31,7 @@ async def paused(pilot, players=None):
     await pilot.press("space")
     await wait_idle(pilot)
     screen = app.screen
-    assert screen._paused
+    assert screen.paused
     return screen
 
 
@@ -103,7 +103,7 @@ async def test_a_whole_round_ends_with_the_catch_time_and_the_roles_swap():
         screen.session.state = screen.engine.make_state(tick=20, hunter=(100, 100), prey=(102, 102))
         await step(pilot)
         message = str(screen.query_one("#message").content)
-        assert "Match over" in message and "builtin (1) wins" in message
+        assert "Match over" in message and "builtin bot wins" in message
 
 
 def test_whole_board_80x24(snap_compare):

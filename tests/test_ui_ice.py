@@ -1,6 +1,6 @@
 from __future__ import annotations
 
-from tests.conftest import make_app, settle, status, wait_idle
+from tests.conftest import make_app, settle, status, until, wait_idle
 from tui_grid.games.ice.screen import IceScreen
 
 
@@ -41,20 +41,22 @@ async def test_hint_says_when_the_exit_cannot_be_reached() -> None:
 
 
 async def test_watch_plays_one_undoable_move_per_step() -> None:
-    app = make_app("ice", "spiral")
+    app = make_app("ice", "spiral", speed=9)
     async with app.run_test(size=(80, 24)) as pilot:
         screen: IceScreen = app.screen
         await pilot.press("w")
-        await settle(pilot)
-        assert screen.watching and screen.state.moves == 1
-        await pilot.press("space")  # paused: a step does nothing
-        screen.watch_step()
-        assert screen.state.moves == 1
-        await pilot.press("space")
+        assert await until(pilot, lambda: screen.state.moves >= 1)
+        await pilot.press("space")  # paused: no more moves
+        await wait_idle(pilot)
+        held = screen.state.moves
+        assert "watching (paused)" in status(app)
         for _ in range(5):
-            screen.watch_step()  # as the watch timer does, one move each
-            await wait_idle(pilot)
+            await pilot.pause(0.06)  # longer than a beat at speed 9
+        assert screen.state.moves == held
+        await pilot.press("space")
+        assert await until(pilot, lambda: screen.session.over)
         assert screen.state.moves == 6 and "Solved in 6 moves" in status(app)
+        assert await until(pilot, lambda: not screen.watching)
         await pilot.press("u")
         assert screen.state.moves == 5
 

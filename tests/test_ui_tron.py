@@ -194,7 +194,7 @@ async def test_a_new_random_map_every_round(data_dir) -> None:
         first = screen.loaded.game_id
         assert first.startswith("tron:12x10:w10#seed") and screen.engine.board.width == 12
         screen.session.report_failures([(0, AgentError("gave up", forfeit=True))])  # end round 1 now
-        screen._after_tick()
+        await pilot.pause()
         assert screen.session.over and "red (easy bot (1)) forfeits: gave up" in message(app)
         await pilot.press("enter")
         await pilot.pause()
@@ -342,7 +342,7 @@ def test_snapshot_round_over_80x24(snap_compare, data_dir) -> None:
         await pilot.pause()
         screen = pilot.app.screen
         screen.apply_setup(screen.setup)  # a fresh match, paused before its first tick
-        screen._paused = True
+        screen.driver.pause(True)
         for keys in (["up"], ["right"], ["right"], ["down"], ["down"], ["down"], ["left"], ["left"]):
             await step(pilot, *keys)
         await step(pilot, "up")

@@ -327,18 +327,33 @@ def _frames(game: GameDefinition, engine: Any, states: list[Any], captions: list
 
 
 def _watch(game: GameDefinition, board_arg: str, delay: float) -> int:
-    """The headless twin of the watch key: the solver's play from the (saved) position."""
+    """The headless twin of the watch key: the solver takes the player's seat and the
+    driver plays it from the (saved) position, as in the app."""
+    from tui_grid.core.agents import PlanAgent
+    from tui_grid.core.driver import drive
+    from tui_grid.core.session import Change, Session
+
     solver: Solvable = _capability(game, Solvable, "be watched")
     loaded = game.load(board_arg)
     engine, state = game.state_after(loaded)
+    session: Session[Any, Any] = Session(engine, start=state, undo=False)
     with stderr_progress(f"planning {loaded.title}") as control:
-        plan = solver.plan(engine, state, control or SearchControl())
-    states = [state]
-    captions = ["start"]
-    for action in plan.actions:
-        states.append(engine.step(states[-1], {0: action}).state)
-        captions.append(f"move {engine.encode_action(action)}")
-    captions[-1] += ("\n" if captions[-1] else "") + plan.message
+        plan_control = control or SearchControl()
+        agent: PlanAgent[Any, Any] = PlanAgent(lambda engine, state, seat, _: solver.plan(engine, state, seat, plan_control), "solver")
+        session.seat_agent(0, agent)
+        states = [state]
+        captions = ["start"]
+
+        def record(_: Session[Any, Any], change: Change[Any]) -> None:
+            if change.kind == "step":
+                for joint, step in zip(session.log[-len(change.steps):], change.steps):
+                    states.append(step.state)
+                    captions.append(f"move {engine.encode_action(joint[0])}")
+
+        session.subscribe(record)
+        drive(session, None)
+    message = agent.plan.message if agent.plan is not None else ""
+    captions[-1] += ("\n" if captions[-1] else "") + message
     _print_frames(loaded.title, _frames(game, engine, states, captions), delay)
     return 0
 

@@ -54,10 +54,18 @@ class Ask(Generic[S, A]):
 
 
 class Agent(ABC, Generic[S, A]):
-    """Fills one seat. `human` agents are never asked: their actions arrive from keys."""
+    """Fills one seat.
+
+    `human`: a person at the keys (a hint is offered; keys act for this seat).
+    `instant`: answers at once without thinking (a queue of keys), so the driver asks it
+    on its own thread. `forfeits_when_late`: an external program or a network player,
+    which loses when it misses a deadline; a builtin bot just gets the default action.
+    """
 
     kind: str = "bot"
     human: bool = False
+    instant: bool = False
+    forfeits_when_late: bool = False
 
     def __init__(self, name: str = "") -> None:
         self.name = name or type(self).__name__
@@ -77,13 +85,51 @@ class Agent(ABC, Generic[S, A]):
 
 
 class HumanAgent(Agent[S, A]):
-    """A person at the keyboard; the view submits this seat's actions to the session."""
+    """A person at the keys. In a turn-based game the view's submission steps the game at
+    once and this agent is never asked. In a real-time game keys queue here (the engine's
+    `queue_action` says how a key joins the queue) and each tick takes the first, or the
+    default action when none is queued. The one queue of keys, for every front end."""
 
     kind = "human"
     human = True
+    instant = True
 
-    def act(self, ask: Ask[S, A]) -> A:  # pragma: no cover - the session never asks humans
-        raise AgentError("a human seat is not asked; its actions come from keys", forfeit=False)
+    def __init__(self, name: str = "you") -> None:
+        super().__init__(name)
+        self._queue: tuple[A, ...] = ()
+        self._lock = threading.Lock()
+
+    def start(self, engine: Engine[S, A], seat: int) -> None:
+        self.clear()
+
+    def push(self, engine: Engine[S, A], state: S, seat: int, action: A) -> None:
+        with self._lock:
+            self._queue = tuple(engine.queue_action(state, seat, self._queue, action))
+
+    def clear(self) -> None:
+        with self._lock:
+            self._queue = ()
+
+    @property
+    def queued(self) -> tuple[A, ...]:
+        return self._queue
+
+    def act(self, ask: Ask[S, A]) -> A:
+        with self._lock:
+            if self._queue:
+                action, self._queue = self._queue[0], self._queue[1:]
+                return action
+        default = ask.engine.default_action(ask.state, ask.seat)
+        if default is None:
+            raise AgentError(f"{self.name} has not moved", forfeit=False)
+        return default
+
+
+class Placeholder(Agent[S, A]):
+    """Names a seat that is played elsewhere (by a server's own agent); never asked."""
+
+    def act(self, ask: Ask[S, A]) -> A:
+        raise AgentError(f"{self.name} is played elsewhere", forfeit=False)
 
 
 class FunctionAgent(Agent[S, A]):
@@ -97,7 +143,8 @@ class FunctionAgent(Agent[S, A]):
         return self.choose(ask)
 
 
-Planner = Callable[[Engine[Any, Any], Any, SearchControl], Plan[Any]]
+#: plan(engine, state, seat, control): a solver or bot planning for one seat.
+Planner = Callable[[Engine[Any, Any], Any, int, SearchControl], Plan[Any]]
 
 
 class PlanAgent(Agent[S, A]):
@@ -114,7 +161,7 @@ class PlanAgent(Agent[S, A]):
         self._index = 0
 
     def make_plan(self, ask: Ask[S, A]) -> Plan[A]:
-        plan = self.planner(ask.engine, ask.state, ask.control)
+        plan = self.planner(ask.engine, ask.state, ask.seat, ask.control)
         self.plan = plan
         states = [ask.state]
         for action in plan.actions:
@@ -132,30 +179,3 @@ class PlanAgent(Agent[S, A]):
         action = self.plan.actions[self._index]
         self._index += 1
         return action
-
-
-def ask_in_thread(agent: Agent[S, A], ask: Ask[S, A], timeout: float | None) -> A:
-    """Ask an agent on a daemon thread and wait at most `timeout` seconds; a late agent is
-    told to stop (its cancel event is set) and AgentError(forfeit=False) is raised, so the
-    session gives the seat its default action."""
-    box: dict[str, Any] = {}
-
-    def run() -> None:
-        try:
-            box["action"] = agent.act(ask)
-        except BaseException as exc:  # reported to the caller below
-            box["error"] = exc
-
-    thread = threading.Thread(target=run, name=f"agent-{agent.name}", daemon=True)
-    thread.start()
-    thread.join(timeout)
-    if thread.is_alive():
-        if ask.control.cancel is not None:
-            ask.control.cancel.set()
-        raise AgentError(f"{agent.name} gave no action within {timeout:.3g} s", forfeit=False)
-    if "error" in box:
-        error = box["error"]
-        if isinstance(error, AgentError):
-            raise error
-        raise AgentError(f"{agent.name} failed: {type(error).__name__}: {error}", forfeit=False) from error
-    return box["action"]

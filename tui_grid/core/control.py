@@ -21,8 +21,10 @@ class SearchControl:
         on_progress: ProgressCallback | None = None,
         every: int = 4096,
         total: int | None = None,
+        seconds: float | None = None,
     ) -> None:
         self.cancel = cancel
+        self.seconds = seconds  # a time budget the search may use (a live hint); None: its own
         self.on_progress = on_progress
         self.every = max(1, every)
         self.total = total

@@ -92,14 +92,20 @@ class Engine(ABC, Generic[S, A]):
     seats: tuple[str, ...] = ("player",)
     allows_undo: bool = True
     tick_seconds: float | None = None
+    #: A puzzle that stays playable once solved (Tatham's `status()`: solved is a status,
+    #: not a lock): the session still takes moves after the end, e.g. a shorter program.
+    plays_on_after_end: bool = False
 
     # --- the game ---------------------------------------------------------------------
     @abstractmethod
     def initial_state(self) -> S: ...
 
     def acting_seats(self, state: S) -> tuple[int, ...]:
-        """Seats whose actions the next step takes (all by default; none once it is over)."""
-        return () if self.outcome(state).over else tuple(range(len(self.seats)))
+        """Seats whose actions the next step takes (all by default; none once it is over,
+        unless the engine plays on after the end)."""
+        if self.outcome(state).over and not self.plays_on_after_end:
+            return ()
+        return tuple(range(len(self.seats)))
 
     @abstractmethod
     def legal_actions(self, state: S, seat: int) -> Sequence[A]: ...
@@ -115,9 +121,16 @@ class Engine(ABC, Generic[S, A]):
         """What a seat does when it gives no action in time (ticking games); None: it must act."""
         return None
 
+    def queue_action(self, state: S, seat: int, queued: tuple[A, ...], action: A) -> tuple[A, ...]:
+        """A human's key in a real-time game joins the seat's queue of actions, played one
+        per tick. By default the latest key replaces what is queued; a game may keep a few
+        turns ahead (Tron) or merge requests (Evasion's walls)."""
+        return (action,)
+
     def forfeit(self, state: S, seat: int, reason: str) -> S | None:
         """The state in which `seat` has lost by forfeit (a bot crashed), or None when the game
-        has no forfeits and the seat gets its default action instead."""
+        has no forfeits and the seat gets its default action instead. The outcome's reason
+        names the seat and the `reason` ("red forfeits: gave no answer within 2 s")."""
         return None
 
     def observation(self, state: S, seat: int) -> str:

@@ -44,6 +44,8 @@ MAX_LINE = 4096
 STDERR_KEEP = 8192
 #: Seconds a one-shot program may take when the ask has no deadline.
 DEFAULT_TIMEOUT = 10.0
+#: Seconds past a driver's deadline before an uncancelled ask gives up by itself.
+BACKSTOP_SECONDS = 5.0
 
 _live: "weakref.WeakSet[ExternalProgramAgent]" = weakref.WeakSet()
 _live_lock = threading.Lock()
@@ -185,6 +187,7 @@ class ExternalProgramAgent(Agent[Any, Any]):
     """A seat played by an external program (see the module docstring)."""
 
     kind = "program"
+    forfeits_when_late = True
 
     def __init__(
         self,
@@ -273,7 +276,9 @@ class ExternalProgramAgent(Agent[Any, Any]):
     def act(self, ask: Ask[Any, Any]) -> Any:
         remaining = ask.remaining()
         budget = self.timeout if remaining is None else remaining
-        deadline = time.monotonic() + budget
+        # Under a driver its deadline rules (it cancels a late ask); this is only a backstop
+        # so that an agent asked without one never waits for ever.
+        deadline = time.monotonic() + budget + (0.0 if remaining is None else BACKSTOP_SECONDS)
         text = self.encode_state(ask)
         if not text.endswith("\n"):
             text += "\n"

@@ -13,6 +13,7 @@ from dataclasses import dataclass, field
 from typing import Callable, Generic, Sequence, TypeVar
 
 from tui_grid.core.agents import Agent, Clock
+from tui_grid.core.driver import drive
 from tui_grid.core.engine import Engine, Result
 from tui_grid.core.session import Session
 
@@ -30,11 +31,6 @@ class RoundResult:
     reason: str
     steps: int
     log: str = ""
-
-    def score_for(self, participant: int) -> str:
-        if self.winner is None:
-            return "D"
-        return "W" if self.winner == participant else "L"
 
 
 @dataclass
@@ -109,6 +105,12 @@ class Match(Generic[S, A]):
         self.session = Session(engine, agents, clock=self.clock, undo=False)
         return self.session
 
+    def adopt(self, session: Session[S, A]) -> None:
+        """Record a session played elsewhere (an architect's game) as this round's, seated
+        as `new_session` would seat it."""
+        self.seating = seating_for(self.round_index, len(self.participants), len(session.engine.seats), self.swap)
+        self.session = session
+
     def finish_round(self) -> RoundResult:
         """Record the current session's outcome (it must be over)."""
         session = self.session
@@ -133,13 +135,7 @@ class Match(Generic[S, A]):
     ) -> MatchScore:
         """Play every remaining round headless; the agents' answers set the pace."""
         while not self.finished:
-            session = self.new_session()
-            while not session.over:
-                if should_stop is not None and should_stop():
-                    return self.score
-                if max_steps is not None and len(session.log) >= max_steps:
-                    break
-                session.play_agents_step(timeout)
+            session = drive(self.new_session(), timeout, max_steps=max_steps, should_stop=should_stop)
             if not session.over:
                 break
             result = self.finish_round()

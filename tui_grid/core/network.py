@@ -23,6 +23,10 @@ UNTERMINATED_GRACE = 0.05
 MAX_LINE = 1 << 20
 
 
+#: Seconds past a driver's deadline before an uncancelled read gives up by itself.
+BACKSTOP_SECONDS = 5.0
+
+
 class Disconnected(AgentError):
     pass
 
@@ -179,6 +183,16 @@ class ThinkingClock:
         return self.total is not None and self.spent >= self.total
 
 
+class _Either:
+    """Set when either event is: the server stops, or the driver gave up on this ask."""
+
+    def __init__(self, *events: threading.Event | None) -> None:
+        self.events = [event for event in events if event is not None]
+
+    def is_set(self) -> bool:
+        return any(event.is_set() for event in self.events)
+
+
 Observe = Callable[[Ask[Any, Any]], str]
 Parse = Callable[[str, Ask[Any, Any]], Any]
 
@@ -191,6 +205,7 @@ class NetworkAgent(Agent[Any, Any]):
     to `clock`; the ask's own deadline, if earlier, limits the wait too."""
 
     kind = "network"
+    forfeits_when_late = True
 
     def __init__(
         self,
@@ -214,12 +229,15 @@ class NetworkAgent(Agent[Any, Any]):
         started = time.monotonic()
         if line is not None:
             self.conn.send_line(line)
+        # The thinking clock is the protocol's own budget; a driver's per-step deadline is
+        # the driver's to enforce (it cancels), so it only bounds the wait loosely here.
         limit = self.clock.left()
         remaining = ask.remaining()
         if remaining is not None:
-            limit = remaining if limit is None else min(limit, remaining)
+            backstop = remaining + BACKSTOP_SECONDS
+            limit = backstop if limit is None else min(limit, backstop)
         try:
-            answer = self.conn.read_line(limit, self.stop)
+            answer = self.conn.read_line(limit, _Either(self.stop, ask.control.cancel))
         except TimedOut:
             self.clock.charge(time.monotonic() - started)
             total = self.clock.total

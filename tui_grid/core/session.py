@@ -4,19 +4,20 @@ the game allows it, the undo history; views subscribe to it and send their seats
 Two paces share the same code (boardgame.io's game master, Tatham's mid-end):
 - turn-based (`tick_seconds is None`): a step happens as soon as every acting seat has
   submitted an action; a puzzle steps on each key;
-- ticking: `tick()` steps the game with each acting seat's latest action, and a seat with
-  none gets the engine's default. Whoever owns time (a view's timer, a headless loop)
-  calls `tick()`; the clock is injected so tests run without real time.
-Non-human seats are asked by `ask_agents`, which the owner of time calls in a worker.
+- ticking: a human's key joins its seat's queue (core.agents.HumanAgent) and `tick()`
+  steps the game with the actions the driver gathered, the default for any seat without.
+Time belongs to core.driver.Driver, which asks the agents and steps; the session only
+keeps the game. Its methods hold a lock, since the driver may run on its own thread.
 """
 
 from __future__ import annotations
 
+import threading
 import time
 from dataclasses import dataclass
 from typing import Callable, Generic, Mapping, Sequence, TypeVar
 
-from tui_grid.core.agents import Agent, AgentError, Ask, Clock, HumanAgent, ask_in_thread
+from tui_grid.core.agents import Agent, AgentError, Clock, HumanAgent
 from tui_grid.core.engine import Engine, Event, IllegalAction, Outcome, Step
 from tui_grid.core.history import History
 
@@ -67,8 +68,7 @@ class Session(Generic[S, A]):
         self.state: S = self.initial
         self.log: list[Mapping[int, A]] = []
         self.pending: dict[int, A] = {}
-        self.started_at = clock()
-        self.ticks = 0
+        self.lock = threading.RLock()
         self._observers: list[Observer] = []
         self._history: History[Snapshot[S, A]] = History(Snapshot(self.state, ()))
         for seat, agent in enumerate(self.agents):
@@ -98,13 +98,6 @@ class Session(Generic[S, A]):
     def ticking(self) -> bool:
         return self.engine.tick_seconds is not None
 
-    @property
-    def elapsed(self) -> float:
-        return self.clock() - self.started_at
-
-    def human_seats(self) -> tuple[int, ...]:
-        return tuple(seat for seat, agent in enumerate(self.agents) if agent.human)
-
     def seat_agent(self, seat: int, agent: Agent[S, A]) -> Agent[S, A]:
         """Put `agent` in `seat` (watch seats the solver); returns the agent it replaced,
         which the caller may put back. The replaced agent is not closed."""
@@ -121,58 +114,77 @@ class Session(Generic[S, A]):
     # --- playing -------------------------------------------------------------------------
     def submit(self, seat: int, action: A) -> str | None:
         """A seat's action. Turn-based: steps once every acting seat has one, and returns the
-        refusal reason if the rules refuse it. Ticking: latched for the next tick."""
-        if self.over:
-            return "The game is over."
-        acting = self.engine.acting_seats(self.state)
-        if self.ticking:
+        refusal reason if the rules refuse it. Ticking: queued for the seat's next tick."""
+        with self.lock:
+            if self.over and not self.engine.plays_on_after_end:
+                return "The game is over."
+            agent = self.agents[seat]
+            if self.ticking:
+                if not isinstance(agent, HumanAgent):
+                    return "This seat is not played from the keys."
+                agent.push(self.engine, self.state, seat, action)
+                return None
+            acting = self.engine.acting_seats(self.state)
+            if seat not in acting:
+                return "It is not this seat's turn."
             self.pending[seat] = action
+            if any(s not in self.pending for s in acting):
+                return None
+            joint = {s: self.pending[s] for s in acting}
+            self.pending.clear()
+            try:
+                step = self.engine.step(self.state, joint)
+            except IllegalAction as exc:
+                event = Event(str(exc), "refused", seat, exc.cells)
+                self._notify(Change("refused", self.state, events=(event,), message=str(exc)))
+                return str(exc)
+            self._advance((joint,), (step,), checkpoint=True)
             return None
-        if seat not in acting:
-            return "It is not this seat's turn."
-        self.pending[seat] = action
-        if any(s not in self.pending for s in acting):
-            return None
-        joint = {s: self.pending[s] for s in acting}
-        self.pending.clear()
-        try:
-            step = self.engine.step(self.state, joint)
-        except IllegalAction as exc:
-            event = Event(str(exc), "refused", seat, exc.cells)
-            self._notify(Change("refused", self.state, events=(event,), message=str(exc)))
-            return str(exc)
-        self._advance((joint,), (step,), checkpoint=True)
-        return None
 
     def tick(self, actions: Mapping[int, A] | None = None) -> Step[S] | None:
-        """One step of a ticking game: latched actions (and `actions`, e.g. agents' answers),
-        the default for any acting seat without one. None when the game is over."""
-        if self.over:
-            return None
-        acting = self.engine.acting_seats(self.state)
-        latched = {**self.pending, **(actions or {})}
-        self.pending.clear()
-        joint: dict[int, A] = {}
-        for seat in acting:
-            action = latched.get(seat)
-            if action is None:
-                action = self.engine.default_action(self.state, seat)
-            if action is not None:
-                joint[seat] = action
-        try:
-            step = self.engine.step(self.state, joint)
-        except IllegalAction as exc:
-            # A latched action the rules refuse costs its seat that action, not the game.
-            self._notify(Change("refused", self.state, message=str(exc)))
-            joint = {seat: d for seat in acting if (d := self.engine.default_action(self.state, seat)) is not None}
-            step = self.engine.step(self.state, joint)
-        self.ticks += 1
-        self._advance((joint,), (step,), checkpoint=self.undo_allowed)
-        return step
+        """One step of a ticking game with `actions` (the driver's answers), the default
+        for any acting seat without one. None when the game is over."""
+        with self.lock:
+            if self.over:
+                return None
+            acting = self.engine.acting_seats(self.state)
+            given = dict(actions or {})
+            joint: dict[int, A] = {}
+            for seat in acting:
+                action = given.get(seat)
+                if action is None:
+                    action = self.engine.default_action(self.state, seat)
+                if action is not None:
+                    joint[seat] = action
+            try:
+                step = self.engine.step(self.state, joint)
+            except IllegalAction as exc:
+                # An action the rules refuse costs its seat that action, not the game.
+                self._notify(Change("refused", self.state, message=str(exc)))
+                joint = {seat: d for seat in acting if (d := self.engine.default_action(self.state, seat)) is not None}
+                step = self.engine.step(self.state, joint)
+            self._advance((joint,), (step,), checkpoint=self.undo_allowed)
+            return step
+
+    def play_answers(self, answers: Mapping[int, A]) -> tuple[Step[S] | None, str | None]:
+        """The driver's answers for one step: a tick, or each seat's submission in turn.
+        Returns the step played (if any) and the first refusal's reason."""
+        with self.lock:
+            if self.ticking:
+                return self.tick(answers), None
+            for seat, action in answers.items():
+                reason = self.submit(seat, action)
+                if reason:
+                    return None, f"{self.engine.seats[seat]} played a refused action: {reason}"
+            return None, None
 
     def play_steps(self, steps: Sequence[Mapping[int, A]], *, checkpoint_each: bool = False, notify: bool = True) -> list[Step[S]]:
         """Play several steps; without `checkpoint_each` they are one undo step (a solve).
         Raises IllegalAction at the first refused step, having played the ones before."""
+        with self.lock:
+            return self._play_steps(steps, checkpoint_each, notify)
+
+    def _play_steps(self, steps: Sequence[Mapping[int, A]], checkpoint_each: bool, notify: bool) -> list[Step[S]]:
         played: list[Step[S]] = []
         joints: list[Mapping[int, A]] = []
         state = self.state
@@ -198,73 +210,26 @@ class Session(Generic[S, A]):
             events = tuple(event for step in steps for event in step.events)
             self._notify(Change("step", self.state, steps, events))
 
-    # --- agents --------------------------------------------------------------------------
-    def ask(self, seat: int, timeout: float | None, control=None) -> A:
-        """Ask the agent in `seat` for its action on the current state (call from a worker
-        thread); raises AgentError when it fails or runs out of time."""
-        agent = self.agents[seat]
-        deadline = None if timeout is None else self.clock() + timeout
-        ask = Ask(self.engine, self.state, seat, deadline, self.clock)
-        if control is not None:
-            ask.control = control
-        if timeout is None:
-            return agent.act(ask)
-        return ask_in_thread(agent, ask, timeout)
-
-    def ask_agents(self, timeout: float | None) -> tuple[dict[int, A], list[tuple[int, AgentError]]]:
-        """Every acting non-human seat's action for the next step, asked at once, each
-        within `timeout`. Returns the answers and the failures (seat, error)."""
-        seats = [s for s in self.engine.acting_seats(self.state) if not self.agents[s].human]
-        answers: dict[int, A] = {}
-        failures: list[tuple[int, AgentError]] = []
-        if not seats:
-            return answers, failures
-        if len(seats) == 1:
-            try:
-                answers[seats[0]] = self.ask(seats[0], timeout)
-            except AgentError as exc:
-                failures.append((seats[0], exc))
-            return answers, failures
-        from concurrent.futures import ThreadPoolExecutor
-
-        with ThreadPoolExecutor(max_workers=len(seats)) as pool:
-            futures = {seat: pool.submit(self.ask, seat, timeout) for seat in seats}
-            for seat, future in futures.items():
-                try:
-                    answers[seat] = future.result()
-                except AgentError as exc:
-                    failures.append((seat, exc))
-                except Exception as exc:  # an agent bug is reported, and the game goes on
-                    failures.append((seat, AgentError(f"{type(exc).__name__}: {exc}", forfeit=False)))
-        return answers, failures
-
+    # --- failures ------------------------------------------------------------------------
     def report_failures(self, failures: Sequence[tuple[int, AgentError]]) -> bool:
         """Apply agent failures: a forfeit ends the game where the engine allows it; other
         failures are reported and the seat gets its default. True if the game ended."""
-        for seat, error in failures:
-            name = self.engine.seats[seat]
-            if error.forfeit:
-                lost = self.engine.forfeit(self.state, seat, f"{name} forfeits: {error.reason}")
-                if lost is not None:
-                    self.state = lost
-                    event = Event(f"{name} forfeits: {error.reason}", "forfeit", seat)
-                    self._notify(Change("forfeit", self.state, events=(event,), message=event.text))
-                    return True
-            self._notify(Change("message", self.state, message=f"{name}: {error.reason}"))
-        return False
+        with self.lock:
+            for seat, error in failures:
+                name = self.engine.seats[seat]
+                if error.forfeit and not self.over:
+                    lost = self.engine.forfeit(self.state, seat, error.reason)
+                    if lost is not None:
+                        self.state = lost
+                        event = Event(self.engine.outcome(lost).reason, "forfeit", seat)
+                        self._notify(Change("forfeit", self.state, events=(event,), message=event.text))
+                        return True
+                self._notify(Change("message", self.state, message=f"{name}: {error.reason}"))
+            return False
 
-    def play_agents_step(self, timeout: float | None) -> Step[S] | None:
-        """Headless pace: ask every non-human acting seat, then step (tick or submit)."""
-        answers, failures = self.ask_agents(timeout)
-        if self.report_failures(failures):
-            return None
-        if self.ticking:
-            return self.tick(answers)
-        for seat, action in answers.items():
-            reason = self.submit(seat, action)
-            if reason:
-                raise AgentError(f"{self.engine.seats[seat]} played a refused action: {reason}", forfeit=False)
-        return None
+    def report_error(self, text: str) -> None:
+        """Tell the observers something went wrong outside the rules (the loop stopped)."""
+        self._notify(Change("message", self.state, message=text))
 
     # --- undo ------------------------------------------------------------------------------
     @property
@@ -276,26 +241,31 @@ class Session(Generic[S, A]):
         return self.undo_allowed and self._history.can_redo
 
     def undo(self) -> bool:
-        if not self.can_undo:
-            return False
-        self._jump(self._history.undo(), "undo")
-        return True
+        with self.lock:
+            if not self.can_undo:
+                return False
+            self._jump(self._history.undo(), "undo")
+            return True
 
     def redo(self) -> bool:
-        if not self.can_redo:
-            return False
-        self._jump(self._history.redo(), "redo")
-        return True
+        with self.lock:
+            if not self.can_redo:
+                return False
+            self._jump(self._history.redo(), "redo")
+            return True
 
     def restart(self) -> bool:
         """Back to the start; undoable where undo is allowed, like Tatham's restart."""
+        with self.lock:
+            return self._restart()
+
+    def _restart(self) -> bool:
         if self.state == self.initial and not self.log:
             return False
         if self.undo_allowed:
             self._jump(self._history.restart(), "restart")
         else:
-            self.state, self.log, self.pending, self.ticks = self.initial, [], {}, 0
-            self.started_at = self.clock()
+            self.state, self.log, self.pending = self.initial, [], {}
             self._notify(Change("restart", self.state))
         return True
 

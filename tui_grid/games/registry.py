@@ -2,7 +2,8 @@
 
 A game is a `GameDefinition`: a small required core (identity, help, an engine, the setup
 options and who may fill each seat) plus optional capabilities, each a mixin: board files
-(`BoardFiles`), a generator (`Generated`), a solver (`Solvable`), and verbs of its own
+(`BoardFiles`), a generator (`Generated`), a planner for hints (`Plannable`) and a full
+solver (`Solvable`), and verbs of its own
 (`verbs()`, e.g. `tui-grid tron bot`). The CLI and the menu offer only what a game has.
 """
 
@@ -15,14 +16,15 @@ import random
 import re
 from abc import ABC, abstractmethod
 from dataclasses import dataclass, field
-from typing import Any, Callable, Mapping
+from typing import Any, Callable, Mapping, Sequence
 
-from tui_grid.core.agents import Agent, HumanAgent
+from tui_grid.core.agents import Agent
 from tui_grid.core.boardfile import BoardText, format_board_file
 from tui_grid.core.catalog import BoardEntry, list_boards, read_board_arg
 from tui_grid.core.control import SearchControl
 from tui_grid.core.engine import Engine, Plan
 from tui_grid.core.errors import BoardError, UsageError
+from tui_grid.core.players import PlayerContext, ProgramCodec, make_player
 
 PLAYED_KEY = "played"
 
@@ -85,8 +87,11 @@ class GameDefinition(ABC):
     screen_path: str  # "module:Class", imported only by the app
     #: Setup options: the "new board" dialog and `tui-grid generate` flags.
     options: tuple[GameOption, ...] = ()
-    #: What may fill a seat, by name; "human" is a person at the keys.
-    players: tuple[str, ...] = ("human",)
+    #: The game's builtin bots, weakest first (`bot:LEVEL` or `LEVEL` in a player text);
+    #: every other kind of player comes from core.players.
+    bot_levels: tuple[str, ...] = ()
+    #: Who fills each participant when nobody chose.
+    default_players: tuple[str, ...] = ("human",)
 
     @abstractmethod
     def help_markdown(self) -> str:
@@ -96,11 +101,17 @@ class GameDefinition(ABC):
     def make_engine(self, loaded: LoadedBoard) -> Engine[Any, Any]:
         """The rules on this board."""
 
-    def make_agent(self, player: str, seat: int) -> Agent[Any, Any]:
-        """An agent for one of `players`; raises UsageError for an unknown one."""
-        if player == "human":
-            return HumanAgent("you")
-        raise UsageError(f"{self.key}: unknown player {player!r}; choose from: {', '.join(self.players)}")
+    def make_bot(self, level: str, context: PlayerContext) -> Agent[Any, Any]:
+        """One of `bot_levels` (core.players checked the level)."""
+        raise UsageError(f"{self.title} has no bots")
+
+    def program_codec(self) -> ProgramCodec | None:
+        """How an external program is sent a state and read; None: no programs."""
+        return None
+
+    def make_agent(self, player: str, context: PlayerContext | None = None, kinds: Sequence[str] | None = None) -> Agent[Any, Any]:
+        """The agent for a player text (core.players); UsageError for a bad one."""
+        return make_player(self, player, context, kinds)
 
     def load(self, arg: str) -> LoadedBoard:
         """A BOARD argument; games without boards or ids say so."""
@@ -232,7 +243,17 @@ class Generated(ABC):
         return self.game_id_from_options({option.key: getattr(args, option.key) for option in self.options}, seed)
 
 
-class Solvable(ABC):
+class Plannable(ABC):
+    """Capability: a solver or bot that plans for a seat: the hint key, and for a Solvable
+    game solve and watch too."""
+
+    @abstractmethod
+    def plan(self, engine: Engine[Any, Any], state: Any, seat: int, control: SearchControl) -> Plan[Any]:
+        """The actions the solver plays for `seat` from `state` (hint, solve, watch) and
+        what to say of them."""
+
+
+class Solvable(Plannable):
     """Capability: a solver, for `solve`, `watch`, hints and the solve key."""
 
     @abstractmethod
@@ -242,10 +263,6 @@ class Solvable(ABC):
     @abstractmethod
     def solve_drawing(self, engine: Engine[Any, Any], state: Any, record: dict[str, Any]) -> str:
         """A readable picture of the answer, for `solve` without --json."""
-
-    @abstractmethod
-    def plan(self, engine: Engine[Any, Any], state: Any, control: SearchControl) -> Plan[Any]:
-        """The actions the solver plays from `state` (solve, watch) and what to say of them."""
 
     def add_solve_arguments(self, parser: argparse.ArgumentParser) -> None:
         """Options of `tui-grid solve GAME` beyond --json."""

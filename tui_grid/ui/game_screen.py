@@ -16,17 +16,19 @@ from typing import Any, Callable, ClassVar, Generic, TypeVar
 from textual import work
 from textual.app import ComposeResult
 from textual.containers import Horizontal
+from textual.message import Message
 from textual.screen import Screen
 from textual.timer import Timer
 from textual.widgets import ProgressBar, Static
 
-from tui_grid.core.agents import Agent, AgentError, Ask, HumanAgent, PlanAgent
+from tui_grid.core.agents import Agent, HumanAgent, PlanAgent
 from tui_grid.core.control import Cancelled, SearchControl
+from tui_grid.core.driver import Driver
 from tui_grid.core.engine import Engine, Plan
 from tui_grid.core.errors import BoardError, UsageError
 from tui_grid.core.geometry import Pos
 from tui_grid.core.session import Change, Session
-from tui_grid.games.registry import BoardFiles, GameDefinition, Generated, LoadedBoard, Solvable
+from tui_grid.games.registry import BoardFiles, GameDefinition, Generated, LoadedBoard, Plannable, Solvable
 from tui_grid.ui import messages
 from tui_grid.ui.board_view import BoardView
 from tui_grid.ui.key_bar import KeyBar
@@ -42,6 +44,24 @@ class Hint:
 
     message: str
     marks: dict[Pos, tuple[str, str]] = field(default_factory=dict)  # cell -> (glyph, kind)
+
+
+class SessionChanged(Message):
+    """A session's change, carried to the UI thread when a driver's thread made it."""
+
+    def __init__(self, session: Session[Any, Any], change: Change[Any]) -> None:
+        super().__init__()
+        self.session = session
+        self.change = change
+
+
+class WatchEnded(Message):
+    """A watch's driver stopped by itself; `reason` says why when it was not the game's end."""
+
+    def __init__(self, watcher: Driver[Any, Any], reason: str) -> None:
+        super().__init__()
+        self.watcher = watcher
+        self.reason = reason
 
 
 class GameScreen(Screen, Generic[S]):
@@ -70,10 +90,10 @@ class GameScreen(Screen, Generic[S]):
         self.message = ""
         self._frames: deque[S] = deque()
         self._frame_timer: Timer | None = None
-        self._watch_timer: Timer | None = None
-        self._watch_paused = False
-        self._watch_agent: PlanAgent | None = None
+        self._watcher: Driver[S, Any] | None = None
+        self._seated: Agent[S, Any] | None = None
         self._cancel: threading.Event | None = None
+        self._quiet_cancel: threading.Event | None = None
         self._progress: tuple[int, int | None] | None = None
         self._progress_timer: Timer | None = None
         self._busy_what = ""
@@ -84,7 +104,7 @@ class GameScreen(Screen, Generic[S]):
         self.loaded = loaded
         engine, steps = self.game.start(loaded)
         self.session: Session[S, Any] = Session(engine, self.make_agents(engine), log=steps)
-        self.session.subscribe(self._on_change)
+        self.session.subscribe(self.observe)
         self.shown: S = self.session.state
 
     def make_agents(self, engine: Engine[S, Any]) -> list[Agent[S, Any]]:
@@ -122,7 +142,9 @@ class GameScreen(Screen, Generic[S]):
         """Whether a common action is available here, for the key bar, help and bindings."""
         if common in ("undo", "redo", "restart"):
             return self.session.undo_allowed
-        if common in ("hint", "solve", "watch", "pause"):
+        if common == "hint":
+            return isinstance(self.game, Plannable)
+        if common in ("solve", "watch", "pause"):
             return isinstance(self.game, Solvable)
         if common == "new":
             return isinstance(self.game, Generated)
@@ -150,8 +172,8 @@ class GameScreen(Screen, Generic[S]):
         parts = [self.status_text(self.shown)]
         if self.loaded.game_id:
             parts.append(self.loaded.game_id)
-        if self._watch_timer is not None:
-            parts.append("watching (paused)" if self._watch_paused else "watching")
+        if self._watcher is not None:
+            parts.append("watching (paused)" if self._watcher.paused else "watching")
         parts.append(f"speed {self.settings.speed}")
         self.query_one("#status", Static).update("  ·  ".join(parts))
         self.query_one("#message", Static).update(self.message)
@@ -164,17 +186,32 @@ class GameScreen(Screen, Generic[S]):
         self.view.refresh()
 
     # --- the session -------------------------------------------------------------------------
+    def observe(self, session: Session[S, Any], change: Change[S]) -> None:
+        """A session observer: a change made on the UI thread (a key) is shown at once; one
+        made by a driver's thread is posted to the UI thread as a message."""
+        if threading.get_ident() == self._thread_id:
+            self._on_change(session, change)
+        else:
+            self.post_message(SessionChanged(session, change))
+
+    def on_session_changed(self, message: SessionChanged) -> None:
+        if message.session is self.session:
+            self._on_change(message.session, message.change)
+
     def _on_change(self, session: Session[S, Any], change: Change[S]) -> None:
+        # A driver's thread may be ahead of the message being handled: judge by its state.
+        over = session.engine.outcome(change.state).over
         if change.kind == "step":
             self.hint = None
             frames: list[S] = []
             for step in change.steps:
                 frames.extend(thin_frames(list(step.frames)))
                 frames.append(step.state)
-            self.message = messages.after_game(self.session) if session.over else ""
+            self.message = messages.after_game(self.session) if over else ""
             self.view.marked = frozenset(cell for event in change.events for cell in event.cells)
             self._run_frames(frames, change.state)
-            if session.over:
+            self._watch_moved()
+            if over:
                 self.game_over()
         elif change.kind in ("undo", "redo", "restart", "load"):
             self._frames.clear()
@@ -257,10 +294,18 @@ class GameScreen(Screen, Generic[S]):
         self._finish_animation()
 
     # --- workers ------------------------------------------------------------------------------
-    def run_in_worker(self, what: str, task: Callable[[SearchControl], Any], done: Callable[[Any], None]) -> None:
-        """Run `task` in a thread; `done` gets its result on the UI thread unless cancelled."""
-        self.cancel_solver()
+    def run_in_worker(self, what: str, task: Callable[[SearchControl], Any], done: Callable[[Any], None], *, quiet: bool = False) -> None:
+        """Run `task` in a thread; `done` gets its result on the UI thread unless cancelled.
+        Hint, solve, watch's planning and generation all come through here. A `quiet` task
+        (a live hint every tick) shows no busy bar and is not what esc cancels."""
         cancel = threading.Event()
+        if quiet:
+            if self._quiet_cancel is not None:
+                self._quiet_cancel.set()
+            self._quiet_cancel = cancel
+            self._quiet_worker(task, done, cancel)
+            return
+        self.cancel_solver()
         self._cancel = cancel
         self._busy_what = what
         self._progress = None
@@ -270,6 +315,13 @@ class GameScreen(Screen, Generic[S]):
 
     @work(thread=True, exclusive=True, group="solver", exit_on_error=False)
     def _solver_worker(self, task: Callable[[SearchControl], Any], done: Callable[[Any], None], cancel: threading.Event) -> None:
+        self._run_task(task, done, cancel)
+
+    @work(thread=True, exclusive=True, group="quiet", exit_on_error=False)
+    def _quiet_worker(self, task: Callable[[SearchControl], Any], done: Callable[[Any], None], cancel: threading.Event) -> None:
+        self._run_task(task, done, cancel)
+
+    def _run_task(self, task: Callable[[SearchControl], Any], done: Callable[[Any], None], cancel: threading.Event) -> None:
         def progress(nodes: int, total: int | None) -> None:
             self._progress = (nodes, total)  # read by a UI timer: the worker never waits for the UI
 
@@ -287,40 +339,52 @@ class GameScreen(Screen, Generic[S]):
         self.app.call_from_thread(self._worker_done, cancel, done, result)
 
     def _show_progress(self) -> None:
-        if self._cancel is None or self._progress is None:
+        if self._progress is None or not self._busy_what:
             return
         nodes, total = self._progress
-        bar = self.query_one("#busy ProgressBar", ProgressBar)
-        if total:
-            bar.update(total=total, progress=min(nodes, total))
-        self.query_one("#busy-label", Static).update(f"{self._busy_what}…  {nodes:,} nodes  ·  esc cancels")
+        for bar in self.query("#busy ProgressBar").results(ProgressBar):
+            if total:
+                bar.update(total=total, progress=min(nodes, total))
+        for label in self.query("#busy-label").results(Static):
+            label.update(f"{self._busy_what}…  {nodes:,} nodes  ·  esc cancels")
 
     def _worker_done(self, cancel: threading.Event, done: Callable[[Any], None], result: Any) -> None:
-        if cancel is not self._cancel or cancel.is_set():
+        if cancel.is_set():
+            return
+        if cancel is self._quiet_cancel:
+            self._quiet_cancel = None
+            done(result)
+            return
+        if cancel is not self._cancel:
             return
         self._end_busy()
         done(result)
 
     def _worker_failed(self, cancel: threading.Event, text: str, severity: str) -> None:
+        if cancel is self._quiet_cancel:
+            self._quiet_cancel = None
+            return  # a live hint that failed is simply not shown
         if cancel is not self._cancel:
             return
+        what = self._busy_what
         self._end_busy()
         self._stop_watching()
-        self.notify(text, title=f"{self._busy_what} failed", severity=severity)
+        self.notify(text, title=f"{what} failed", severity=severity)
 
     def _end_busy(self) -> None:
         self._cancel = None
+        self._busy_what = ""
         if self._progress_timer is not None:
             self._progress_timer.stop()
             self._progress_timer = None
         self._set_busy(False)
 
     def _set_busy(self, busy: bool, label: str = "") -> None:
-        box = self.query_one("#busy")
-        box.set_class(busy, "-active")
-        if busy:
-            self.query_one("#busy ProgressBar", ProgressBar).update(total=None, progress=0)
-            self.query_one("#busy-label", Static).update(label)
+        for box in self.query("#busy"):  # gone once the screen is unmounting
+            box.set_class(busy, "-active")
+            if busy:
+                self.query_one("#busy ProgressBar", ProgressBar).update(total=None, progress=0)
+                self.query_one("#busy-label", Static).update(label)
 
     @property
     def solving(self) -> bool:
@@ -334,14 +398,19 @@ class GameScreen(Screen, Generic[S]):
         return True
 
     # --- hint, solve, watch --------------------------------------------------------------------
-    def find_plan(self, state: S, control: SearchControl) -> Plan[Any]:
-        """Runs in a worker: the solver's plan from `state` (hint, solve and watch share it)."""
+    def hint_seat(self) -> int:
+        """The seat a hint or a solve is for: the one a human plays (seat 0 in a puzzle)."""
+        return next((seat for seat, agent in enumerate(self.session.agents) if agent.human), 0)
+
+    def find_plan(self, state: S, control: SearchControl, seat: int | None = None) -> Plan[Any]:
+        """Runs in a worker: the game's plan for a seat from `state`; hint, solve and watch
+        all come here (`GameDefinition.plan`)."""
         game = self.game
-        assert isinstance(game, Solvable)
-        return game.plan(self.engine, state, control)
+        assert isinstance(game, Plannable)
+        return game.plan(self.engine, state, self.hint_seat() if seat is None else seat, control)
 
     def _refuse_when_over(self) -> bool:
-        if self.session.over:
+        if self.session.over and not self.engine.plays_on_after_end:
             self.say(messages.game_over(self.session))
             return True
         return False
@@ -373,15 +442,18 @@ class GameScreen(Screen, Generic[S]):
         if not plan.actions:
             self.say(f"{plan.message or 'The solver has no move from here.'} {messages.next_steps(self.session)}.")
             return
+        seat = self.hint_seat()
         try:
-            self.session.play_steps([{0: action} for action in plan.actions])  # one undo step
+            self.session.play_steps([{seat: action} for action in plan.actions])  # one undo step
         except ValueError as exc:  # a solver bug: say so rather than play nonsense
             self.notify(f"Solver move refused: {exc}", severity="error")
         self.message = plan.message
         self._show_status()
 
     def action_watch(self) -> None:
-        if self._watch_timer is not None:
+        """Watch: the solver takes the player's seat and the driver plays it, one move (one
+        undo step) per beat; any key of the player's takes the seat back."""
+        if self._watcher is not None:
             self._stop_watching()
             self.say("Stopped watching.")
             return
@@ -389,70 +461,77 @@ class GameScreen(Screen, Generic[S]):
         self._finish_animation()
         if self._refuse_when_over():
             return
-        self._watch_agent = PlanAgent(lambda engine, state, control: self.find_plan(state, control), "solver")
-        self._watch_paused = False
-        self._watch_timer = self.set_interval(self.settings.watch_seconds, self.watch_step)
+        seat = self.hint_seat()
+        agent: PlanAgent[S, Any] = PlanAgent(lambda engine, state, seat, control: self.find_plan(state, control, seat), "solver")
+        self._seated = self.session.seat_agent(seat, agent)
+        self._watch_first = True
+        self._progress = None
+        self._busy_what = "Planning"
+        self._set_busy(True, "Planning…  esc cancels")
+        self._progress_timer = self.set_interval(0.1, self._show_progress)
+        watcher: Driver[S, Any] = Driver(self.session, step_seconds=self.settings.watch_seconds, ready=lambda: not self._frames,
+                                         on_progress=self._note_progress)
+        watcher.first_step_now = True
+        self._watcher = watcher
+        watcher.on_stop = lambda reason: self.post_message(WatchEnded(watcher, reason))
         self._show_status()
-        self.watch_step()
+        watcher.start(forever=False)
 
-    def watch_step(self) -> None:
-        """Ask the solver in the player's seat for the next move; each move is its own undo step."""
-        agent = self._watch_agent
-        if agent is None or self._watch_paused or self.animating or self.solving:
+    def _note_progress(self, nodes: int, total: int | None) -> None:
+        self._progress = (nodes, total)  # read by a UI timer: the driver never waits for the UI
+
+    def on_watch_ended(self, message: WatchEnded) -> None:
+        """The watch's driver stopped by itself: the game ended, or the solver has no move."""
+        if message.watcher is not self._watcher:
             return
-        if self.session.over:
-            self._stop_watching()
-            self._show_status()
+        self._stop_watching()
+        if message.reason:
+            self.say(f"{message.reason} {messages.next_steps(self.session)}.")
+        self._show_status()
+
+    def _watch_moved(self) -> None:
+        """After the solver's first move: say what is being watched, and drop the busy bar."""
+        if self._watcher is None or not self._watch_first:
             return
-        state = self.state
-        first = agent.plan is None
-
-        def ask(control: SearchControl) -> Any:
-            try:
-                return agent.act(Ask(self.engine, state, 0, control=control))
-            except AgentError as exc:  # the solver has no move: say why, stop watching
-                return exc
-
-        def done(action: Any) -> None:
-            if state != self.state or self._watch_agent is not agent:
-                return
-            if isinstance(action, AgentError):
-                self._stop_watching()
-                self.say(f"{action.reason} {messages.next_steps(self.session)}.")
-                return
-            reason = self.session.submit(0, action)
-            if reason:
-                self._stop_watching()
-                self.say(reason)
-            elif first and agent.plan is not None and not self.session.over:
-                self.say(agent.plan.message)  # what is being watched: an escape, or the longest line
-
-        self.run_in_worker("Planning" if first else "Watching", ask, done)
+        self._watch_first = False
+        self._end_busy()
+        agent = self.session.agents[self.hint_seat()]
+        plan = getattr(agent, "plan", None)
+        if plan is not None and plan.message and not self.session.over:
+            self.say(plan.message)  # what is being watched: an escape, or the longest line
 
     def _stop_watching(self) -> None:
-        if self._watch_timer is not None:
-            self._watch_timer.stop()
-            self._watch_timer = None
-        self._watch_agent = None
-        self._watch_paused = False
+        watcher, self._watcher = self._watcher, None
+        if watcher is None:
+            return
+        watcher.stop(join=None)
+        if self._seated is not None:
+            self.session.seat_agent(self.hint_seat(), self._seated)
+            self._seated = None
+        if self._busy_what == "Planning":
+            self._end_busy()
 
     @property
     def watching(self) -> bool:
-        return self._watch_timer is not None
+        return self._watcher is not None
+
+    @property
+    def driving(self) -> bool:
+        """A driver is playing a step right now (tests wait for it to settle)."""
+        return self._watcher is not None and self._watcher.busy
 
     def action_pause(self) -> None:
-        if self._watch_timer is None:
+        if self._watcher is None:
             self.say("Nothing to pause: press w to watch the solver play.")
             return
-        self._watch_paused = not self._watch_paused
+        self._watcher.pause()
         self._show_status()
 
     def action_speed(self, change: int) -> None:
         self.settings = self.settings.faster() if change > 0 else self.settings.slower()
         self.app.settings = self.settings
-        if self._watch_timer is not None:
-            self._watch_timer.stop()
-            self._watch_timer = self.set_interval(self.settings.watch_seconds, self.watch_step)
+        if self._watcher is not None:
+            self._watcher.step_seconds = self.settings.watch_seconds
         if self._frame_timer is not None:
             self._frame_timer.stop()
             self._frame_timer = self.set_interval(self.settings.frame_seconds, self._next_frame)
@@ -478,7 +557,7 @@ class GameScreen(Screen, Generic[S]):
             self._stop_watching()
             self.say("Cancelled.")
             return
-        if self._watch_timer is not None:
+        if self._watcher is not None:
             self._stop_watching()
             self.say("Stopped watching.")
             return
@@ -493,6 +572,9 @@ class GameScreen(Screen, Generic[S]):
 
     def on_unmount(self) -> None:
         self.cancel_solver()
+        if self._quiet_cancel is not None:
+            self._quiet_cancel.set()
+        self._stop_watching()
         self.session.close()
 
     # --- saving -----------------------------------------------------------------------------

@@ -1,6 +1,6 @@
-"""The shared view of a real-time game between seats: a Match of rounds, a tick clock with
-pause, single step and speed, agents asked in a worker every tick, and humans' keys latched
-for their seat. Tron and Evasion subclass it and add their drawing and keys.
+"""The shared view of a real-time game between seats: a Match of rounds played by the core
+driver (its clock, pause, single step and speed), humans' keys sent to their seat's
+queue in the session. Tron and Evasion add their drawing and keys.
 
 Keys belong to participants, not seats: seats swap between rounds, and the player on the
 arrow keys keeps them when his cycle changes colour.
@@ -11,12 +11,12 @@ from __future__ import annotations
 from dataclasses import replace
 from typing import Any, ClassVar, Sequence
 
-from textual import work
-
 from tui_grid.core.agents import Agent
+from tui_grid.core.driver import Driver
 from tui_grid.core.engine import Engine
 from tui_grid.core.match import Match
-from tui_grid.core.session import Session
+from tui_grid.core.players import LOCAL_KINDS, PlayerContext, participant_names
+from tui_grid.core.session import Change, Session
 from tui_grid.games.registry import GameDefinition, LoadedBoard
 from tui_grid.ui.game_screen import GameScreen, S
 from tui_grid.ui.keys import MATCH_COMMON, Key, Keymap, keymap
@@ -45,7 +45,9 @@ def match_keymap(own: tuple[Key, ...], help: dict[str, str] | None = None) -> Ke
 
 
 class MatchScreen(GameScreen[S]):
-    """`players` names what fills each participant (see GameDefinition.players)."""
+    """`players` are player texts (core.players), one per participant; the game's defaults
+    when none are given. The driver (core.driver) owns the clock on its own thread; this
+    screen starts it, steers its pace (space, `.`, + and -) and draws what it is told."""
 
     KEYMAP: ClassVar[Keymap] = match_keymap(())
 
@@ -57,41 +59,59 @@ class MatchScreen(GameScreen[S]):
         players: Sequence[str] | None = None,
         rounds: int = 1,
     ) -> None:
-        self.players = tuple(players or self.default_players(game))
+        self.players = tuple(players or game.default_players)
         self.rounds = rounds
-        self._paused = False
-        self._asking = False
+        self.driver: Driver[S, Any] | None = None
         super().__init__(game, loaded, settings)
-
-    def default_players(self, game: GameDefinition) -> tuple[str, ...]:
-        return ("human",) * 2
 
     def _start(self, loaded: LoadedBoard) -> None:
         self.loaded = loaded
-        game = self.game
-        participants: list[Agent[Any, Any]] = [game.make_agent(player, index) for index, player in enumerate(self.players)]
-        self.match: Match[S, Any] = Match(lambda index: self.round_engine(index), participants, self.rounds, names=self.participant_names())
+        participants = [self.make_participant(player, index) for index, player in enumerate(self.players)]
+        self.match: Match[S, Any] = Match(self.round_engine, participants, self.rounds, names=self.participant_names())
         self._new_round()
+
+    def make_participant(self, player: str, index: int) -> Agent[Any, Any]:
+        return self.game.make_agent(player, PlayerContext(index), LOCAL_KINDS)
 
     def round_engine(self, index: int) -> Engine[S, Any]:
         return self.game.make_engine(self.loaded)
 
     def participant_names(self) -> list[str]:
-        return [f"{player} ({i + 1})" for i, player in enumerate(self.players)]
+        return participant_names(self.game, self.players)
 
     def _new_round(self) -> None:
         self.session: Session[S, Any] = self.match.new_session()
-        self.session.subscribe(self._on_change)
+        self.session.subscribe(self.observe)
         self.shown = self.session.state
+        if self.driver is None:
+            self.driver = Driver(self.session, timeout=self.agent_timeout(), step_seconds=self.tick_seconds())
+        else:
+            self.driver.attach(self.session)
+            self.driver.timeout = self.agent_timeout()
 
     def on_mount(self) -> None:
-        # Textual runs GameScreen.on_mount too (handlers run along the class hierarchy),
-        # so this only adds the clock, once.
-        if getattr(self, "_tick_timer", None) is None:
-            self._tick_timer = self.set_interval(self.tick_seconds(), self._tick)
+        # Textual runs GameScreen.on_mount too (handlers run along the class hierarchy).
+        if self.driver is not None and not self.holds_clock():
+            self.driver.start()
+
+    def holds_clock(self) -> bool:
+        """Whether the clock waits (a setup dialog first); the driver starts when not."""
+        return False
 
     def tick_seconds(self) -> float:
         return (self.session.engine.tick_seconds or 0.25) * TICK_FACTOR[self.settings.speed]
+
+    def agent_timeout(self) -> float:
+        """Seconds each agent has per step: about a tick."""
+        return max(0.05, self.tick_seconds())
+
+    @property
+    def paused(self) -> bool:
+        return self.driver is not None and self.driver.paused
+
+    @property
+    def driving(self) -> bool:
+        return self.driver is not None and self.driver.busy
 
     def offers(self, common: str) -> bool:
         if common in ("undo", "redo", "restart", "solve", "watch", "new", "save"):
@@ -100,42 +120,25 @@ class MatchScreen(GameScreen[S]):
             return any(agent.human for agent in self.session.agents)
         return True
 
-    # --- the clock -------------------------------------------------------------------------------
-    def _tick(self, force: bool = False) -> None:
-        session = self.session
-        if session.over or self._asking or (self._paused and not force):
-            return
-        if any(not session.agents[s].human for s in session.engine.acting_seats(session.state)):
-            self._asking = True
-            self._ask_agents(session)
-        else:
-            session.tick()
-            self._after_tick()
-
-    @work(thread=True, exclusive=True, group="agents", exit_on_error=False)
-    def _ask_agents(self, session: Session[S, Any]) -> None:
-        answers, failures = session.ask_agents(self.agent_timeout())
-        self.app.call_from_thread(self._agents_answered, session, answers, failures)
-
-    def agent_timeout(self) -> float:
-        return max(0.05, self.tick_seconds())
-
-    def _agents_answered(self, session: Session[S, Any], answers: dict[int, Any], failures: list[Any]) -> None:
-        self._asking = False
-        if session is not self.session or session.over:
-            return
-        if not session.report_failures(failures):
-            session.tick(answers)
-        self._after_tick()
-
-    def _after_tick(self) -> None:
-        if self.session.over:
-            result = self.match.finish_round()
-            score = self.match.score.summary()
-            if self.match.finished:
-                self.say(f"{self.session.outcome.reason}. Match over: {score}.")
+    # --- what the driver did -----------------------------------------------------------------------
+    def _on_change(self, session: Session[S, Any], change: Change[S]) -> None:
+        super()._on_change(session, change)
+        if change.kind in ("step", "forfeit"):
+            if session.engine.outcome(change.state).over:  # the change's, not the live state
+                self.round_over()
             else:
-                self.say(f"{self.session.outcome.reason}. Score: {score}. enter plays round {result.index + 2} (seats swap).")
+                self.stepped()
+
+    def stepped(self) -> None:
+        """After a step that did not end the round (Tron asks for its live hint here)."""
+
+    def round_over(self) -> None:
+        result = self.match.finish_round()
+        score = self.match.score.summary()
+        if self.match.finished:
+            self.say(f"{self.session.outcome.reason}. Match over: {score}.")
+        else:
+            self.say(f"{self.session.outcome.reason}. Score: {score}. enter plays round {result.index + 2} (seats swap).")
 
     # --- keys --------------------------------------------------------------------------------------
     def action_act(self, text: str, participant: int = 0) -> None:
@@ -153,24 +156,25 @@ class MatchScreen(GameScreen[S]):
         """Help stops the clock while it is open, so nobody crashes while reading."""
         from tui_grid.ui.help_screen import HelpScreen
 
-        was_running = not self._paused
+        was_running = not self.paused
         if was_running:
             self.action_pause()
 
         def closed(_: object) -> None:
-            if was_running and self._paused:
+            if was_running and self.paused:
                 self.action_pause()
 
         self.app.push_screen(HelpScreen(self.game, self.KEYMAP, self.offers), closed)
 
     def action_pause(self) -> None:
-        self._paused = not self._paused
-        self.say("Paused: . plays one tick, space resumes." if self._paused else "")
+        if self.driver is None:
+            return
+        self.driver.pause()
+        self.say("Paused: . plays one tick, space resumes." if self.paused else "")
 
     def action_step(self) -> None:
-        if not self._paused:
-            self._paused = True
-        self._tick(force=True)
+        if self.driver is not None and not self.session.over:
+            self.driver.single_step()
 
     def action_next_round(self) -> None:
         if not self.session.over:
@@ -188,12 +192,15 @@ class MatchScreen(GameScreen[S]):
     def action_speed(self, change: int) -> None:
         self.settings = self.settings.faster() if change > 0 else self.settings.slower()
         self.app.settings = self.settings
-        self._tick_timer.stop()
-        self._tick_timer = self.set_interval(self.tick_seconds(), self._tick)
+        if self.driver is not None:
+            self.driver.step_seconds = self.tick_seconds()
+            self.driver.timeout = self.agent_timeout()
         self._show_status()
 
     def autosave(self) -> None:
         """A real-time match is not saved: there is nothing to resume into."""
 
     def on_unmount(self) -> None:
+        if self.driver is not None:
+            self.driver.stop(join=None)
         self.match.close()  # GameScreen.on_unmount runs as well, along the class hierarchy

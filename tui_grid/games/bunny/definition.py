@@ -191,7 +191,7 @@ class BunnyGame(BoardFiles, Generated, Solvable, GameDefinition):
         head = f"{record['program']}\n{record['tokens']} tokens, {proof} ({record['seconds']:g} s)"
         return head + "\n" + draw(engine.board, result.marks, (result.pos, result.heading))
 
-    def plan(self, engine: BunnyEngine, state: BunnyState, control: SearchControl) -> Plan:
+    def plan(self, engine: BunnyEngine, state: BunnyState, seat: int, control: SearchControl) -> Plan:
         found = self.solution(engine.board, APP_TIME_LIMIT, control)
         if found.program is None:
             return Plan((), "No program completes this board: some squares cannot be reached.")

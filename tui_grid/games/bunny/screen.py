@@ -615,7 +615,7 @@ class BunnyScreen(GameScreen[BunnyState]):
         super().action_back()
 
     def action_watch(self) -> None:
-        if self._watch_timer is None and self.session.over:
+        if self._watcher is None and self.session.over:
             self.session.restart()
         super().action_watch()
 

@@ -17,16 +17,18 @@ import re
 import sys
 from typing import Any, Mapping
 
-from tui_grid.core.agents import Agent, Ask, HumanAgent
+from tui_grid.core.agents import Agent, Ask
 from tui_grid.core.control import SearchControl
-from tui_grid.core.engine import Engine
+from tui_grid.core.engine import Engine, Plan
 from tui_grid.core.errors import UsageError
-from tui_grid.games.evasion.engine import SEATS, EvasionEngine, State
+from tui_grid.core.players import PlayerContext
+from tui_grid.games.evasion.engine import HUNTER, SEATS, EvasionEngine, State
 from tui_grid.games.evasion.rules import Config
 from tui_grid.games.registry import (
     GameDefinition,
     GameOption,
     LoadedBoard,
+    Plannable,
     Verb,
     parse_seconds,
     parse_seed,
@@ -38,7 +40,7 @@ DEFAULT_N, DEFAULT_M = 10, 5
 MAX_STEPS_LIMIT = 10_000_000
 MAX_GAMES = 10_000
 #: What may fill a participant (each plays both roles over a match's two rounds).
-PLAYERS = ("human", "builtin", "random", "nowall")
+BOTS = ("builtin", "random", "nowall")
 MATCH_HUNTERS = ("builtin", "random", "nowall")
 MATCH_PREYS = ("builtin", "random")
 SERVE_HUNTERS = ("tcp", "builtin", "human", "random", "nowall")
@@ -168,7 +170,7 @@ class RoleAgent(Agent[State, Any]):
         return self.policy(ask.engine, ask.state)
 
 
-class EvasionGame(GameDefinition):
+class EvasionGame(Plannable, GameDefinition):
     key = "evasion"
     title = "Evasion"
     tagline = "Hunter builds walls to trap the prey on a 300x300 board."
@@ -177,9 +179,10 @@ class EvasionGame(GameDefinition):
         GameOption("n", "N (wall delay)", str(DEFAULT_N), "steps between two wall creations, 1..50", metavar="N"),
         GameOption("m", "M (most walls)", str(DEFAULT_M), "walls standing at once, 2..10", metavar="M"),
     )
-    #: Each participant plays both roles: "human" (keys), "builtin", "random" (random walls
-    #: as hunter, random steps as prey), "nowall" (never builds; as prey, random steps).
-    players = PLAYERS
+    #: Each participant plays both roles: "builtin", "random" (random walls as hunter,
+    #: random steps as prey), "nowall" (never builds; as prey, random steps).
+    bot_levels = BOTS
+    default_players = ("human", "builtin")
 
     def help_markdown(self) -> str:
         return HELP
@@ -188,12 +191,15 @@ class EvasionGame(GameDefinition):
         config = loaded.board if isinstance(loaded.board, Config) else Config()
         return EvasionEngine(config)
 
-    def make_agent(self, player: str, seat: int) -> Agent[Any, Any]:
-        if player == "human":
-            return HumanAgent("you")
-        if player in ("builtin", "random", "nowall"):
-            return RoleAgent(player, seed=seat)
-        raise UsageError(f"{self.key}: unknown player {player!r}; choose from: {', '.join(self.players)}")
+    def plan(self, engine: Engine[Any, Any], state: State, seat: int, control: SearchControl) -> Plan[Any]:
+        """The builtin bot's next action for `seat` (the hint)."""
+        from tui_grid.games.evasion.ai import BoxHunter, LookaheadPrey
+
+        action = BoxHunter()(engine, state) if seat == HUNTER else LookaheadPrey()(engine, state)
+        return Plan((action,), f"The builtin {SEATS[seat]} would play {engine.encode_action(action)}.")
+
+    def make_bot(self, level: str, context: PlayerContext) -> Agent[Any, Any]:
+        return RoleAgent(level, seed=context.participant if context.seed is None else context.seed)
 
     def load(self, arg: str) -> LoadedBoard:
         config, seed = parse_setup(arg)

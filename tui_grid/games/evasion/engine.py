@@ -153,6 +153,16 @@ class EvasionEngine(Engine[State, Action]):
     def default_action(self, state: State, seat: int) -> Action:
         return NO_WALLS if seat == HUNTER else KEEP
 
+    def queue_action(self, state: State, seat: int, queued: tuple[Action, ...], action: Action) -> tuple[Action, ...]:
+        """A hunter's keys merge into one request for its next step (a wall and removals);
+        the prey's latest order replaces the last, kept until its next move step."""
+        if seat == HUNTER and queued and isinstance(queued[-1], HunterAction) and isinstance(action, HunterAction):
+            pending = queued[-1]
+            build = action.build if action.build is not None else pending.build
+            remove = tuple(pending.remove) + tuple(r for r in action.remove if r not in pending.remove)
+            return (HunterAction(build, remove),)
+        return (action,)
+
     def forfeit(self, state: State, seat: int, reason: str) -> State:
         return replace(state, forfeit=(seat, reason))
 

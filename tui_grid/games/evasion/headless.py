@@ -1,4 +1,4 @@
-"""Headless Evasion: bot against bot in a plain loop over `engine.step`, and matches.
+"""Headless Evasion: bot against bot on a session played by the core driver, and matches.
 
 `run_match` is what `tui-grid match evasion ...` runs: K games with seeds S, S+1, ...,
 a text line per game through `emit`, and a dict whose JSON is the `--json` last line.
@@ -10,6 +10,9 @@ import statistics
 from dataclasses import dataclass, replace
 from typing import Callable
 
+from tui_grid.core.agents import FunctionAgent
+from tui_grid.core.driver import drive
+from tui_grid.core.session import Change, Session
 from tui_grid.games.evasion.ai import Policy, make_policy
 from tui_grid.games.evasion.engine import HUNTER, PREY, EvasionEngine, State
 from tui_grid.games.evasion.rules import Config
@@ -30,22 +33,20 @@ class GameResult:
 
 
 def play_game(engine: EvasionEngine, hunter: Policy, prey: Policy) -> GameResult:
-    """Play to the end; the engine's config must have max_steps (else it may never end)."""
-    state = engine.initial_state()
-    step = engine.step
-    built = 0
-    limit = engine.config.max_steps
-    while state.caught_at is None and (limit is None or state.tick < limit):
-        if state.prey_moves_next:
-            actions = {HUNTER: hunter(engine, state), PREY: prey(engine, state)}
-        else:
-            actions = {HUNTER: hunter(engine, state)}
-        new = step(state, actions).state
-        if new.last_build != state.last_build:
-            built += 1
-        state = new
+    """Play to the end with the core driver, the same loop as every front end; the engine's
+    config must have max_steps (else it may never end)."""
+    agents = [FunctionAgent(lambda ask: hunter(ask.engine, ask.state), "hunter"), FunctionAgent(lambda ask: prey(ask.engine, ask.state), "prey")]
+    session: Session[State, object] = Session(engine, agents, undo=False)
+    built = [0]
+
+    def count(_: Session[State, object], change: Change[State]) -> None:
+        built[0] += sum(1 for event in change.events if event.kind == "built")
+
+    session.subscribe(count)
+    drive(session, None)
+    state = session.state
     caught = state.caught_at is not None
-    return GameResult(caught, state.caught_at if caught else state.tick, built, state)
+    return GameResult(caught, state.caught_at if caught else state.tick, built[0], state)
 
 
 def run_match(

@@ -12,19 +12,21 @@ server runs in a thread, the screen shows its states and feeds the human seats.
 from __future__ import annotations
 
 import math
-import queue
 import threading
 import time
 from pathlib import Path
 from typing import Any, Sequence
 
 from textual.app import App
+from textual.message import Message
+from textual.widgets import Static
 
-from tui_grid.core.agents import Agent, Ask
+from tui_grid.core.agents import HumanAgent, Placeholder
+from tui_grid.core.control import SearchControl
 from tui_grid.core.engine import Event
+from tui_grid.core.match import Match
 from tui_grid.core.geometry import Pos
 from tui_grid.core.session import Session
-from tui_grid.games.evasion.ai import BoxHunter, LookaheadPrey
 from tui_grid.games.evasion.engine import HUNTER, PREY, SEATS, EvasionEngine, HunterAction, PreyAction, State
 from tui_grid.games.evasion.rules import PAD, Config, Wall
 from tui_grid.games.registry import GameDefinition, LoadedBoard
@@ -172,14 +174,10 @@ class EvasionScreen(MatchScreen[State]):
         rounds: int = 2,
     ) -> None:
         self._selected: Wall | None = None
-        self._prey_order: PreyAction | None = None
         self._note = ""
         self._note_until = 0.0
         self.round_scores: list[tuple[int, int | None, int, str]] = []  # (hunter participant, caught_at, steps, reason)
         super().__init__(game, loaded, settings, players, rounds)
-
-    def default_players(self, game: GameDefinition) -> tuple[str, ...]:
-        return ("human", "builtin")
 
     def make_board_view(self) -> BoardView:
         return EvasionBoardView(self)
@@ -270,21 +268,9 @@ class EvasionScreen(MatchScreen[State]):
             elif event.kind == "built" and self.is_human(HUNTER):
                 self.note(f"Built: {event.text}")
 
-    # --- the clock ------------------------------------------------------------------------------------
-    def _tick(self, force: bool = False) -> None:
-        try:
-            if self._prey_order is not None and self.state.prey_moves_next and self.is_human(PREY) and not self.session.over:
-                self.session.submit(PREY, self._prey_order)
-                self._prey_order = None
-            super()._tick(force)
-        except Exception as exc:  # a bot's or the engine's error is a message, not a crash
-            self._paused = True
-            self.notify(f"{type(exc).__name__}: {exc}", title="Evasion paused", severity="error")
-
-    def _after_tick(self) -> None:
+    # --- what the driver did ----------------------------------------------------------------------------
+    def round_over(self) -> None:
         session = self.session
-        if not session.over:
-            return
         result = self.match.finish_round()
         state = session.state
         hunter = result.seating[HUNTER]
@@ -316,7 +302,6 @@ class EvasionScreen(MatchScreen[State]):
 
     def action_next_round(self) -> None:
         self._selected = None
-        self._prey_order = None
         super().action_next_round()
         self.query_one("#title").update(self.title_text())
 
@@ -331,11 +316,7 @@ class EvasionScreen(MatchScreen[State]):
         return True
 
     def submit_hunter(self, build: str | Wall | None = None, remove: tuple[Wall, ...] = ()) -> None:
-        """Latch a hunter request for the next step, merged with one already latched."""
-        pending = self.session.pending.get(HUNTER)
-        if isinstance(pending, HunterAction):
-            build = build if build is not None else pending.build
-            remove = tuple(pending.remove) + tuple(r for r in remove if r not in pending.remove)
+        """A hunter request for its next step (merged with one queued: EvasionEngine.queue_action)."""
         self.session.submit(HUNTER, HunterAction(build, remove))
 
     def action_wall(self, kind: str) -> None:
@@ -369,82 +350,64 @@ class EvasionScreen(MatchScreen[State]):
         self.say(f"Removing wall {wall.text()} at step {self.state.tick + 1}.")
 
     def action_flee(self, dx: int, dy: int) -> None:
-        if not self._can_play(PREY):
-            return
-        order = PreyAction((dx, dy))
-        if self.state.prey_moves_next:
-            self.session.submit(PREY, order)
-            self._prey_order = None
-        else:
-            self._prey_order = order  # the prey moves on even steps: keep it for the next one
+        """The prey's order: queued for its next move step (it moves on even steps)."""
+        if self._can_play(PREY):
+            self.session.submit(PREY, PreyAction((dx, dy)))
 
     def action_hint(self) -> None:
+        """What the builtin bots would do in the human seats, planned in a worker."""
         if self.session.over:
             self.say("The round is over.")
             return
-        self.note("Hint: " + "; ".join(hint_text(self.engine, self.state, seat) for seat in (HUNTER, PREY) if self.is_human(seat)))  # type: ignore[arg-type]
+        state = self.state
+        seats = [seat for seat in (HUNTER, PREY) if self.is_human(seat)]
+
+        def plan(control: SearchControl) -> str:
+            return "Hint: " + "; ".join(hint_text(self.engine, state, seat, self.find_plan(state, control, seat).actions[0]) for seat in seats)  # type: ignore[arg-type]
+
+        self.run_in_worker("Hint", plan, self.note)
 
 
-def hint_text(engine: EvasionEngine, state: State, seat: int) -> str:
-    """What the builtin bot would do in `seat`, in words and keys."""
+def hint_text(engine: EvasionEngine, state: State, seat: int, action: Any) -> str:
+    """A bot's action for `seat`, in words and keys."""
     if seat == HUNTER:
-        action = BoxHunter()(engine, state)
         parts = [f"remove wall {state.walls[r].text() if isinstance(r, int) else r.text()} (tab, ⌫)" for r in action.remove]
         if action.build is not None:
             parts.append("build a horizontal wall now (j)" if action.build == "h" else "build a vertical wall now (k)")
         wait = engine.build_wait(state)
         return "hunter: " + (", ".join(parts) if parts else f"no wall yet (wall {'ready' if wait == 0 else f'in {wait}'})")
-    move = LookaheadPrey()(engine, state)
-    velocity = move.velocity or state.prey_velocity
+    velocity = action.velocity or state.prey_velocity
     return f"prey: go {DIRECTION_NAMES[velocity]} ({PREY_KEY_OF[velocity]})"
 
 
 # --- the architect on screen -----------------------------------------------------------------------
-class RoleQueueAgent(Agent[State, Any]):
-    """Human seats of a served game: one queue per role, fed by the screen's keys; the
-    server asks without waiting and gets the default when nothing is queued."""
+class ServedSession(Message):
+    """The architect started a game: its session, for the screen to show and play in."""
 
-    kind = "human"
-
-    def __init__(self, name: str = "you") -> None:
-        super().__init__(name)
-        self.queues: dict[int, queue.Queue[Any]] = {HUNTER: queue.Queue(), PREY: queue.Queue()}
-
-    def submit(self, seat: int, action: Any) -> None:
-        self.queues[seat].put(action)
-
-    def act(self, ask: Ask[State, Any]) -> Any:
-        try:
-            return self.queues[ask.seat].get_nowait()
-        except queue.Empty:
-            return ask.engine.default_action(ask.state, ask.seat)
+    def __init__(self, session: Session[State, Any]) -> None:
+        super().__init__()
+        self.session = session
 
 
-class _Seat(Agent[State, Any]):
-    """A placeholder in the screen's session: who sits there (never asked)."""
+class ServerNote(Message):
+    """A line of the architect's log, or its result once it is done (`done`)."""
 
-    def __init__(self, name: str, human: bool) -> None:
-        super().__init__(name)
-        self.human = human
-
-    def act(self, ask: Ask[State, Any]) -> Any:  # pragma: no cover
-        return ask.engine.default_action(ask.state, ask.seat)
+    def __init__(self, text: str, done: bool = False) -> None:
+        super().__init__()
+        self.text = text
+        self.done = done
 
 
 class ServedEvasionScreen(EvasionScreen):
-    """Shows the architect's game live; pause and step hold the server between steps."""
+    """Shows the architect's games live. The server plays each game on its own session with
+    the core driver; this screen subscribes to that session, sends the human seats' keys
+    to it, and steers the driver's pace. It never touches the game's state."""
 
     def __init__(self, game: GameDefinition, loaded: LoadedBoard, settings: Settings | None, serve: dict[str, Any]) -> None:
         self.serve = serve
-        self.human = RoleQueueAgent()
         self.stop = threading.Event()
-        self.go = threading.Event()
-        self.go.set()
-        self._lock = threading.Lock()
-        self._latest: State | None = None
-        self._events: list[Event] = []
-        self._game_num = 1
-        self._title = ""
+        self._game_num = 0
+        self._want_paused = False
         self.result: dict[str, Any] | None = None
         self._server: Any = None
         self._thread: threading.Thread | None = None
@@ -452,16 +415,14 @@ class ServedEvasionScreen(EvasionScreen):
         super().__init__(game, loaded, settings, players=kinds, rounds=2 if serve["protocol"] == "2016" else 1)
 
     def _start(self, loaded: LoadedBoard) -> None:
-        from tui_grid.core.match import Match
-
+        """Until the first game starts, an empty board with its seats named."""
         self.loaded = loaded
+        names = [f"{kind} ({i + 1})" for i, kind in enumerate(self.players)]
         engine = EvasionEngine(loaded.board)
-        names = list(self.participant_names())
-        self.match = Match(lambda index: engine, [_Seat(n, k == "human") for n, k in zip(names, self.players)], self.rounds, names=names)
-        self._new_round()
-
-    def participant_names(self) -> list[str]:
-        return [f"{kind} ({i + 1})" for i, kind in enumerate(self.players)]
+        seats = [HumanAgent(name) if kind == "human" else Placeholder(name) for name, kind in zip(names, self.players)]
+        self.match = Match(lambda index: engine, seats, self.rounds, names=names)
+        self.session = self.match.new_session()
+        self.shown = self.session.state
 
     def on_mount(self) -> None:
         self.view.zoom_choice = Zoom.WHOLE
@@ -479,70 +440,46 @@ class ServedEvasionScreen(EvasionScreen):
                 self.say(f"Cannot listen on port {serve['port']}: {exc.strerror or exc}. q quits.")
                 return
         # The server was made before the screen (so a busy port is a CLI error): wire it up.
-        server.on_state = self._on_state
-        server.agents = {key: self.human for key, kind in zip(SEATS, self.players) if kind == "human"}
+        server.observers.append(self.observe)
+        server.on_session.append(self._served_session)
         server.tick_seconds = self.tick_seconds()
         server.stop = self.stop
-        server.log = self._log
+        server.log = lambda text: self.post_message(ServerNote(text))
         self._thread = threading.Thread(target=self._serve, name="evasion-server", daemon=True)
         self._thread.start()
-        self._poll = self.set_interval(0.03, self._show_latest)
         if server.listener is not None:
             self.note(f"Listening on {serve['options'].get('host', '127.0.0.1')}:{server.port} ({serve['protocol']} protocol): waiting for the TCP players.")
 
     def _serve(self) -> None:
         try:
-            self.result = self._server.run()
+            result = self._server.run()
         except Exception as exc:  # reported on screen, never a crash
-            self.result = {"error": f"{type(exc).__name__}: {exc}"}
+            result = {"error": f"{type(exc).__name__}: {exc}"}
+        self.result = result
+        self.post_message(ServerNote(_result_text(result) + "  q quits.", done=True))
 
-    def _log(self, text: str) -> None:
-        with self._lock:
-            self._events.append(Event(text, kind="log"))
+    def _served_session(self, session: Session[State, Any]) -> None:
+        """In the server's thread, before its game's first step: the pace as chosen here."""
+        driver = self._server.driver
+        driver.pause(self._want_paused)
+        driver.step_seconds = self.tick_seconds()
+        self.post_message(ServedSession(session))
 
-    def _on_state(self, state: State, events: tuple[Event, ...]) -> None:
-        """In the server thread: hand the state over; wait while paused."""
-        with self._lock:
-            self._latest = state
-            self._events.extend(events)
-        while not self.go.is_set() and not self.stop.is_set():
-            self.go.wait(0.1)
-        if self._paused:
-            self.go.clear()
+    def on_served_session(self, message: ServedSession) -> None:
+        self.session = message.session
+        self.driver = self._server.driver
+        self.match.adopt(message.session)
+        self._game_num += 1
+        self.shown = message.session.state
+        self._refresh_all()
 
-    def _show_latest(self) -> None:
-        with self._lock:
-            state, self._latest = self._latest, None
-            events, self._events = self._events, []
-        try:
-            if state is not None:
-                self._show_served(state)
-            for event in events:
-                if event.kind == "log":
-                    self.note(event.text)
-            self._tell(events)
-        except Exception as exc:  # never a crash: say it
-            self.notify(f"{type(exc).__name__}: {exc}", title="Evasion", severity="error")
-        title = self.title_text()
-        if title != self._title:
-            self._title = title
-            self.query_one("#title").update(title)
-        if self.result is not None and self._thread is not None and not self._thread.is_alive():
-            self._poll.stop()
-            self.say(_result_text(self.result) + "  q quits.")
+    def on_server_note(self, message: ServerNote) -> None:
+        self.note(message.text)
 
-    def _show_served(self, state: State) -> None:
-        if state.tick == 0 and self.session.over and not self.match.finished:  # 2016: the second game
-            self._new_round()
-            self._game_num += 1
-            self._refresh_all()
-        self.session.state = state
-        self._display(state)
-        if self.session.over and self.match.round_index < self._game_num:
-            result = self.match.finish_round()
-            hunter = result.seating[HUNTER]
-            self.round_scores.append((hunter, state.caught_at, state.tick, self.session.outcome.reason))
-            self.note(f"Game {self._game_num}: {self.session.outcome.reason}.")
+    def round_over(self) -> None:
+        super().round_over()
+        if not self.match.finished:
+            self.say(f"Game {self._game_num}: {self.session.outcome.reason}.")
 
     def seat_name(self, seat: int) -> str:
         participant = self.match.seating[seat]
@@ -554,26 +491,27 @@ class ServedEvasionScreen(EvasionScreen):
     def title_text(self) -> str:
         server = self._server
         where = f":{server.port}" if server is not None and server.listener is not None else "(no TCP seats)"
-        return f"Evasion architect {where} {self.serve['protocol']} · game {self._game_num} · H {self.seat_name(HUNTER)} · P {self.seat_name(PREY)}"
+        return f"Evasion architect {where} {self.serve['protocol']} · game {max(1, self._game_num)} · H {self.seat_name(HUNTER)} · P {self.seat_name(PREY)}"
 
-    def _tick(self, force: bool = False) -> None:
-        if force and self._paused:
-            self.go.set()  # one step, then _on_state holds the server again
+    def _show_status(self) -> None:
+        super()._show_status()
+        for title in self.query("#title").results(Static):
+            title.update(self.title_text())
+
+    @property
+    def paused(self) -> bool:
+        return self._want_paused
 
     def action_pause(self) -> None:
-        self._paused = not self._paused
-        if self._paused:
-            self.go.clear()
-            self.say("Paused: . plays one step, space resumes.")
-        else:
-            self.go.set()
-            self.say("")
+        self._want_paused = not self._want_paused
+        if self.driver is not None:
+            self.driver.pause(self._want_paused)
+        self.say("Paused: . plays one step, space resumes." if self._want_paused else "")
 
-    def action_speed(self, change: int) -> None:
-        self.settings = self.settings.faster() if change > 0 else self.settings.slower()
-        if self._server is not None:
-            self._server.tick_seconds = self.tick_seconds()
-        self._show_status()
+    def action_step(self) -> None:
+        self._want_paused = True
+        if self.driver is not None:
+            self.driver.single_step()
 
     def tick_seconds(self) -> float:
         return 0.05 * TICK_FACTOR[self.settings.speed]
@@ -581,16 +519,8 @@ class ServedEvasionScreen(EvasionScreen):
     def action_next_round(self) -> None:
         self.say("The architect starts each game itself.")
 
-    def submit_hunter(self, build: str | Wall | None = None, remove: tuple[Wall, ...] = ()) -> None:
-        self.human.submit(HUNTER, HunterAction(build, remove))
-
-    def action_flee(self, dx: int, dy: int) -> None:
-        if self._can_play(PREY):
-            self.human.submit(PREY, PreyAction((dx, dy)))
-
     def on_unmount(self) -> None:
         self.stop.set()
-        self.go.set()
         if self._thread is not None:
             self._thread.join(2)
         if self._server is not None:

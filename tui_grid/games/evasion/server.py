@@ -16,61 +16,42 @@ client that hangs up, answers garbage or runs out of its thinking clock (120 s b
   (to the prey only on its move steps), `done` at the end. Its capture rule is the 2016
   server's strict < 4 unless the config says otherwise explicitly via `keep_preset`.
 
-Seat kinds: "tcp", "builtin", "random" (a random prey; as hunter, walls at random),
-"nowall" (a hunter that never builds; as prey, random), "human" (an Agent passed
-in `agents`, e.g. a `QueueAgent` the UI feeds). Non-TCP seats are asked directly.
-`stop` (a threading.Event) ends the game early from another thread; `on_state(state,
-events)` sees every state for a live display; `tick_seconds` paces the steps.
+Seats come from the player table (core.players): "tcp" (a client of the socket), the
+bots "builtin", "random" (a random prey; as hunter, walls at random) and "nowall" (a
+hunter that never builds; as prey, random), and "human" (keys: a display submits them
+to `server.session`). Each game is one Session driven by core.driver.Driver, the same loop
+as every other front end: a display subscribes (`observers`, `on_session`) and steers
+the pace through `server.driver`; it never touches the state. `stop` (a threading.Event)
+ends the game early from another thread; `on_state(state, events)` sees every state (the
+headless log); `tick_seconds` paces the steps.
 """
 
 from __future__ import annotations
 
-import queue
 import threading
-import time
 from dataclasses import dataclass, field, replace
 from typing import Any, Callable, Mapping
 
 from tui_grid.core.agents import Agent, AgentError, Ask
-from tui_grid.core.engine import Event, IllegalAction
+from tui_grid.core.driver import Driver
+from tui_grid.core.engine import Event
 from tui_grid.core.network import Disconnected, LineConnection, LineListener, NetworkAgent, ThinkingClock
+from tui_grid.core.players import PlayerContext, make_player, parse_player
+from tui_grid.core.session import Change, Observer, Session
 from tui_grid.games.evasion import protocol2016 as p2016
 from tui_grid.games.evasion import protocol2023 as p2023
-from tui_grid.games.evasion.ai import make_agent
+from tui_grid.games.evasion.definition import GAME
 from tui_grid.games.evasion.engine import HUNTER, PREY, SEATS, EvasionEngine, State
 from tui_grid.games.evasion.rules import Config
 
 PROTOCOLS = ("2023", "2016")
-SEAT_KINDS = ("tcp", "builtin", "human", "random", "nowall")
+#: The player table's kinds a served seat may be (core.players).
+SERVER_KINDS = ("human", "bot", "tcp")
 DEFAULT_CLOCK = 120.0
 #: Seconds a client may take to connect/send its name (on top of nothing: not charged).
 HANDSHAKE_TIMEOUT = 30.0
 
 OnState = Callable[[State, tuple[Event, ...]], None]
-
-
-class QueueAgent(Agent[Any, Any]):
-    """A seat fed from outside (the UI, a test): `submit(action)`; `act` waits up to `wait`
-    seconds (None: until the ask's deadline) and gives the default action when nothing came."""
-
-    kind = "human"
-
-    def __init__(self, name: str = "human", wait: float | None = 0.0) -> None:
-        super().__init__(name)
-        self.wait = wait
-        self.actions: "queue.Queue[Any]" = queue.Queue()
-
-    def submit(self, action: Any) -> None:
-        self.actions.put(action)
-
-    def act(self, ask: Ask[Any, Any]) -> Any:
-        timeout = self.wait if self.wait is not None else ask.remaining()
-        try:
-            if timeout is None:
-                return self.actions.get()
-            return self.actions.get(timeout=timeout) if timeout > 0 else self.actions.get_nowait()
-        except queue.Empty:
-            return ask.engine.default_action(ask.state, ask.seat)
 
 
 @dataclass
@@ -126,8 +107,7 @@ class EvasionServer:
         if protocol not in PROTOCOLS:
             raise ValueError(f"unknown protocol {protocol!r} (choose {' or '.join(PROTOCOLS)})")
         for kind in (hunter_kind, prey_kind):
-            if kind not in SEAT_KINDS:
-                raise ValueError(f"unknown player kind {kind!r} (choose {', '.join(SEAT_KINDS)})")
+            parse_player(GAME, kind, SERVER_KINDS)  # UsageError names the choices
         config = config or Config()
         if max_steps is not None:
             config = replace(config, max_steps=max_steps)
@@ -149,6 +129,12 @@ class EvasionServer:
         self.listener = LineListener(host, port) if "tcp" in self.kinds else None
         self.port = self.listener.port if self.listener is not None else 0
         self.players: list[Player] = []
+        #: The game being played (a 2016 session plays two), its driver, and who watches:
+        #: `observers` are subscribed to every game's session, `on_session` hears of each.
+        self.session: Session[State, Any] | None = None
+        self.driver: Driver[State, Any] | None = None
+        self.observers: list[Observer] = []
+        self.on_session: list[Callable[[Session[State, Any]], None]] = []
 
     # --- setup --------------------------------------------------------------------------
     def _player(self, index: int, role: str) -> Player:
@@ -175,87 +161,74 @@ class EvasionServer:
                 player.gone = f"{player.name}: {exc.reason} (before sending its name)"
                 player.dead = isinstance(exc, Disconnected)
             return player
-        if kind == "human" or key in self.agents:
-            agent = self.agents.get(key) or QueueAgent(f"human {key}")
-            return Player(kind, agent.name, agent=agent)
-        return Player(kind, f"{kind}")
+        agent = self.agents.get(key) or make_player(GAME, kind, PlayerContext(index, seed=self.seed), SERVER_KINDS)
+        return Player(kind, agent.name if agent.human else kind, agent=agent)
 
-    def _bot(self, player: Player, role: str) -> Agent[Any, Any]:
+    def _agent(self, player: Player, engine: EvasionEngine, seat: int, game_num: int) -> Agent[Any, Any]:
+        """The agent for a player in this game's seat, from the player table."""
         if player.agent is not None:
             return player.agent
-        kind = player.kind
-        if role == "hunter":
-            kind = kind if kind in ("random", "nowall") else "builtin"
-        else:
-            kind = "random" if kind in ("random", "nowall") else "builtin"
-        return make_agent(role, kind, self.seed)
+        if player.conn is None:  # it never connected: any agent will do, it forfeits at once
+            return make_player(GAME, "builtin", PlayerContext(seat, seed=self.seed), SERVER_KINDS)
+
+        def network() -> Agent[Any, Any]:
+            assert player.conn is not None
+            clock = ThinkingClock(self.clock_seconds)
+            return NetworkAgent(player.conn, clock=clock, name=player.name, stop=self.stop, **self._wire(engine, seat, game_num, clock))
+
+        return make_player(GAME, "tcp", PlayerContext(seat, seed=self.seed, network=network), SERVER_KINDS)
 
     # --- a game ---------------------------------------------------------------------------
     def _play(self, engine: EvasionEngine, seats: tuple[Player, Player], game_num: int) -> dict[str, Any]:
-        agents: list[Agent[Any, Any]] = []
-        clocks = [ThinkingClock(self.clock_seconds), ThinkingClock(self.clock_seconds)]
-        for seat, player in enumerate(seats):
-            role = SEATS[seat]
-            if player.conn is not None:
-                agents.append(NetworkAgent(player.conn, clock=clocks[seat], name=player.name, stop=self.stop,
-                                           **self._wire(engine, seat, game_num, clocks[seat])))
-            else:
-                agent = self._bot(player, role)
-                agent.start(engine, seat)
-                agents.append(agent)
-        state = engine.initial_state()
+        """One game: a session whose seats are the players' agents, driven by the driver."""
+        agents = [self._agent(player, engine, seat, game_num) for seat, player in enumerate(seats)]
+        session: Session[State, Any] = Session(engine, agents, undo=False)
         refused: list[str] = []
+
+        def watch(session: Session[State, Any], change: Change[State]) -> None:
+            if change.kind == "step":
+                for event in change.events:
+                    if event.kind == "refused":
+                        refused.append(f"step {change.state.tick}: {event.text}")
+                        self.log(f"step {change.state.tick}: refused: {event.text}")
+            elif change.kind == "refused":
+                self.log(f"step {change.state.tick + 1}: {change.message}; the seats do nothing this step")
+            elif change.kind == "forfeit":
+                self.log(change.message)
+            elif change.kind == "message" and not self.stop.is_set():
+                self.log(change.message)
+            if self.on_state is not None and change.kind in ("step", "forfeit"):
+                self.on_state(change.state, change.events)
+
+        session.subscribe(watch)
+        for observer in self.observers:
+            session.subscribe(observer)
         for seat, player in enumerate(seats):
             if player.gone is not None:
-                state = engine.forfeit(state, seat, player.gone)
+                session.report_failures([(seat, AgentError(player.gone))])
                 break
+        self.session = session
+        driver = self.driver
+        if driver is None:
+            driver = self.driver = Driver(session, step_seconds=self.tick_seconds or 0.0)
+        else:
+            driver.attach(session)
         if self.on_state is not None:
-            self.on_state(state, ())
-        stopped = False
-        while not engine.outcome(state).over:
-            if self.stop.is_set():
-                stopped = True
-                break
-            actions: dict[int, Any] = {}
-            for seat in engine.acting_seats(state):
-                ask = Ask(engine, state, seat)
-                try:
-                    actions[seat] = agents[seat].act(ask)
-                except AgentError as exc:
-                    if not exc.forfeit:
-                        if self.stop.is_set():
-                            stopped = True
-                            break
-                        actions[seat] = engine.default_action(state, seat)
-                        continue
-                    seats[seat].gone = exc.reason
-                    seats[seat].dead = isinstance(exc, Disconnected)
-                    state = engine.forfeit(state, seat, exc.reason)
-                    self.log(f"the {SEATS[seat]} ({seats[seat].name}) forfeits: {exc.reason}")
-                    break
-                except Exception as exc:  # a bot's bug must not take the server down
-                    actions[seat] = engine.default_action(state, seat)
-                    self.log(f"the {SEATS[seat]}'s bot failed ({type(exc).__name__}: {exc}); it does nothing")
-            if stopped or state.forfeit is not None:
-                break
-            try:
-                step = engine.step(state, actions)
-            except IllegalAction as exc:  # e.g. a UI seat that sent the other role's action
-                self.log(f"step {state.tick + 1}: {exc}; the seats do nothing this step")
-                step = engine.step(state, {s: engine.default_action(state, s) for s in engine.acting_seats(state)})
-            state = step.state
-            for event in step.events:
-                if event.kind == "refused":
-                    refused.append(f"step {state.tick}: {event.text}")
-                    self.log(f"step {state.tick}: refused: {event.text}")
-            if self.on_state is not None:
-                self.on_state(state, step.events)
-            if self.tick_seconds:
-                time.sleep(self.tick_seconds)
+            self.on_state(session.state, ())
+        for callback in self.on_session:
+            callback(session)
+        driver.run(self.stop)
+        for seat, player in enumerate(seats):
+            state = session.state
+            if state.forfeit is not None and state.forfeit[0] == seat:
+                player.gone = player.gone or state.forfeit[1]
+                agent = agents[seat]
+                player.dead = player.dead or (isinstance(agent, NetworkAgent) and agent.conn.closed)
+        state = session.state
+        stopped = not session.over
         outcome = engine.outcome(state)
-        caught = state.caught_at is not None
         result: dict[str, Any] = {
-            "caught": caught,
+            "caught": state.caught_at is not None,
             "catch_steps": state.caught_at,
             "steps": state.tick,
             "hunter": seats[HUNTER].name,

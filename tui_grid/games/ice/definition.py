@@ -126,7 +126,7 @@ class IceGame(BoardFiles, Generated, Solvable, GameDefinition):
                 grid[pos.row][pos.col] = "*"
         return _framed(grid, _summary(record))
 
-    def plan(self, engine: IceEngine, state: IceState, control: SearchControl) -> Plan:
+    def plan(self, engine: IceEngine, state: IceState, seat: int, control: SearchControl) -> Plan:
         solution = solve(engine.board, state.pos, control)
         if solution is None:
             return Plan((), UNREACHABLE)

@@ -128,7 +128,7 @@ class JimmyGame(BoardFiles, Generated, Solvable, GameDefinition):
             record["memory_capped"] = True  # exact, but the memo hit its budget (exit code 3)
         return record
 
-    def plan(self, engine: JimmyEngine, state: JimmyState, control: SearchControl) -> Plan:
+    def plan(self, engine: JimmyEngine, state: JimmyState, seat: int, control: SearchControl) -> Plan:
         result = solve(engine.board, state, control)
         capped = " (The search reached its memory budget and ran without caching from there: slower, still exact.)" if result.memory_capped else ""
         if result.escape:

@@ -11,15 +11,15 @@ from __future__ import annotations
 import argparse
 import json
 import math
-import shlex
 import sys
 from typing import Any, Callable, Mapping
 
-from tui_grid.core.agents import Agent, HumanAgent
+from tui_grid.core.agents import Agent
 from tui_grid.core.boardfile import BoardText
 from tui_grid.core.control import SearchControl
 from tui_grid.core.engine import Plan
 from tui_grid.core.errors import UsageError
+from tui_grid.core.players import LOCAL_KINDS, PlayerContext, ProgramCodec, make_player, parse_player, participant_names, player_choices
 from tui_grid.games.registry import (
     BoardFiles,
     GameDefinition,
@@ -39,10 +39,6 @@ from tui_grid.games.tron.rules import SEAT_NAMES, TronState
 
 #: Builtin bot levels, weakest first.
 LEVELS = ("easy", "medium", "hard")
-#: What may fill a seat: a person at the keys, a builtin bot, or an external program
-#: (`cmd:` one process for the whole game, `oneshot:` a fresh process per move).
-PLAYERS = ("human", *LEVELS, "cmd:COMMAND", "oneshot:COMMAND")
-PLAYER_HELP = "easy, medium, hard, cmd:COMMAND (one process per game) or oneshot:COMMAND (one per move)"
 DEFAULT_TIME_MS = 100
 #: Seconds an external program may take per move in a headless match, by default.
 DEFAULT_PROGRAM_TIMEOUT = 2.0
@@ -116,87 +112,10 @@ From the command line: `tui-grid tron bot` is the hard bot on stdin/stdout,
 
 
 # --- players -------------------------------------------------------------------------------------
-def parse_player(text: str) -> tuple[str, str]:
-    """(kind, value) of a player string: ("human", ""), ("bot", level), ("persistent" or
-    "oneshot", command). UsageError for anything else."""
-    text = text.strip()
-    if text == "human":
-        return "human", ""
-    if text in LEVELS:
-        return "bot", text
-    for prefix, mode in (("cmd:", "persistent"), ("oneshot:", "oneshot")):
-        if text.startswith(prefix):
-            command = text[len(prefix) :].strip()
-            try:
-                argv = shlex.split(command)
-            except ValueError as exc:
-                raise UsageError(f"{text!r}: bad command line: {exc}") from None
-            if not argv:
-                raise UsageError(f"{prefix} needs a command line, e.g. {prefix}python3 mybot.py")
-            return mode, command
-    raise UsageError(f"unknown tron player {text!r}; use human, {PLAYER_HELP}")
-
-
-def player_label(text: str) -> str:
-    """A short name for a player string: "you", "easy bot", "mybot.py"..."""
-    kind, value = parse_player(text)
-    if kind == "human":
-        return "you"
-    if kind == "bot":
-        return f"{value} bot"
-    argv = shlex.split(value)
-    if _base(argv[0]) == "env" and len(argv) > 1:
-        argv = argv[1:]
-    name = _base(argv[0])
-    if _is_interpreter(argv[0]) and len(argv) > 1:
-        if "-m" in argv[1:-1]:
-            name = argv[argv.index("-m", 1) + 1].rsplit(".", 1)[-1]
-        elif "-c" in argv[1:]:
-            name = f"{name} -c"
-        else:
-            name = _base(next((arg for arg in argv[1:] if not arg.startswith("-")), argv[0]))
-    return name if len(name) <= 24 else name[:23] + "…"
-
-
-def _base(path: str) -> str:
-    return path.rstrip("/").rsplit("/", 1)[-1] or path
-
-
-def _is_interpreter(program: str) -> bool:
-    base = program.rsplit("/", 1)[-1]
-    return base.startswith(("python", "pypy", "node", "ruby", "perl", "java", "bash", "sh")) or base in ("env", "uv", "deno")
-
-
-def make_player(text: str, seat: int, time_ms: float = DEFAULT_TIME_MS) -> Agent[Any, Any]:
-    """The agent for a player string (see `parse_player`)."""
-    kind, value = parse_player(text)
-    if kind == "human":
-        return HumanAgent("you")
-    if kind == "bot":
-        from tui_grid.games.tron.bots import make_bot
-
-        return make_bot(value, time_ms)
-    from tui_grid.core.external import ExternalProgramAgent
-    from tui_grid.games.tron.engine import encode_for_program, parse_program_answer
-
-    try:
-        return ExternalProgramAgent(value, kind, encode_for_program, parse_program_answer, name=player_label(text))
-    except ValueError as exc:
-        raise UsageError(f"{text!r}: {exc}") from None
-
-
-def participant_names(players: tuple[str, ...] | list[str]) -> list[str]:
-    """Names for the participants of a match, told apart when they are alike."""
-    humans = sum(1 for p in players if parse_player(p)[0] == "human")
-    names = []
-    for index, player in enumerate(players):
-        if parse_player(player)[0] == "human" and humans > 1:
-            names.append(f"player {index + 1}")
-        else:
-            names.append(player_label(player))
-    if len(set(names)) < len(names):
-        names = [f"{name} ({index + 1})" for index, name in enumerate(names)]
-    return names
+def check_player(text: str) -> str:
+    """A player text checked against the player table (UsageError names the choices)."""
+    parse_player(GAME, text, LOCAL_KINDS)
+    return text.strip()
 
 
 # --- the game ------------------------------------------------------------------------------------
@@ -209,7 +128,8 @@ class TronGame(BoardFiles, Generated, Solvable, GameDefinition):
         GameOption("size", "Size (WxH)", "15x15", "map size including the border, 10x10 to 40x40", metavar="WxH"),
         GameOption("walls", "Walls (%)", "12", "percent of inner cells that are walls, 0 to 40", metavar="P"),
     )
-    players = PLAYERS
+    bot_levels = LEVELS
+    default_players = ("human", "easy")
 
     def help_markdown(self) -> str:
         return HELP
@@ -217,8 +137,15 @@ class TronGame(BoardFiles, Generated, Solvable, GameDefinition):
     def make_engine(self, loaded: LoadedBoard) -> TronEngine:
         return TronEngine(loaded.board)
 
-    def make_agent(self, player: str, seat: int, time_ms: float = DEFAULT_TIME_MS) -> Agent[Any, Any]:
-        return make_player(player, seat, time_ms)
+    def make_bot(self, level: str, context: PlayerContext) -> Agent[Any, Any]:
+        from tui_grid.games.tron.bots import make_bot
+
+        return make_bot(level, context.time_ms)
+
+    def program_codec(self) -> ProgramCodec:
+        from tui_grid.games.tron.engine import encode_for_program, parse_program_answer
+
+        return encode_for_program, parse_program_answer
 
     # --- board files ------------------------------------------------------------------------
     def parse(self, text: BoardText) -> TronBoard:
@@ -279,12 +206,12 @@ class TronGame(BoardFiles, Generated, Solvable, GameDefinition):
         caption = f"{SEAT_NAMES[seat]} moves {record['move']} (to *): hard bot, depth {record['depth']}, {score}"
         return "\n".join("".join(row) for row in grid) + "\n" + caption
 
-    def plan(self, engine: TronEngine, state: TronState, control: SearchControl) -> Plan[Any]:
+    def plan(self, engine: TronEngine, state: TronState, seat: int, control: SearchControl) -> Plan[Any]:
         from tui_grid.games.tron.bots import analyse
         from tui_grid.games.tron.engine import direction_of
 
-        seat = engine.board.to_move
-        record = analyse(state, seat, DEFAULT_TIME_MS, control)
+        time_ms = DEFAULT_TIME_MS if control.seconds is None else control.seconds * 1000
+        record = analyse(state, seat, time_ms, control)
         direction = direction_of(record["move"])
         return Plan((direction,), f"The hard bot drives {SEAT_NAMES[seat]} {record['move']}.", {"seat": seat, **record})
 
@@ -350,7 +277,7 @@ def _run_bot(args: argparse.Namespace) -> int:
 # --- tui-grid match tron RED GREEN ---------------------------------------------------------------
 def _configure_match(parser: argparse.ArgumentParser) -> None:
     parser.description = "Play a match headless, as fast as the players answer; the seats swap every game."
-    parser.add_argument("red", metavar="RED", help=f"who drives red in game 1: {PLAYER_HELP}")
+    parser.add_argument("red", metavar="RED", help=f"who drives red in game 1: {player_choices(GAME, LOCAL_KINDS)} (cmd: one process per game, oneshot: one per move)")
     parser.add_argument("green", metavar="GREEN", help="who drives green in game 1 (same choices)")
     parser.add_argument("--games", default="2", metavar="N", help="games to play (default 2)")
     where = parser.add_mutually_exclusive_group()
@@ -369,7 +296,7 @@ def _run_match(args: argparse.Namespace) -> int:
 
     players = (args.red, args.green)
     for text in players:
-        if parse_player(text)[0] == "human":
+        if parse_player(GAME, text, LOCAL_KINDS).kind == "human":
             raise UsageError("a headless match has no humans: use tui-grid play tron to play")
     games = parse_count("--games", args.games)
     if games > MAX_GAMES:
@@ -423,8 +350,8 @@ def run_match(
     is from the first player's (RED's) side. Every agent is closed at the end."""
     from tui_grid.core.match import Match, wilson_interval
 
-    names = participant_names(list(players))
-    agents = [make_player(text, index, time_ms) for index, text in enumerate(players)]
+    names = participant_names(GAME, players)
+    agents = [make_player(GAME, text, PlayerContext(index, time_ms), LOCAL_KINDS) for index, text in enumerate(players)]
     boards: dict[int, LoadedBoard] = {}
 
     def engine_for(index: int) -> TronEngine:

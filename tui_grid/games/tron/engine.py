@@ -27,6 +27,10 @@ def direction_of(text: str) -> Direction:
         raise ValueError(f"not a direction: {text!r} (use u d l r or UP DOWN LEFT RIGHT)") from None
 
 
+#: Turns a player may queue ahead of the ticks.
+QUEUE = 3
+
+
 class TronEngine(Engine[TronState, Direction]):
     """Tron light cycles on one board.
 
@@ -69,8 +73,19 @@ class TronEngine(Engine[TronState, Direction]):
     def default_action(self, state: TronState, seat: int) -> Direction | None:
         return default_move(state, seat)
 
+    def queue_action(self, state: TronState, seat: int, queued: tuple[Direction, ...], action: Direction) -> tuple[Direction, ...]:
+        """Turns pressed within one tick queue up (at most QUEUE, the last replaced when
+        full); a key the same way again changes nothing, and one straight back is ignored,
+        since it could only crash."""
+        last = queued[-1] if queued else state.headings[seat]
+        if last is not None and (action == last or action == last.opposite):
+            return queued
+        if len(queued) >= QUEUE:
+            queued = queued[:-1]
+        return queued + (action,)
+
     def forfeit(self, state: TronState, seat: int, reason: str) -> TronState:
-        return forfeited(state, seat, reason)
+        return forfeited(state, seat, f"{self.seats[seat]} forfeits: {reason}")
 
     def observation(self, state: TronState, seat: int) -> str:
         """The HackerRank state text for `seat` (what an external bot is sent)."""

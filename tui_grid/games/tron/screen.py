@@ -13,35 +13,33 @@ from __future__ import annotations
 import json
 import random
 import re
-from collections import deque
 from dataclasses import asdict, dataclass, replace
 from typing import Any, Sequence
 
-from textual import work
 from textual.app import ComposeResult
 from textual.binding import Binding
 from textual.containers import Grid, Horizontal, Vertical
 from textual.screen import ModalScreen
 from textual.widgets import Button, Input, Label, Select, Static
 
-from tui_grid.core.agents import Agent, FunctionAgent
+from tui_grid.core.agents import Agent
+from tui_grid.core.control import SearchControl
 from tui_grid.core.errors import BoardError, UsageError
 from tui_grid.core.geometry import Direction, Pos
-from tui_grid.core.match import Match
+from tui_grid.core.players import LOCAL_KINDS, PlayerContext, dialog_choices, is_program, join_player, split_player, takes_text
 from tui_grid.games.registry import GameDefinition, LoadedBoard, parse_count
-from tui_grid.games.tron.definition import DEFAULT_TIME_MS, make_player, parse_player, participant_names
+from tui_grid.games.tron.definition import DEFAULT_TIME_MS, check_player
+from tui_grid.games.tron.definition import GAME as TRON
 from tui_grid.games.tron.engine import TronEngine
 from tui_grid.games.tron.rules import SEAT_NAMES, TronState
 from tui_grid.ui.board_view import BoardView
 from tui_grid.ui.game_screen import Hint
 from tui_grid.ui.key_bar import KeyBar
 from tui_grid.ui.keys import Key
-from tui_grid.ui.match_screen import MatchScreen, match_keymap
+from tui_grid.ui.match_screen import TICK_FACTOR, MatchScreen, match_keymap
 from tui_grid.ui.settings import MAX_SPEED, MIN_SPEED, Settings
 
 SETUP_FILE = "tron-setup.json"
-#: Turns a player may queue ahead of the ticks.
-QUEUE = 3
 #: Seconds an external program may take per move in the app, whatever the tick.
 PROGRAM_TIMEOUT = 2.0
 #: Seconds a builtin bot may run over its thinking time before its seat drives straight on.
@@ -95,7 +93,7 @@ class TronSetup:
         if isinstance(players, list) and len(players) == 2 and all(isinstance(p, str) for p in players):
             try:
                 for player in players:
-                    parse_player(player)
+                    check_player(player)
                 out = replace(out, players=(players[0], players[1]))
             except UsageError:
                 pass
@@ -138,25 +136,6 @@ def save_setup(setup: TronSetup) -> None:
         pass  # a read-only data folder only costs the memory of the choices
 
 
-KIND_CHOICES = (
-    ("human", "human"),
-    ("easy bot", "easy"),
-    ("medium bot", "medium"),
-    ("hard bot", "hard"),
-    ("program (one run per round)", "cmd"),
-    ("program (one run per move)", "oneshot"),
-)
-
-
-def _split_player(player: str) -> tuple[str, str]:
-    kind, value = parse_player(player)
-    if kind == "human":
-        return "human", ""
-    if kind == "bot":
-        return value, ""
-    return ("cmd" if kind == "persistent" else "oneshot"), value
-
-
 class TronSetupDialog(ModalScreen[TronSetup | None]):
     """Seats, board, rounds and speed for a new match; fits 80x24."""
 
@@ -192,10 +171,10 @@ class TronSetupDialog(ModalScreen[TronSetup | None]):
             yield Static("[b]New Tron match[/b]")
             with Grid():
                 for index, keys in enumerate(("←↑↓→", "WASD")):
-                    kind, command = _split_player(setup.players[index])
+                    kind, command = split_player(TRON, setup.players[index])
                     yield Label(f"Player {index + 1} ({keys})")
                     with Horizontal():
-                        yield Select(KIND_CHOICES, value=kind, allow_blank=False, compact=True, id=f"kind-{index}", classes="kind")
+                        yield Select(dialog_choices(TRON, LOCAL_KINDS), value=kind, allow_blank=False, compact=True, id=f"kind-{index}", classes="kind")
                         yield Input(value=command, placeholder="command line, e.g. python3 bot.py", compact=True, id=f"command-{index}", classes="command")
                 yield Label("Board")
                 yield Select(
@@ -235,7 +214,7 @@ class TronSetupDialog(ModalScreen[TronSetup | None]):
         """Command fields only for programs, map fields only for random maps."""
         for index in (0, 1):
             kind = self.query_one(f"#kind-{index}", Select).value
-            self.query_one(f"#command-{index}", Input).display = kind in ("cmd", "oneshot")
+            self.query_one(f"#command-{index}", Input).display = takes_text(str(kind))
         random_map = self.query_one("#board", Select).value != "this"
         for name in ("size", "walls"):
             self.query_one(f"#{name}", Input).disabled = not random_map
@@ -259,22 +238,16 @@ class TronSetupDialog(ModalScreen[TronSetup | None]):
         players = []
         for index in (0, 1):
             kind = str(self.query_one(f"#kind-{index}", Select).value)
-            if kind in ("cmd", "oneshot"):
-                command = self.query_one(f"#command-{index}", Input).value.strip()
-                if not command:
-                    raise UsageError(f"Player {index + 1}: type the program's command line")
-                player = f"{kind}:{command}"
-            else:
-                player = kind
-            parse_player(player)
+            try:
+                player = check_player(join_player(kind, self.query_one(f"#command-{index}", Input).value))
+            except UsageError as exc:
+                raise UsageError(f"Player {index + 1}: {exc}") from None
             players.append(player)
         board = str(self.query_one("#board", Select).value)
         size = self.query_one("#size", Input).value.strip()
         walls = self.query_one("#walls", Input).value.strip()
         if board != "this":
-            from tui_grid.games.tron.definition import GAME
-
-            GAME.game_id_from_options({"size": size, "walls": walls}, 1)
+            TRON.game_id_from_options({"size": size, "walls": walls}, 1)
         rounds = parse_count("rounds", self.query_one("#rounds", Input).value.strip())
         if rounds > MAX_ROUNDS:
             raise UsageError(f"rounds must be at most {MAX_ROUNDS}, got {rounds}")
@@ -370,38 +343,19 @@ class TronScreen(MatchScreen[TronState]):
         self.ask_setup = players is None if ask_setup is None else ask_setup
         self.opened = loaded
         self._setting_up = self.ask_setup
-        self._queues: dict[int, deque[Direction]] = {0: deque(), 1: deque()}
         self._hint_on = False
         self._auto_timer: Any = None
         self._started = not self.ask_setup
         super().__init__(game, loaded, settings, self.setup.players, self.setup.rounds)
 
     # --- the match ---------------------------------------------------------------------------------
-    def _start(self, loaded: LoadedBoard) -> None:
-        self.loaded = loaded
-        participants = [self._make_player(player, index) for index, player in enumerate(self.players)]
-        self.match: Match[TronState, Any] = Match(self.round_engine, participants, self.rounds, names=self.participant_names())
-        self._new_round()
-
-    def _make_player(self, player: str, index: int) -> Agent[TronState, Any]:
-        """Builtin bots think within the tick (the screen owns the pace); programs and
-        humans are as the definition makes them."""
-        kind, level = parse_player(player)
-        if kind != "bot":
-            return make_player(player, index, self.setup.time_ms)
-        from tui_grid.games.tron.bots import choose_move
-
-        def choose(ask: Any) -> Direction:
-            return choose_move(ask.state, ask.seat, self.bot_budget_ms(), ask.control, level)
-
-        return FunctionAgent(choose, name=f"{level} bot")
+    def make_participant(self, player: str, index: int) -> Agent[TronState, Any]:
+        """Builtin bots think within the tick (the driver owns the pace)."""
+        return self.game.make_agent(player, PlayerContext(index, time_ms=self.bot_budget_ms()), LOCAL_KINDS)
 
     def bot_budget_ms(self) -> float:
         """A builtin bot's thinking time: the setup's, but no more than most of a tick."""
         return max(10.0, min(float(self.setup.time_ms), self.tick_seconds() * 600))
-
-    def participant_names(self) -> list[str]:
-        return participant_names(list(self.players))
 
     def round_engine(self, index: int) -> TronEngine:
         if index > 0 and self.setup.board == "each":
@@ -414,14 +368,22 @@ class TronScreen(MatchScreen[TronState]):
         return game.load_id(game_id)  # type: ignore[attr-defined]
 
     def on_mount(self) -> None:
-        # No super().on_mount(): Textual calls every class's on_mount in the MRO itself
-        # (MatchScreen's starts the tick timer; calling it here too would start two).
+        # No super().on_mount(): Textual calls every class's on_mount in the MRO itself.
         if self.ask_setup:
             self.action_setup()
+
+    def holds_clock(self) -> bool:
+        return self.ask_setup
+
+    def tick_seconds(self) -> float:
+        return TronEngine.tick_seconds * TICK_FACTOR[self.settings.speed]
 
     def action_setup(self) -> None:
         """Open the setup dialog; the match waits meanwhile."""
         self._setting_up = True
+        self._was_paused = self.paused
+        if self.driver is not None:
+            self.driver.pause(True)
         self.app.push_screen(TronSetupDialog(self.setup, self.opened.title), self._setup_chosen)
 
     def _setup_chosen(self, setup: TronSetup | None) -> None:
@@ -430,6 +392,8 @@ class TronScreen(MatchScreen[TronState]):
             self._setting_up = False
             if first and self.ask_setup:
                 self.app.pop_screen()  # cancelled before any match: back to the boards
+            elif self.driver is not None:
+                self.driver.pause(self._was_paused)
             return
         save_setup(setup)
         self.apply_setup(setup)
@@ -454,12 +418,12 @@ class TronScreen(MatchScreen[TronState]):
         self._start(loaded)
         self._started = True
         self._setting_up = False
-        self._paused = False
         self._hint_on = False
         self.hint = None
-        for queue in self._queues.values():
-            queue.clear()
-        self._restart_timer()
+        assert self.driver is not None
+        self.driver.pause(False)
+        self.driver.step_seconds = self.tick_seconds()
+        self.driver.start()
         self.message = ""
         self.view.set_grid_size(*self.grid_size())
         self._refresh_all()
@@ -467,46 +431,32 @@ class TronScreen(MatchScreen[TronState]):
         if not self._humans():
             self.say("Watching: space pauses, . steps one tick, + and - change the speed.")
 
-    def _restart_timer(self) -> None:
-        self._tick_timer.stop()
-        self._tick_timer = self.set_interval(self.tick_seconds(), self._tick)
-
     def _humans(self) -> list[int]:
         """Participants played by people."""
         return [index for index, agent in enumerate(self.match.participants) if agent.human]
 
     def agent_timeout(self) -> float:
-        """Generous: a late answer only slows the tick down, while a timed-out builtin bot
-        would drive straight on and a timed-out program would lose."""
+        """A program has PROGRAM_TIMEOUT per move and forfeits when late; a builtin bot
+        that overruns its thinking time drives straight on."""
         tick = self.tick_seconds()
-        programs = any(parse_player(player)[0] in ("persistent", "oneshot") for player in self.players)
-        return max(tick, PROGRAM_TIMEOUT) if programs else max(tick, BOT_SLACK + self.bot_budget_ms() / 1000)
+        if any(is_program(self.game, player) for player in self.players):
+            return max(tick, PROGRAM_TIMEOUT)
+        return max(tick, BOT_SLACK + self.bot_budget_ms() / 1000)
 
-    # --- the clock ------------------------------------------------------------------------------------
-    def _tick(self, force: bool = False) -> None:
-        session = self.session
-        if self._setting_up or session.over or self._asking or (self._paused and not force):
-            return
-        for participant, queue in self._queues.items():
-            if queue and participant in self.match.seating:
-                seat = self.match.seating.index(participant)
-                if session.agents[seat].human:
-                    session.submit(seat, queue.popleft())
-        super()._tick(force)
-
+    # --- what the driver did ------------------------------------------------------------------------
     def _on_change(self, session: Any, change: Any) -> None:
         """As the shell, but a message stays up while the round goes on (the shell clears
         it at every step, which in a real-time game is several times a second)."""
         kept = self.message
         super()._on_change(session, change)
-        if change.kind == "step" and not session.over and self.message != kept:
+        if change.kind == "step" and not session.engine.outcome(change.state).over and self.message != kept:
             self.say(kept)
 
-    def _after_tick(self) -> None:
+    def stepped(self) -> None:
+        self._request_hint()
+
+    def round_over(self) -> None:
         session = self.session
-        if not session.over:
-            self._request_hint()
-            return
         result = self.match.finish_round()
         score = self.match.score
         names = {SEAT_NAMES[seat]: score.names[participant] for seat, participant in enumerate(result.seating)}
@@ -529,13 +479,11 @@ class TronScreen(MatchScreen[TronState]):
 
     def _auto_next(self) -> None:
         self._auto_timer = None
-        if not self._paused and not self._setting_up and self.session.over and not self.match.finished and not self._humans():
+        if not self.paused and not self._setting_up and self.session.over and not self.match.finished and not self._humans():
             self.action_next_round()
 
     def action_next_round(self) -> None:
         if self.session.over and not self.match.finished:
-            for queue in self._queues.values():
-                queue.clear()
             if self._auto_timer is not None:
                 self._auto_timer.stop()
                 self._auto_timer = None
@@ -561,14 +509,7 @@ class TronScreen(MatchScreen[TronState]):
                 self.say("The round is over: enter plays the next one.")
             return
         seat = self.match.seating.index(participant)
-        direction = Direction.from_letter(letter)
-        queue = self._queues[participant]
-        last = queue[-1] if queue else self.session.state.headings[seat]
-        if last is not None and (direction == last or direction == last.opposite):
-            return  # the same way again changes nothing; straight back would crash
-        if len(queue) >= QUEUE:
-            queue.pop()
-        queue.append(direction)
+        self.session.submit(seat, Direction.from_letter(letter))  # queued: TronEngine.queue_action
 
     def action_act(self, text: str, participant: int = 0) -> None:
         self.action_drive(text, participant)
@@ -592,19 +533,18 @@ class TronScreen(MatchScreen[TronState]):
     def _request_hint(self) -> None:
         if not self._hint_on or self.session.over:
             return
-        seats = [seat for seat, agent in enumerate(self.session.agents) if agent.human]
+        seats = tuple(seat for seat, agent in enumerate(self.session.agents) if agent.human)
         if not seats:
             return
         # A quarter of a tick or so: the mark must arrive well before the next tick.
-        budget = max(15.0, min(150.0, self.tick_seconds() * 300))
-        self._hint_worker(self.session.state, tuple(seats), budget)
+        seconds = max(15.0, min(150.0, self.tick_seconds() * 300)) / 1000
+        state = self.session.state
 
-    @work(thread=True, exclusive=True, group="hint", exit_on_error=False)
-    def _hint_worker(self, state: TronState, seats: tuple[int, ...], budget: float) -> None:
-        from tui_grid.games.tron.bots import choose_move
+        def plan(control: SearchControl) -> dict[int, Direction]:
+            control.seconds = seconds
+            return {seat: self.find_plan(state, control, seat).actions[0] for seat in seats}
 
-        moves = {seat: choose_move(state, seat, budget, None, "hard") for seat in seats}
-        self.app.call_from_thread(self._hint_ready, state, moves)
+        self.run_in_worker("Hint", plan, lambda moves: self._hint_ready(state, moves), quiet=True)
 
     def _hint_ready(self, state: TronState, moves: dict[int, Direction]) -> None:
         if not self._hint_on or state is not self.session.state:
@@ -659,7 +599,7 @@ class TronScreen(MatchScreen[TronState]):
     def status_text(self, state: TronState) -> str:
         index = min(self.match.round_index + (0 if self.session.over else 1), self.rounds)
         parts = [f"round {max(1, index)}/{self.rounds}", f"tick {state.turn}", self.score_text()]
-        if self._paused:
+        if self.paused:
             parts.append("PAUSED")
         return " · ".join(parts)
 

@@ -1,0 +1,337 @@
+"""The driver: the one game loop. It owns a session's time and asks its players.
+
+Every front end plays through it: the app's real-time screens and watch, the headless
+`match` verbs, and the Evasion architect. One step is always the same four things:
+ask every acting seat whose agent is not a key-driven human (in parallel, each within
+the session's deadline), apply the failures, step (a tick, or submitted actions), and
+let the session notify its observers.
+
+Deadlines are decided here and nowhere else. An answer that arrives after the deadline
+(read on the injected clock) is late: a builtin bot's seat gets the engine's default
+action, while an external program or a network player (`Agent.forfeits_when_late`)
+forfeits with "gave no answer within X s". Agents never run a timer of their own that
+could race this one: the driver cancels a late ask through its control.
+
+Pace is the driver's too: paused, single step, speed, and the time between steps, all on
+the injected `clock` and `sleep`, so tests run without real time.
+"""
+
+from __future__ import annotations
+
+import threading
+import time
+from concurrent.futures import FIRST_COMPLETED, Future, ThreadPoolExecutor, wait
+from dataclasses import dataclass
+from typing import Callable, Generic, TypeVar
+
+from tui_grid.core.agents import Agent, AgentError, Ask, Clock
+from tui_grid.core.control import Cancelled, SearchControl
+from tui_grid.core.engine import Step
+from tui_grid.core.session import Session
+
+S = TypeVar("S")
+A = TypeVar("A")
+
+Sleep = Callable[[float], None]
+
+#: Real seconds between looks at the clock while answers are awaited: a fake clock in a
+#: test moves only when an agent moves it, so the driver must look again now and then.
+POLL_SECONDS = 0.02
+
+
+def _raise(error: BaseException) -> None:
+    raise error
+
+
+def late_reason(timeout: float) -> str:
+    return f"gave no answer within {timeout:.3g} s"
+
+
+@dataclass(frozen=True)
+class Asked(Generic[A]):
+    """The outcome of asking the acting seats once: their answers, and who failed."""
+
+    answers: dict[int, A]
+    failures: tuple[tuple[int, AgentError], ...] = ()
+
+
+class Driver(Generic[S, A]):
+    """Drives one session at a time (`attach` the next round's).
+
+    `timeout`: seconds each agent has for one action (None: no deadline; a hint or a puzzle
+    solver). `step_seconds`: seconds between steps when `run` paces the game (None: the
+    engine's tick for a ticking game, else as fast as the agents answer). `speed`
+    multiplies the pace (2.0: twice as fast). `ready()` may hold the next step back, e.g.
+    while a view still animates the last one.
+    """
+
+    def __init__(
+        self,
+        session: Session[S, A],
+        *,
+        timeout: float | None = None,
+        step_seconds: float | None = None,
+        speed: float = 1.0,
+        clock: Clock | None = None,
+        sleep: Sleep | None = None,
+        ready: Callable[[], bool] | None = None,
+        on_progress: Callable[[int, int | None], None] | None = None,
+    ) -> None:
+        self.session = session
+        self.timeout = timeout
+        self.step_seconds = step_seconds
+        self.speed = speed
+        self.clock: Clock = clock or session.clock
+        self.sleep: Sleep = sleep or time.sleep
+        self.ready = ready
+        self.on_progress = on_progress
+        #: Called on the driver's thread when a `start(forever=False)` loop ends by itself,
+        #: with why ("" when the game is over).
+        self.on_stop: Callable[[str], None] | None = None
+        self.paused = False
+        self.first_step_now = False
+        self.steps = 0
+        self.refused: str | None = None  # why an agent's action was refused: the loop stops
+        self._single = threading.Event()
+        self._stop = threading.Event()
+        self._thread: threading.Thread | None = None
+        self._pool: ThreadPoolExecutor | None = None
+        self._inflight: list[Ask[S, A]] = []
+        self._stepping = False
+
+    # --- asking -----------------------------------------------------------------------
+    def _executor(self) -> ThreadPoolExecutor:
+        if self._pool is None:
+            self._pool = ThreadPoolExecutor(max_workers=4, thread_name_prefix="agent")
+        return self._pool
+
+    def ask(self) -> Asked[A]:
+        """Ask every acting seat whose agent is asked (not a key-driven human), at once.
+        Instant agents (a queue of keys) answer on this thread; the rest in workers, each
+        until the deadline on `clock`."""
+        session = self.session
+        state = session.state
+        # A human in a turn-based game submits through the session; in a real-time game
+        # its queue of keys is asked like anyone else (it answers at once).
+        seats = [s for s in session.engine.acting_seats(state) if session.ticking or not session.agents[s].human]
+        answers: dict[int, A] = {}
+        failures: list[tuple[int, AgentError]] = []
+        if not seats:
+            return Asked(answers)
+        start = self.clock()
+        deadline = None if self.timeout is None else start + self.timeout
+        pending: dict[Future[A], tuple[int, Ask[S, A]]] = {}
+        for seat in seats:
+            agent = session.agents[seat]
+            control = SearchControl(cancel=threading.Event(), on_progress=self.on_progress, every=2048)
+            ask = Ask(session.engine, state, seat, deadline, self.clock, control)
+            self._inflight.append(ask)
+            if agent.instant or deadline is None:
+                # Nothing to time (keys, or no deadline): asked here, with no worker to wait on.
+                self._collect(seat, ask, lambda agent=agent, ask=ask: agent.act(ask), answers, failures)
+            else:
+                pending[self._executor().submit(self._timed, agent, ask)] = (seat, ask)
+        while pending:
+            left = None if deadline is None else deadline - self.clock()
+            if left is not None and left <= 0:
+                break
+            done, _ = wait(list(pending), timeout=POLL_SECONDS if left is None else min(POLL_SECONDS, left), return_when=FIRST_COMPLETED)
+            for future in done:
+                seat, ask = pending.pop(future)
+                error = future.exception()
+                if error is None:
+                    action, finished = future.result()
+                    if deadline is not None and finished > deadline:
+                        pending[future] = (seat, ask)  # it answered, but late: judged below
+                        continue
+                    answers[seat] = action
+                else:
+                    self._collect(seat, ask, lambda error=error: _raise(error), answers, failures)
+            if deadline is not None and self.clock() > deadline:
+                break
+        for future, (seat, ask) in pending.items():
+            failures.append((seat, self._late(seat, ask, future)))
+        self._inflight.clear()
+        return Asked(answers, tuple(sorted(failures, key=lambda f: f[0])))
+
+    def _timed(self, agent: Agent[S, A], ask: Ask[S, A]) -> tuple[A, float]:
+        """Run in a worker: the answer and when it came, on the driver's clock."""
+        action = agent.act(ask)
+        return action, self.clock()
+
+    def _collect(self, seat: int, ask: Ask[S, A], get: Callable[[], A], answers: dict[int, A], failures: list[tuple[int, AgentError]]) -> None:
+        try:
+            answers[seat] = get()
+        except Cancelled:
+            return  # the driver was stopped: nobody wants this answer, and it is no failure
+        except AgentError as exc:
+            failures.append((seat, exc))
+        except Exception as exc:  # an agent's bug is reported, and the game goes on
+            name = self.session.agents[seat].name
+            failures.append((seat, AgentError(f"{name} failed: {type(exc).__name__}: {exc}", forfeit=False)))
+
+    def _late(self, seat: int, ask: Ask[S, A], future: Future[A]) -> AgentError:
+        """A late answer: the ask is cancelled; whether the seat forfeits is the agent's kind's."""
+        if ask.control.cancel is not None:
+            ask.control.cancel.set()
+        future.cancel()
+        agent = self.session.agents[seat]
+        assert self.timeout is not None
+        # A program or network player forfeits (its stream is out of step with the game);
+        # a builtin bot's seat gets the default action.
+        return AgentError(f"{agent.name} {late_reason(self.timeout)}", forfeit=agent.forfeits_when_late)
+
+    # --- stepping -----------------------------------------------------------------------
+    def step(self) -> Step[S] | None:
+        """One step of the game loop: ask, apply failures, step, notify (the session does).
+        Returns the step played, or None when the game ended by forfeit or is over."""
+        session = self.session
+        if session.over:
+            return None
+        asked = self.ask()
+        if session.report_failures(asked.failures):
+            self.steps += 1
+            return None
+        if asked.failures and not session.ticking:
+            # A turn-based step waits for every acting seat: one that cannot answer stops the loop.
+            self.refused = asked.failures[0][1].reason
+            return None
+        step, refused = session.play_answers(asked.answers)
+        self.steps += 1
+        if refused:
+            self.refused = refused
+            session.report_error(refused)
+        return step
+
+    # --- pace -----------------------------------------------------------------------------
+    def seconds_per_step(self) -> float:
+        base = self.step_seconds if self.step_seconds is not None else (self.session.engine.tick_seconds or 0.0)
+        return base / max(self.speed, 1e-6)
+
+    def pause(self, paused: bool | None = None) -> bool:
+        """Pause (or resume, or toggle with None); returns whether it is now paused."""
+        self.paused = (not self.paused) if paused is None else paused
+        return self.paused
+
+    def single_step(self) -> None:
+        """Play exactly one step while paused (the running loop plays it)."""
+        self.paused = True
+        self._single.set()
+
+    def attach(self, session: Session[S, A]) -> None:
+        """Drive another session (a match's next round)."""
+        self.session = session
+        self.refused = None
+
+    def run(self, stop: threading.Event | None = None, *, max_steps: int | None = None) -> None:
+        """Play until the game is over, `stop` is set or `max_steps` steps were played,
+        at the pace. Meant for a thread (`start`) or a headless caller."""
+        stop = stop or self._stop
+        current = None
+        next_at = 0.0
+        played = 0
+        while not stop.is_set() and not self.session.over:
+            if self.session is not current:
+                # A new game: players get one beat to see the board (a watch starts at once).
+                current = self.session
+                next_at = self.clock() + (0.0 if self.first_step_now else self.seconds_per_step())
+            if max_steps is not None and played >= max_steps:
+                return
+            if self.refused:
+                return
+            if self.paused and not self._single.is_set():
+                self.sleep(POLL_SECONDS)
+                next_at = self.clock() + self.seconds_per_step()  # resuming waits a beat too
+                continue
+            if self.ready is not None and not self.ready():
+                self.sleep(POLL_SECONDS)
+                continue
+            wait_for = next_at - self.clock()
+            if wait_for > 0 and not self._single.is_set():
+                self.sleep(min(wait_for, POLL_SECONDS * 5))
+                continue
+            self._stepping = True
+            self._single.clear()
+            try:
+                self.step()
+            finally:
+                self._stepping = False
+            played += 1
+            beat = self.seconds_per_step()
+            next_at = max(next_at + beat, self.clock() - beat)
+
+    def start(self, forever: bool = True) -> None:
+        """Run in a daemon thread; observers are told on that thread. `forever` keeps going
+        across rounds (a match attaches the next session) until `stop`; otherwise the loop
+        ends with the game or a refusal and tells `on_stop` why."""
+        if self._thread is not None and self._thread.is_alive():
+            return
+        self._stop.clear()
+        self._thread = threading.Thread(target=self._loop, args=(forever,), name="driver", daemon=True)
+        self._thread.start()
+
+    def _loop(self, forever: bool) -> None:
+        try:
+            while not self._stop.is_set():
+                if self.session.over or self.refused:
+                    if not forever:
+                        break
+                    self._stop.wait(POLL_SECONDS)
+                    continue
+                self.run(self._stop)
+        except Exception as exc:  # a crash in an engine or observer ends the loop, with its reason
+            self.refused = f"The game loop stopped: {type(exc).__name__}: {exc}"
+            try:
+                self.session.report_error(self.refused)
+            except Exception:
+                pass
+        if not forever and not self._stop.is_set() and self.on_stop is not None:
+            self.on_stop(self.refused or "")
+
+    @property
+    def busy(self) -> bool:
+        """A step is under way or asked for (tests wait for this to settle)."""
+        return self.running and (self._stepping or self._single.is_set())
+
+    @property
+    def running(self) -> bool:
+        return self._thread is not None and self._thread.is_alive()
+
+    def stop(self, join: float | None = 2.0) -> None:
+        """Stop the loop (and its thread); asks in flight are cancelled, not awaited."""
+        self._stop.set()
+        self._single.set()
+        for ask in list(self._inflight):
+            if ask.control.cancel is not None:
+                ask.control.cancel.set()
+        thread = self._thread
+        if thread is not None and thread is not threading.current_thread() and join:
+            thread.join(join)
+        self._thread = None
+        if self._pool is not None:
+            self._pool.shutdown(wait=False, cancel_futures=True)
+            self._pool = None
+
+    def close(self) -> None:
+        """Stop and vacate the seats."""
+        self.stop()
+        self.session.close()
+
+
+def drive(session: Session[S, A], timeout: float | None, *, max_steps: int | None = None,
+          should_stop: Callable[[], bool] | None = None) -> Session[S, A]:
+    """Play a session headless as fast as its agents answer (a match round, `watch`)."""
+    driver: Driver[S, A] = Driver(session, timeout=timeout, step_seconds=0.0)
+    try:
+        while not session.over:
+            if should_stop is not None and should_stop():
+                break
+            if max_steps is not None and len(session.log) >= max_steps:
+                break
+            driver.step()
+            if driver.refused:
+                break
+    finally:
+        driver.stop(join=None)
+    return session
+
