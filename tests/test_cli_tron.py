@@ -130,6 +130,20 @@ def test_a_program_that_prints_garbage_forfeits_the_game(capsys, tmp_path) -> No
     assert children_running("bad.py") == []
 
 
+def test_a_program_that_hangs_loses_each_game_with_the_reason(capsys, tmp_path) -> None:
+    """The new user's case: a program that never answers forfeits every game at once, never
+    drives on one tick per timeout."""
+    for mode in ("oneshot", "cmd"):
+        bot = tmp_path / f"sleeper_{mode}.py"
+        bot.write_text("import time\ntime.sleep(60)\n")
+        assert main(["match", "tron", f"{mode}:{sys.executable} {bot}", "easy", "--games", "2", "--timeout", "0.3", "--json"]) == 0
+        record = json.loads(capsys.readouterr().out.strip().splitlines()[-1])
+        assert record["losses"] == 2
+        for game in record["games"]:
+            assert game["steps"] == 0 and "forfeits" in game["reason"] and "gave no answer within 0.3 s" in game["reason"]
+        assert children_running(bot.name) == []
+
+
 @pytest.mark.parametrize(
     ("argv", "needle"),
     [

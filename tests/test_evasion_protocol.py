@@ -317,3 +317,31 @@ def _ask():
 
     engine = EvasionEngine()
     return Ask(engine, engine.initial_state(), 0)
+
+
+#: Catch steps of our builtin client against itself through the architect (N=4, M=3), as
+#: measured with the server loop before it moved onto the core driver: they must not move.
+CATCH_BEFORE = {"2023": 1087, "2016": [791, 791]}
+
+
+@pytest.mark.parametrize("protocol", ["2023", "2016"])
+def test_two_builtin_clients_catch_at_the_same_steps_as_before(protocol: str) -> None:
+    box: dict[str, Any] = {}
+    bound = threading.Event()
+
+    def serve() -> None:
+        box["result"] = run_server(Config(n=4, m=3), protocol, 0, "tcp", "tcp", 3000, handshake_pause=0.0,
+                                   accept_timeout=10, on_listening=lambda port: (box.__setitem__("port", port), bound.set()))
+
+    server = threading.Thread(target=serve, daemon=True)
+    server.start()
+    assert bound.wait(5)
+    # Both clients are the same builtin program, so which one connects first does not matter.
+    clients = [threading.Thread(target=run_client, args=(protocol, "127.0.0.1", box["port"], name), kwargs={"timeout": 30}, daemon=True)
+               for name in ("a", "b")]
+    for client in clients:
+        client.start()
+    for thread in (*clients, server):
+        thread.join(60)
+        assert not thread.is_alive()
+    assert box["result"]["catch_steps"] == CATCH_BEFORE[protocol]

@@ -160,3 +160,48 @@ async def test_served_game_on_screen_with_a_human_prey():
         assert screen.shown.prey[1] > 200 and screen.shown.prey_velocity == (0, 1)
         assert "q quits" in str(screen.query_one("#message").content)
     assert not screen._thread.is_alive()
+
+
+async def test_the_architects_live_display_shows_every_step(monkeypatch):
+    """Two TCP clients through the architect on screen: the screen is told of every step of
+    the server's own session, in order, and the game ends where it ends headless."""
+    import threading
+
+    from tests.test_evasion_protocol import CATCH_BEFORE
+    from tui_grid.games.evasion.client import run_client
+    from tui_grid.games.evasion.definition import GAME
+    from tui_grid.games.evasion.rules import Config
+    from tui_grid.games.evasion.screen import ServeApp, ServedEvasionScreen
+    from tui_grid.games.evasion.server import EvasionServer
+
+    monkeypatch.setattr(ServedEvasionScreen, "tick_seconds", lambda self: 0.0)  # as fast as the clients answer
+    shown: list[int] = []
+    original = ServedEvasionScreen._on_change
+
+    def record(self, session, change):  # type: ignore[no-untyped-def]
+        if change.kind == "step":
+            shown.append(change.state.tick)
+        original(self, session, change)
+
+    monkeypatch.setattr(ServedEvasionScreen, "_on_change", record)
+    config = Config(n=4, m=3, max_steps=3000)
+    server = EvasionServer(config, "2023", 0, "tcp", "tcp", 3000, handshake_pause=0.0, accept_timeout=10)
+    serve = {"protocol": "2023", "port": 0, "hunter": "tcp", "prey": "tcp", "max_steps": 3000, "options": {}, "server": server}
+    app = ServeApp(GAME, registry.LoadedBoard(config, "served", "N=4 M=3"), serve)
+    async with app.run_test(size=(80, 24)) as pilot:
+        screen = app.screen_shown
+        clients = [threading.Thread(target=run_client, args=("2023", "127.0.0.1", server.port, name), kwargs={"timeout": 30}, daemon=True)
+                   for name in ("a", "b")]
+        for client in clients:
+            client.start()
+        for _ in range(1500):
+            await pilot.pause(0.02)
+            if screen.result is not None and shown and shown[-1] == screen.result["steps"]:
+                break
+        assert screen.result is not None and screen.result["catch_steps"] == CATCH_BEFORE["2023"]
+        assert shown == list(range(1, CATCH_BEFORE["2023"] + 1))
+        assert "caught" in str(screen.query_one("#message").content)
+    for client in clients:
+        client.join(10)
+        assert not client.is_alive()
+    assert not screen._thread.is_alive()

@@ -287,7 +287,7 @@ def _configure_match(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--walls", default="12", metavar="P", help="random maps' percent of walls (default 12)")
     parser.add_argument("--seed", default=None, metavar="S", help="the first random map's seed (default: a new one)")
     parser.add_argument("--time-ms", dest="time_ms", default=str(DEFAULT_TIME_MS), metavar="MS", help=f"builtin bots' thinking time per move (default {DEFAULT_TIME_MS})")
-    parser.add_argument("--timeout", default=str(DEFAULT_PROGRAM_TIMEOUT), metavar="SECONDS", help=f"longest a program may take per move (default {DEFAULT_PROGRAM_TIMEOUT:g})")
+    parser.add_argument("--timeout", default=str(DEFAULT_PROGRAM_TIMEOUT), metavar="SECONDS", help=f"each move's deadline: a program that misses it forfeits (default {DEFAULT_PROGRAM_TIMEOUT:g}); builtin bots think within it too")
     parser.add_argument("--json", action="store_true", help="end with one JSON line: wins, draws, losses (for RED) and the games")
 
 
@@ -384,8 +384,9 @@ def run_match(
             on_game(len(rows), match.score.wdl(0))
 
     try:
-        # Builtin bots keep to time_ms; the deadline is the programs' allowance.
-        match.play(max(timeout, time_ms / 1000.0 + 0.5), on_round=on_round)
+        # One deadline for every seat, the session's: a program that misses it forfeits; a
+        # builtin bot thinks within time_ms, or less when the deadline is nearer.
+        match.play(timeout, on_round=on_round)
     finally:
         match.close()
     score = match.score
