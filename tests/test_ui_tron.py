@@ -26,7 +26,7 @@ from tui_grid.core.agents import AgentError  # noqa: E402
 from tui_grid.core.external import ExternalProgramAgent  # noqa: E402
 from tui_grid.core.geometry import Direction, Pos  # noqa: E402
 from tui_grid.games.tron.screen import SETUP_FILE, TronScreen, TronSetupDialog  # noqa: E402
-from tui_grid.ui.game_screen import Hint  # noqa: E402
+from tui_grid.ui.board_view import Overlay  # noqa: E402
 from tui_grid.ui import menu  # noqa: E402
 
 SEED_BOT = "/work/shared/opponents/tron_seed_bot.py"
@@ -311,22 +311,18 @@ def test_the_arena_glyphs(data_dir) -> None:
     from tui_grid.games.tron.definition import GAME
     from tui_grid.games.tron.screen import TronBoardView
 
-    class Stub:
-        hint = None
-
     loaded = GAME.load("standard")
     engine = GAME.make_engine(loaded)
     state = engine.step(engine.initial_state(), {0: Direction.UP, 1: Direction.LEFT}).state
-    stub = Stub()
-    stub.shown = state  # type: ignore[attr-defined]
-    view = TronBoardView.__new__(TronBoardView)
-    view.game_screen = stub  # type: ignore[assignment]
+    view = TronBoardView()  # a view draws what it is given: no screen needed
+    view.use(engine, loaded.board)
+    view.state = state
     assert view.cell(6, 1) == ("R↑", "red-head")
     assert view.cell(7, 1) == ("░░", "red-trail")
     assert view.cell(7, 12) == ("G←", "green-head")
     assert view.cell(7, 13) == ("▒▒", "green-trail")
     assert view.cell(0, 0) == ("██", "wall") and view.cell(5, 5) == ("  ", "floor")
-    stub.hint = Hint("", {Pos(5, 1): ("◆ ", "hint")})  # type: ignore[attr-defined]
+    view.overlay = Overlay({Pos(5, 1): ("◆ ", "hint")})
     assert view.cell(5, 1) == ("◆ ", "hint")
 
 

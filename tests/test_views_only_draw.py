@@ -1,5 +1,6 @@
 """Views draw what they are given: no view assigns a session's state or keeps a queue of
-actions of its own (the session's human agent holds the one queue of keys, in core)."""
+actions of its own (the session's human agent holds the one queue of keys, in core), and
+no board view reads its screen (the screen pushes state and overlay with `show`)."""
 
 from __future__ import annotations
 
@@ -41,6 +42,8 @@ def offences(source: str) -> list[str]:
                 found.append(f"line {node.lineno}: imports queue")
         if isinstance(node, ast.Attribute) and node.attr == "pending" and "session" in _names(node.value):
             found.append(f"line {node.lineno}: reads the session's pending actions")
+        if isinstance(node, ast.Attribute) and node.attr == "game_screen":
+            found.append(f"line {node.lineno}: a board view reads its screen")
     return found
 
 
@@ -50,6 +53,6 @@ def test_no_view_assigns_state_or_queues_actions(path: Path) -> None:
 
 
 def test_the_check_finds_what_it_forbids() -> None:
-    bad = "import queue\nself.session.state = s\nself._queues = {}\nx = self.session.pending\n"
-    assert len(offences(bad)) == 4
+    bad = "import queue\nself.session.state = s\nself._queues = {}\nx = self.session.pending\ny = self.game_screen.shown\n"
+    assert len(offences(bad)) == 5
     assert offences("self.shown = state\nself._frames = deque()\n") == []

@@ -10,8 +10,9 @@ important down), so a 300x300 board fits 80x24.
 
 from __future__ import annotations
 
+from dataclasses import dataclass, field
 from enum import Enum
-from typing import ClassVar
+from typing import Any, ClassVar, Mapping
 
 from rich.segment import Segment
 from rich.style import Style
@@ -52,8 +53,23 @@ class Zoom(Enum):
 ZOOM_ORDER = (Zoom.WIDE, Zoom.NARROW, Zoom.HALF, Zoom.WHOLE)
 
 
+@dataclass(frozen=True)
+class Overlay:
+    """What is drawn over the state: hint marks (cell -> glyph, kind), a selection a game
+    keeps (Evasion's wall), and the cells a message is about (drawn reversed)."""
+
+    marks: Mapping[Pos, tuple[str, str]] = field(default_factory=dict)
+    selected: Any = None
+    marked: frozenset[tuple[int, int]] = frozenset()
+
+
+NO_OVERLAY = Overlay()
+
+
 class BoardView(ScrollView, can_focus=False):
-    """Subclasses set KINDS and COMPONENT_CLASSES and implement `cell`."""
+    """Subclasses set KINDS and COMPONENT_CLASSES and implement `cell` from `self.state`,
+    `self.overlay` and what they were built with; a screen pushes both with `show`, so a
+    view never reads its screen."""
 
     DEFAULT_CSS = """
     BoardView {
@@ -82,8 +98,10 @@ class BoardView(ScrollView, can_focus=False):
         self.grid_width = 1
         self.grid_height = 1
         self.focus_cell: Pos | None = None
-        #: Cells a message is about, drawn reversed (the cell a refusal or a catch names).
-        self.marked: frozenset[tuple[int, int]] = frozenset()
+        self.state: Any = None
+        self.overlay: Overlay = NO_OVERLAY
+        self.engine: Any = None
+        self.board: Any = None
         self._styles: dict[str, Style] = {}
         self._pair_styles: dict[tuple[str, str | None], Style] = {}
         self._rank = {kind: index for index, kind in enumerate(self.KINDS)}
@@ -198,10 +216,26 @@ class BoardView(ScrollView, can_focus=False):
             across, down = max(2, width // 4), max(1, height // 4)
             self.scroll_to_region(self.cell_region(self.focus_cell).grow((down, across, down, across)), animate=False, force=True)
 
-    def show(self, focus: Pos | None = None) -> None:
-        """Redraw after the game state changed, keeping `focus` on screen."""
+    def use(self, engine: Any, board: Any) -> None:
+        """The rules and the board being played (a new board or round brings new ones)."""
+        self.engine = engine
+        self.board = board
+
+    @property
+    def marked(self) -> frozenset[tuple[int, int]]:
+        return self.overlay.marked
+
+    def show(self, state: Any, overlay: Overlay = NO_OVERLAY, focus: Pos | None = None) -> None:
+        """Draw `state` with `overlay`, keeping `focus` on screen."""
+        self.state = state
+        self.overlay = overlay
         self.focus_cell = focus
         self.scroll_to_focus()
+        self.refresh()
+
+    def show_overlay(self, overlay: Overlay) -> None:
+        """The same state with another overlay (a hint arrived, a selection moved)."""
+        self.overlay = overlay
         self.refresh()
 
     # --- drawing ----------------------------------------------------------------------

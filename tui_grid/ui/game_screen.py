@@ -30,7 +30,7 @@ from tui_grid.core.geometry import Pos
 from tui_grid.core.session import Change, Session
 from tui_grid.games.registry import BoardFiles, GameDefinition, Generated, LoadedBoard, Plannable, Solvable
 from tui_grid.ui import messages
-from tui_grid.ui.board_view import BoardView
+from tui_grid.ui.board_view import BoardView, Overlay
 from tui_grid.ui.key_bar import KeyBar
 from tui_grid.ui.keys import Keymap, keymap
 from tui_grid.ui.settings import Settings, thin_frames
@@ -86,7 +86,8 @@ class GameScreen(Screen, Generic[S]):
         super().__init__()
         self.game = game
         self.settings = settings or Settings()
-        self.hint: Hint | None = None
+        self._hint: Hint | None = None
+        self._marked: frozenset[tuple[int, int]] = frozenset()
         self.message = ""
         self._frames: deque[S] = deque()
         self._frame_timer: Timer | None = None
@@ -99,6 +100,8 @@ class GameScreen(Screen, Generic[S]):
         self._busy_what = ""
         self.view = self.make_board_view()
         self._start(loaded)
+        self.view.use(self.engine, self.board)
+        self.view.state = self.shown
 
     def _start(self, loaded: LoadedBoard) -> None:
         self.loaded = loaded
@@ -129,6 +132,28 @@ class GameScreen(Screen, Generic[S]):
     @property
     def engine(self) -> Engine[S, Any]:
         return self.session.engine
+
+    # --- what the board view is given -----------------------------------------------------
+    @property
+    def hint(self) -> Hint | None:
+        return self._hint
+
+    @hint.setter
+    def hint(self, hint: Hint | None) -> None:
+        self._hint = hint
+        self.push_overlay()
+
+    def overlay(self) -> Overlay:
+        """What the view draws over the state: the hint's marks, the game's selection, the
+        cells the message is about."""
+        return Overlay(self._hint.marks if self._hint is not None else {}, self.selection(), self._marked)
+
+    def selection(self) -> Any:
+        """A game's selection drawn on the board (Evasion's selected wall); none by default."""
+        return None
+
+    def push_overlay(self) -> None:
+        self.view.show_overlay(self.overlay())
 
     @property
     def board(self) -> Any:
@@ -166,7 +191,8 @@ class GameScreen(Screen, Generic[S]):
             title += f"  [{self.loaded.game_id}]"
         self.query_one("#title", Static).update(title)
         self._show_status()
-        self.view.show(self.focus_of(self.shown))
+        self.view.use(self.engine, self.board)
+        self.view.show(self.shown, self.overlay(), self.focus_of(self.shown))
 
     def _show_status(self) -> None:
         parts = [self.status_text(self.shown)]
@@ -181,9 +207,9 @@ class GameScreen(Screen, Generic[S]):
     def say(self, message: str, cells: tuple[tuple[int, int], ...] = ()) -> None:
         """Show a message; `cells` are the board cells it is about, marked until the next one."""
         self.message = message
-        self.view.marked = frozenset(cells)
+        self._marked = frozenset(cells)
         self._show_status()
-        self.view.refresh()
+        self.push_overlay()
 
     # --- the session -------------------------------------------------------------------------
     def observe(self, session: Session[S, Any], change: Change[S]) -> None:
@@ -208,7 +234,7 @@ class GameScreen(Screen, Generic[S]):
                 frames.extend(thin_frames(list(step.frames)))
                 frames.append(step.state)
             self.message = messages.after_game(self.session) if over else ""
-            self.view.marked = frozenset(cell for event in change.events for cell in event.cells)
+            self._marked = frozenset(cell for event in change.events for cell in event.cells)
             self._run_frames(frames, change.state)
             self._watch_moved()
             if over:
@@ -267,7 +293,7 @@ class GameScreen(Screen, Generic[S]):
     def _display(self, state: S) -> None:
         self.shown = state
         self._show_status()
-        self.view.show(self.focus_of(state))
+        self.view.show(state, self.overlay(), self.focus_of(state))
 
     def action_undo(self) -> None:
         self._interrupt()
@@ -427,7 +453,6 @@ class GameScreen(Screen, Generic[S]):
             return
         self.hint = hint
         self.say(hint.message)
-        self.view.refresh()
 
     def action_solve(self) -> None:
         self._interrupt()

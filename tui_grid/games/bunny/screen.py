@@ -239,14 +239,9 @@ class BunnyBoardView(BoardView):
     KINDS = ("bunny", "won", "square", "start", "marked", "void")
     COMPONENT_CLASSES = {f"board--{kind}" for kind in KINDS}
 
-    def __init__(self, screen: BunnyScreen) -> None:
-        super().__init__(id="board")
-        self.game_screen = screen
-
     def cell(self, row: int, col: int) -> tuple[str, str]:
-        screen = self.game_screen
-        board = screen.board
-        state: BunnyState = screen.shown
+        board = self.board
+        state: BunnyState = self.state
         ch = board.rows[row][col]
         pos = Pos(row, col)
         if pos == state.pos:
@@ -625,7 +620,7 @@ class BunnyScreen(GameScreen[BunnyState]):
 
     # --- the hooks ---------------------------------------------------------------------------
     def make_board_view(self) -> BoardView:
-        return BunnyBoardView(self)
+        return BunnyBoardView(id="board")
 
     def status_text(self, state: BunnyState) -> str:
         text = state.summary()

@@ -76,9 +76,8 @@ class EvasionBoardView(BoardView):
     COMPONENT_CLASSES = {f"board--{kind}" for kind in KINDS}
     MARKERS = {"prey": "P", "hunter": "H"}  # visible in the whole-board zoom in every colour mode
 
-    def __init__(self, screen: EvasionScreen) -> None:
+    def __init__(self) -> None:
         super().__init__(id="board")
-        self.game_screen = screen
         self._rows_for: tuple[Wall, ...] | None = None
         self._rows: list[list[tuple[str, str]]] = []
         self._blocks_for: tuple[tuple[Wall, ...], int] | None = None
@@ -88,7 +87,7 @@ class EvasionBoardView(BoardView):
     def _wall_rows(self, state: State) -> list[list[tuple[str, str]]]:
         """Each board row as cells, walls included: rebuilt only when the walls change."""
         if self._rows_for != state.walls or not self._rows:
-            grid = self.game_screen.engine.grid_of(state)
+            grid = self.engine.grid_of(state)
             cells, stride, width = grid.cells, grid.stride, grid.width
             rows = []
             for y in range(grid.height):
@@ -101,7 +100,7 @@ class EvasionBoardView(BoardView):
     def _wall_blocks(self, state: State, k: int) -> list[list[str]]:
         """Per block row, the kind of each k x k block from the walls alone."""
         if self._blocks_for != (state.walls, k) or not self._blocks:
-            grid = self.game_screen.engine.grid_of(state)
+            grid = self.engine.grid_of(state)
             cells, stride, width, height = grid.cells, grid.stride, grid.width, grid.height
             columns = -(-width // k)
             blocks = []
@@ -117,7 +116,7 @@ class EvasionBoardView(BoardView):
 
     def marks(self, state: State) -> list[tuple[int, int, tuple[str, str]]]:
         """(x, y, cell) drawn over the walls, least important first."""
-        config = self.game_screen.engine.config
+        config = self.engine.config
         out: list[tuple[int, int, tuple[str, str]]] = []
         hx, hy = state.hunter
         vx, vy = state.hunter_velocity
@@ -128,14 +127,19 @@ class EvasionBoardView(BoardView):
         out.append((*state.prey, ("P ", "prey")))
         return out
 
+    def selected(self, state: State) -> Wall | None:
+        """The selected wall, while it stands."""
+        wall = self.overlay.selected
+        return wall if wall is not None and wall in state.walls else None
+
     # --- drawing --------------------------------------------------------------------------------
     def cell(self, row: int, col: int) -> tuple[str, str]:
         return self.row_cells(row, col, col + 1)[0]
 
     def row_cells(self, row: int, first: int, last: int) -> list[tuple[str, str]]:
-        state: State = self.game_screen.shown
+        state: State = self.state
         cells = self._wall_rows(state)[row][first:last]
-        wall = self.game_screen.selected_wall()
+        wall = self.selected(state)
         if wall is not None and wall.y1 <= row <= wall.y2:
             for x in range(max(first, wall.x1), min(last, wall.x2 + 1)):
                 cells[x - first] = SELECTED
@@ -145,13 +149,13 @@ class EvasionBoardView(BoardView):
         return cells
 
     def _block_row(self, block_row: int, k: int, first: int, last: int) -> list[str]:
-        state: State = self.game_screen.shown
+        state: State = self.state
         blocks = self._wall_blocks(state, k)
         if block_row >= len(blocks):
             return ["floor"] * (last - first)
         kinds = blocks[block_row][first:last]
         rank = self._rank
-        wall = self.game_screen.selected_wall()
+        wall = self.selected(state)
         if wall is not None and wall.y1 // k <= block_row <= wall.y2 // k:
             for column in range(max(first, wall.x1 // k), min(last, wall.x2 // k + 1)):
                 kinds[column - first] = "selected"
@@ -180,7 +184,7 @@ class EvasionScreen(MatchScreen[State]):
         super().__init__(game, loaded, settings, players, rounds)
 
     def make_board_view(self) -> BoardView:
-        return EvasionBoardView(self)
+        return EvasionBoardView()
 
     def on_mount(self) -> None:
         # The shell's on_mount runs too: Textual calls the handler of every class in the MRO.
@@ -251,6 +255,9 @@ class EvasionScreen(MatchScreen[State]):
         if wall is not None and wall not in self.shown.walls:
             self._selected = wall = None
         return wall
+
+    def selection(self) -> Wall | None:
+        return self.selected_wall()
 
     def _on_change(self, session: Session[State, Any], change: Any) -> None:
         try:
@@ -336,7 +343,6 @@ class EvasionScreen(MatchScreen[State]):
         index = (walls.index(current) + 1) % len(walls) if current is not None else 0
         self._selected = walls[index]
         self.say(f"Selected wall {index + 1}/{len(walls)}: {walls[index].text()}. ⌫ removes it.")
-        self.view.refresh()
 
     def action_remove_wall(self) -> None:
         if not self._can_play(HUNTER):

@@ -26,35 +26,27 @@ class IceBoardView(BoardView):
     FRAMED = True  # the map's edge stops slides like a wall
     MARKERS = {"player": "@", "won": "@", "end": "E", "start": "S", "target": "*"}
 
-    def __init__(self, screen: IceScreen) -> None:
-        super().__init__(id="board")
-        self.game_screen = screen
-
     def cell(self, row: int, col: int) -> tuple[str, str]:
-        screen = self.game_screen
-        board: IceBoard = screen.board
-        state: IceState = screen.shown
+        board: IceBoard = self.board
+        state: IceState = self.state
         pos = Pos(row, col)
         if pos == state.pos:
             return ("@ ", "won") if pos == board.end else ("@ ", "player")
-        hint = screen.hint
-        if hint is not None and pos in hint.marks:
-            return hint.marks[pos]
+        marks = self.overlay.marks
+        if pos in marks:
+            return marks[pos]
         return TILES[board.rows[row][col]]
 
     def row_cells(self, row: int, first: int, last: int) -> list[tuple[str, str]]:
         """A whole row from the map string; only the player and hint marks need a lookup."""
-        screen = self.game_screen
-        line = screen.board.rows[row]
+        line = self.board.rows[row]
         cells = [TILES[ch] for ch in line[first:last]]
-        state: IceState = screen.shown
+        state: IceState = self.state
         if state.pos.row == row and first <= state.pos.col < last:
             cells[state.pos.col - first] = self.cell(row, state.pos.col)
-        hint = screen.hint
-        if hint is not None:
-            for pos, mark in hint.marks.items():
-                if pos.row == row and first <= pos.col < last and pos != state.pos:
-                    cells[pos.col - first] = mark
+        for pos, mark in self.overlay.marks.items():
+            if pos.row == row and first <= pos.col < last and pos != state.pos:
+                cells[pos.col - first] = mark
         return cells
 
 
@@ -62,7 +54,7 @@ class IceScreen(GameScreen[IceState]):
     KEYMAP = keymap(arrow_moves({"up": "u", "down": "d", "left": "l", "right": "r"}, help_text="slide"))
 
     def make_board_view(self) -> BoardView:
-        return IceBoardView(self)
+        return IceBoardView(id="board")
 
     def status_text(self, state: IceState) -> str:
         outcome = self.engine.outcome(state)

@@ -23,16 +23,15 @@ class JimmyBoardView(BoardView):
     COMPONENT_CLASSES = {f"board--{kind}" for kind in KINDS}
     MARKERS = {"doom": "X", "free": "o", "jimmy": "o", "ghost": "g"}
 
-    def __init__(self, screen: JimmyScreen) -> None:
+    def __init__(self) -> None:
         super().__init__(id="board")
-        self.game_screen = screen
         self._cache_key: object = None
         self._ghost_counts: Counter[Pos] = Counter()
         self._danger: frozenset[Pos] = frozenset()
 
     def _prepare(self) -> None:
         """Ghost counts and next-step cells, computed once per shown state, not per cell."""
-        state: JimmyState = self.game_screen.shown
+        state: JimmyState = self.state
         if self._cache_key is state:
             return
         self._cache_key = state
@@ -44,9 +43,8 @@ class JimmyBoardView(BoardView):
 
     def cell(self, row: int, col: int) -> tuple[str, str]:
         self._prepare()
-        screen = self.game_screen
-        board: JimmyBoard = screen.board
-        state: JimmyState = screen.shown
+        board: JimmyBoard = self.board
+        state: JimmyState = self.state
         pos = Pos(row, col)
         ghosts = self._ghost_counts.get(pos, 0)
         if pos == state.jimmy:
@@ -55,9 +53,9 @@ class JimmyBoardView(BoardView):
             return ("o ", "free" if state.outcome is Outcome.ESCAPED else "jimmy")
         if ghosts:
             return ("g " if ghosts == 1 else f"{min(ghosts, 9)} ", "ghost")
-        hint = screen.hint
-        if hint is not None and pos in hint.marks:
-            return hint.marks[pos]
+        marks = self.overlay.marks
+        if pos in marks:
+            return marks[pos]
         if pos in self._danger:
             return ("× ", "danger")
         if pos in board.solid:
@@ -73,7 +71,7 @@ class JimmyScreen(GameScreen[JimmyState]):
     KEYMAP = keymap(arrow_moves({"up": "U", "down": "D", "left": "L", "right": "R"}))
 
     def make_board_view(self) -> BoardView:
-        return JimmyBoardView(self)
+        return JimmyBoardView()
 
     def status_text(self, state: JimmyState) -> str:
         outcome = self.engine.outcome(state)

@@ -287,15 +287,11 @@ class TronBoardView(BoardView):
     #: Kept as glyphs in the half-block zooms (big boards), so heads stay findable.
     MARKERS = {"crash": "X", "hint": "◆", "red-head": "R", "green-head": "G"}
 
-    def __init__(self, screen: TronScreen) -> None:
-        super().__init__(id="board")
-        self.game_screen = screen
-
     def cell(self, row: int, col: int) -> tuple[str, str]:
         return self.row_cells(row, col, col + 1)[0]
 
     def row_cells(self, row: int, first: int, last: int) -> list[tuple[str, str]]:
-        state: TronState = self.game_screen.shown
+        state: TronState = self.state
         cells = [TILES.get(ch, TILES["#"]) for ch in state.rows[row][first:last]]
 
         def put(pos: Pos | None, mark: tuple[str, str]) -> None:
@@ -305,10 +301,8 @@ class TronBoardView(BoardView):
         for seat, head in enumerate(state.heads):
             heading = state.headings[seat]
             put(head, (HEAD_LETTERS[seat] + (heading.arrow if heading is not None else " "), HEAD_KINDS[seat]))
-        hint = self.game_screen.hint
-        if hint is not None:
-            for pos, mark in hint.marks.items():
-                put(pos, mark)
+        for pos, mark in self.overlay.marks.items():
+            put(pos, mark)
         for crash in state.crashes:
             put(crash, CRASH)
         return cells
@@ -523,7 +517,6 @@ class TronScreen(MatchScreen[TronState]):
         text = "Hint on: ◆ marks where the hard bot would drive you, every tick. h turns it off." if self._hint_on else "Hint off."
         if not self._hint_on:
             self.hint = None
-            self.view.refresh()
         if self.session.over:  # keep the round's verdict on screen
             self.notify(text, timeout=3)
             return
@@ -552,11 +545,10 @@ class TronScreen(MatchScreen[TronState]):
         marks = {state.heads[seat].step(direction): HINT_MARK for seat, direction in moves.items()}
         words = ", ".join(f"{SEAT_NAMES[seat]} {direction.name}" for seat, direction in moves.items())
         self.hint = Hint(f"Hint: the hard bot would drive {words}.", marks)
-        self.view.refresh()
 
     # --- drawing hooks ------------------------------------------------------------------------------------
     def make_board_view(self) -> BoardView:
-        return TronBoardView(self)
+        return TronBoardView(id="board")
 
     def grid_size(self) -> tuple[int, int]:
         board = self.session.engine.board  # type: ignore[attr-defined]
