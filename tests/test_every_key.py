@@ -542,16 +542,17 @@ async def test_every_key_of_the_served_evasion_bar() -> None:
     from tui_grid.games.evasion.definition import GAME
     from tui_grid.games.evasion.rules import Config
     from tui_grid.games.evasion.screen import PREY_KEYS, ServeApp
+    from tui_grid.games.evasion.server import EvasionServer
 
-    serve = {"protocol": "2023", "port": 0, "hunter": "human", "prey": "human", "max_steps": 400, "options": {}}
     for closing_key in ("escape", "q"):
-        app = ServeApp(GAME, registry_board(Config(max_steps=400)), serve)
+        server = EvasionServer(Config(max_steps=400), "2023", 0, "human", "human", 400)
+        app = ServeApp(GAME, registry_board(Config(max_steps=400)), server)
         async with app.run_test(size=(80, 24)) as pilot:
             screen = app.screen_shown
             await pilot.pause(0.1)
             await pilot.press("space")
             await pilot.pause(0.2)
-            assert screen.paused and screen._thread.is_alive()
+            assert screen.paused and app.feed.thread.is_alive()
             assert bar(app) == COVERED["evasion"]
 
             async def step(times: int = 1) -> None:
@@ -598,13 +599,14 @@ async def test_every_key_of_the_served_evasion_bar() -> None:
                 await step()
                 assert screen.state.walls == ()
                 await pilot.press("h")
+                await wait_idle(pilot)
                 assert "Hint: hunter:" in message(app) and "prey: go" in message(app)
                 await help_then_close(pilot, screen)
             # esc: nothing is behind the served game, so back quits; q quits.
             await pilot.press(closing_key)
             await pilot.pause()
         assert not app.is_running, closing_key
-        assert not screen._thread.is_alive()
+        assert not app.feed.thread.is_alive()
 
 
 def registry_board(config):  # type: ignore[no-untyped-def]

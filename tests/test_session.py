@@ -2,13 +2,12 @@
 
 from __future__ import annotations
 
-import threading
 from dataclasses import dataclass
 from typing import Sequence
 
 import pytest
 
-from tui_grid.core.agents import AgentError, Ask, FunctionAgent, HumanAgent
+from tui_grid.core.agents import Ask, FunctionAgent
 from tui_grid.core.engine import Engine, Event, IllegalAction, Joint, Outcome, PLAYING, Result, Step
 from tui_grid.core.match import Match, seating_for, wilson_interval
 from tui_grid.core.session import Session

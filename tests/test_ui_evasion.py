@@ -145,21 +145,23 @@ async def test_served_game_on_screen_with_a_human_prey():
     from tui_grid.games.evasion.rules import Config
     from tui_grid.games.evasion.screen import ServeApp
 
-    serve = {"protocol": "2023", "port": 0, "hunter": "builtin", "prey": "human", "max_steps": 40, "options": {}}
-    app = ServeApp(GAME, registry.LoadedBoard(Config(max_steps=40), "served", "N=10 M=5"), serve)
+    from tui_grid.games.evasion.server import EvasionServer
+
+    server = EvasionServer(Config(max_steps=40), "2023", 0, "builtin", "human", 40)
+    app = ServeApp(GAME, registry.LoadedBoard(Config(max_steps=40), "served", "N=10 M=5"), server)
     async with app.run_test(size=(80, 24)) as pilot:
         screen = app.screen_shown
         await pilot.pause(0.1)
         await pilot.press("c")  # down, queued for the server's next prey step
         for _ in range(100):
             await pilot.pause(0.05)
-            if screen.result is not None:
+            if app.feed.result is not None:
                 break
         await pilot.pause(0.1)
-        assert screen.result is not None and screen.result["steps"] == 40
+        assert app.feed.result is not None and app.feed.result["steps"] == 40
         assert screen.shown.prey[1] > 200 and screen.shown.prey_velocity == (0, 1)
         assert "q quits" in str(screen.query_one("#message").content)
-    assert not screen._thread.is_alive()
+    assert not app.feed.thread.is_alive()
 
 
 async def test_the_architects_live_display_shows_every_step(monkeypatch):
@@ -171,23 +173,22 @@ async def test_the_architects_live_display_shows_every_step(monkeypatch):
     from tui_grid.games.evasion.client import run_client
     from tui_grid.games.evasion.definition import GAME
     from tui_grid.games.evasion.rules import Config
-    from tui_grid.games.evasion.screen import ServeApp, ServedEvasionScreen
+    from tui_grid.games.evasion.screen import EvasionScreen, ServeApp
     from tui_grid.games.evasion.server import EvasionServer
 
-    monkeypatch.setattr(ServedEvasionScreen, "tick_seconds", lambda self: 0.0)  # as fast as the clients answer
+    monkeypatch.setattr(EvasionScreen, "tick_seconds", lambda self: 0.0)  # as fast as the clients answer
     shown: list[int] = []
-    original = ServedEvasionScreen._on_change
+    original = EvasionScreen._on_change
 
     def record(self, session, change):  # type: ignore[no-untyped-def]
         if change.kind == "step":
             shown.append(change.state.tick)
         original(self, session, change)
 
-    monkeypatch.setattr(ServedEvasionScreen, "_on_change", record)
+    monkeypatch.setattr(EvasionScreen, "_on_change", record)
     config = Config(n=4, m=3, max_steps=3000)
     server = EvasionServer(config, "2023", 0, "tcp", "tcp", 3000, handshake_pause=0.0, accept_timeout=10)
-    serve = {"protocol": "2023", "port": 0, "hunter": "tcp", "prey": "tcp", "max_steps": 3000, "options": {}, "server": server}
-    app = ServeApp(GAME, registry.LoadedBoard(config, "served", "N=4 M=3"), serve)
+    app = ServeApp(GAME, registry.LoadedBoard(config, "served", "N=4 M=3"), server)
     async with app.run_test(size=(80, 24)) as pilot:
         screen = app.screen_shown
         clients = [threading.Thread(target=run_client, args=("2023", "127.0.0.1", server.port, name), kwargs={"timeout": 30}, daemon=True)
@@ -196,12 +197,13 @@ async def test_the_architects_live_display_shows_every_step(monkeypatch):
             client.start()
         for _ in range(1500):
             await pilot.pause(0.02)
-            if screen.result is not None and shown and shown[-1] == screen.result["steps"]:
+            result = app.feed.result
+            if result is not None and shown and shown[-1] == result["steps"]:
                 break
-        assert screen.result is not None and screen.result["catch_steps"] == CATCH_BEFORE["2023"]
+        assert app.feed.result is not None and app.feed.result["catch_steps"] == CATCH_BEFORE["2023"]
         assert shown == list(range(1, CATCH_BEFORE["2023"] + 1))
         assert "caught" in str(screen.query_one("#message").content)
     for client in clients:
         client.join(10)
         assert not client.is_alive()
-    assert not screen._thread.is_alive()
+    assert not app.feed.thread.is_alive()

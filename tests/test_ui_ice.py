@@ -1,5 +1,7 @@
 from __future__ import annotations
 
+import threading
+
 from tests.conftest import make_app, settle, status, until, wait_idle
 from tui_grid.games.ice.screen import IceScreen
 
@@ -44,15 +46,17 @@ async def test_watch_plays_one_undoable_move_per_step() -> None:
     app = make_app("ice", "spiral", speed=9)
     async with app.run_test(size=(80, 24)) as pilot:
         screen: IceScreen = app.screen
-        await pilot.press("w")
-        assert await until(pilot, lambda: screen.state.moves >= 1)
-        await pilot.press("space")  # paused: no more moves
-        await wait_idle(pilot)
-        held = screen.state.moves
+        hold = threading.Event()  # the solver waits until the watch is paused: no race with the beat
+        plan = screen.find_plan
+        screen.find_plan = lambda state, control, seat=None: (hold.wait(5), plan(state, control, seat))[1]
+        await pilot.press("w", "space")  # paused while the first move is being planned
         assert "watching (paused)" in status(app)
+        hold.set()
+        assert await until(pilot, lambda: screen.state.moves == 1)  # the move under way is played
+        await wait_idle(pilot)
         for _ in range(5):
             await pilot.pause(0.06)  # longer than a beat at speed 9
-        assert screen.state.moves == held
+        assert screen.state.moves == 1
         await pilot.press("space")
         assert await until(pilot, lambda: screen.session.over)
         assert screen.state.moves == 6 and "Solved in 6 moves" in status(app)

@@ -98,6 +98,7 @@ class Driver(Generic[S, A]):
         self._pool: ThreadPoolExecutor | None = None
         self._inflight: list[Ask[S, A]] = []
         self._stepping = False
+        self._gate = threading.Lock()
 
     # --- asking -----------------------------------------------------------------------
     def _executor(self) -> ThreadPoolExecutor:
@@ -209,14 +210,17 @@ class Driver(Generic[S, A]):
         return base / max(self.speed, 1e-6)
 
     def pause(self, paused: bool | None = None) -> bool:
-        """Pause (or resume, or toggle with None); returns whether it is now paused."""
-        self.paused = (not self.paused) if paused is None else paused
+        """Pause (or resume, or toggle with None); returns whether it is now paused. A step
+        already under way finishes (`busy` says so); none starts after this returns."""
+        with self._gate:
+            self.paused = (not self.paused) if paused is None else paused
         return self.paused
 
     def single_step(self) -> None:
         """Play exactly one step while paused (the running loop plays it)."""
-        self.paused = True
-        self._single.set()
+        with self._gate:
+            self.paused = True
+            self._single.set()
 
     def attach(self, session: Session[S, A]) -> None:
         """Drive another session (a match's next round)."""
@@ -250,8 +254,11 @@ class Driver(Generic[S, A]):
             if wait_for > 0 and not self._single.is_set():
                 self.sleep(min(wait_for, POLL_SECONDS * 5))
                 continue
-            self._stepping = True
-            self._single.clear()
+            with self._gate:  # decided with pause(): once it returns, no step starts unseen
+                if self.paused and not self._single.is_set():
+                    continue
+                self._stepping = True
+                self._single.clear()
             try:
                 self.step()
             finally:

@@ -8,12 +8,16 @@ arrow keys keeps them when his cycle changes colour.
 
 from __future__ import annotations
 
+import threading
 from dataclasses import replace
 from typing import Any, ClassVar, Sequence
+
+from textual.message import Message
 
 from tui_grid.core.agents import Agent
 from tui_grid.core.driver import Driver
 from tui_grid.core.engine import Engine
+from tui_grid.core.live import LiveMatch, MatchFeed
 from tui_grid.core.match import Match
 from tui_grid.core.players import LOCAL_KINDS, PlayerContext, participant_names
 from tui_grid.core.session import Change, Session
@@ -44,10 +48,27 @@ def match_keymap(own: tuple[Key, ...], help: dict[str, str] | None = None) -> Ke
     return Keymap(tuple(replace(key, help=texts.get(key.common, key.help)) for key in base.keys))
 
 
+class RoundBegan(Message):
+    """A feed began a round on another thread (a server's next game)."""
+
+    def __init__(self, session: Session[Any, Any]) -> None:
+        super().__init__()
+        self.session = session
+
+
+class FeedNote(Message):
+    """A line from the feed outside any game (a server's log or result)."""
+
+    def __init__(self, text: str) -> None:
+        super().__init__()
+        self.text = text
+
+
 class MatchScreen(GameScreen[S]):
-    """`players` are player texts (core.players), one per participant; the game's defaults
-    when none are given. The driver (core.driver) owns the clock on its own thread; this
-    screen starts it, steers its pace (space, `.`, + and -) and draws what it is told."""
+    """A view of a match feed (core.live): by default a LiveMatch of `players` (player
+    texts, core.players; the game's defaults when none are given) played here, or any feed
+    given, such as the Evasion architect's. The feed's driver owns the clock; this screen
+    starts it, steers its pace (space, `.`, + and -) and draws what it is told."""
 
     KEYMAP: ClassVar[Keymap] = match_keymap(())
 
@@ -58,17 +79,29 @@ class MatchScreen(GameScreen[S]):
         settings: Settings | None = None,
         players: Sequence[str] | None = None,
         rounds: int = 1,
+        *,
+        feed: MatchFeed[S, Any] | None = None,
     ) -> None:
         self.players = tuple(players or game.default_players)
         self.rounds = rounds
-        self.driver: Driver[S, Any] | None = None
+        self.feed: MatchFeed[S, Any] | None = feed
         super().__init__(game, loaded, settings)
 
+    # --- the feed ----------------------------------------------------------------------------
     def _start(self, loaded: LoadedBoard) -> None:
         self.loaded = loaded
+        if self.feed is None:
+            self.feed = self.make_feed()
+        self.feed.subscribe(self.observe)
+        self.feed.on_round(self._round_began)
+        self.feed.on_note(self._feed_note)
+        self.session: Session[S, Any] = self.feed.session
+        self.shown = self.session.state
+        self._pace_driver()
+
+    def make_feed(self) -> MatchFeed[S, Any]:
         participants = [self.make_participant(player, index) for index, player in enumerate(self.players)]
-        self.match: Match[S, Any] = Match(self.round_engine, participants, self.rounds, names=self.participant_names())
-        self._new_round()
+        return LiveMatch(self.round_engine, participants, self.rounds, names=self.participant_names(), timeout=None, step_seconds=None)
 
     def make_participant(self, player: str, index: int) -> Agent[Any, Any]:
         return self.game.make_agent(player, PlayerContext(index), LOCAL_KINDS)
@@ -79,23 +112,52 @@ class MatchScreen(GameScreen[S]):
     def participant_names(self) -> list[str]:
         return participant_names(self.game, self.players)
 
-    def _new_round(self) -> None:
-        self.session: Session[S, Any] = self.match.new_session()
-        self.session.subscribe(self.observe)
-        self.shown = self.session.state
-        if self.driver is None:
-            self.driver = Driver(self.session, timeout=self.agent_timeout(), step_seconds=self.tick_seconds())
+    @property
+    def match(self) -> Match[S, Any]:
+        assert self.feed is not None
+        return self.feed.match
+
+    @property
+    def driver(self) -> Driver[S, Any] | None:
+        return self.feed.driver if self.feed is not None else None
+
+    def _pace_driver(self) -> None:
+        """The feed's beat and deadline from this screen's speed."""
+        if self.feed is not None:
+            self.feed.pace(self.tick_seconds(), self.agent_timeout())
+
+    def _round_began(self, session: Session[S, Any]) -> None:
+        if threading.get_ident() == self._thread_id:
+            self.show_round(session)
         else:
-            self.driver.attach(self.session)
-            self.driver.timeout = self.agent_timeout()
+            self.post_message(RoundBegan(session))
+
+    def on_round_began(self, message: RoundBegan) -> None:
+        self.show_round(message.session)
+
+    def _feed_note(self, text: str) -> None:
+        self.post_message(FeedNote(text))
+
+    def on_feed_note(self, message: FeedNote) -> None:
+        self.say(message.text)
+
+    def show_round(self, session: Session[S, Any]) -> None:
+        """A new round's session: show it from its start."""
+        self.session = session
+        self.shown = session.state
+        self._pace_driver()
+        self.hint = None
+        self.message = ""
+        self.view.set_grid_size(*self.grid_size())
+        self._refresh_all()
 
     def on_mount(self) -> None:
         # Textual runs GameScreen.on_mount too (handlers run along the class hierarchy).
-        if self.driver is not None and not self.holds_clock():
-            self.driver.start()
+        if self.feed is not None and not self.holds_clock():
+            self.feed.start()
 
     def holds_clock(self) -> bool:
-        """Whether the clock waits (a setup dialog first); the driver starts when not."""
+        """Whether the clock waits (a setup dialog first); the feed starts when not."""
         return False
 
     def tick_seconds(self) -> float:
@@ -107,7 +169,7 @@ class MatchScreen(GameScreen[S]):
 
     @property
     def paused(self) -> bool:
-        return self.driver is not None and self.driver.paused
+        return self.feed is not None and self.feed.paused
 
     @property
     def driving(self) -> bool:
@@ -133,7 +195,8 @@ class MatchScreen(GameScreen[S]):
         """After a step that did not end the round (Tron asks for its live hint here)."""
 
     def round_over(self) -> None:
-        result = self.match.finish_round()
+        """The round ended; the feed has recorded it (`self.match.score`)."""
+        result = self.match.score.rounds[-1]
         score = self.match.score.summary()
         if self.match.finished:
             self.say(f"{self.session.outcome.reason}. Match over: {score}.")
@@ -167,40 +230,43 @@ class MatchScreen(GameScreen[S]):
         self.app.push_screen(HelpScreen(self.game, self.KEYMAP, self.offers), closed)
 
     def action_pause(self) -> None:
-        if self.driver is None:
+        if self.feed is None:
             return
-        self.driver.pause()
+        self.feed.pause()
         self.say("Paused: . plays one tick, space resumes." if self.paused else "")
 
     def action_step(self) -> None:
-        if self.driver is not None and not self.session.over:
-            self.driver.single_step()
+        if self.feed is not None and not self.session.over:
+            self.feed.single_step()
 
     def action_next_round(self) -> None:
+        assert self.feed is not None
+        if not self.feed.advances:
+            self.say("The architect starts each game itself.")
+            return
         if not self.session.over:
             self.say("The round is still on.")
             return
         if self.match.finished:
             self.say(f"The match is over: {self.match.score.summary()}. esc goes back.")
             return
-        self.session.close()
-        self._new_round()
-        self.message = ""
-        self.view.set_grid_size(*self.grid_size())
-        self._refresh_all()
+        self.feed.next_round()  # show_round follows, from the feed
 
     def action_speed(self, change: int) -> None:
         self.settings = self.settings.faster() if change > 0 else self.settings.slower()
         self.app.settings = self.settings
-        if self.driver is not None:
-            self.driver.step_seconds = self.tick_seconds()
-            self.driver.timeout = self.agent_timeout()
+        self._pace_driver()
         self._show_status()
 
     def autosave(self) -> None:
         """A real-time match is not saved: there is nothing to resume into."""
 
+    def close_feed(self) -> None:
+        """Stop the match and let go of it (a new setup makes another)."""
+        if self.feed is not None:
+            self.feed.unsubscribe_all()
+            self.feed.close()
+            self.feed = None
+
     def on_unmount(self) -> None:
-        if self.driver is not None:
-            self.driver.stop(join=None)
-        self.match.close()  # GameScreen.on_unmount runs as well, along the class hierarchy
+        self.close_feed()  # GameScreen.on_unmount runs as well, along the class hierarchy

@@ -21,7 +21,7 @@ from tui_grid.core.agents import Agent, Ask
 from tui_grid.core.control import SearchControl
 from tui_grid.core.engine import Engine, Plan
 from tui_grid.core.errors import UsageError
-from tui_grid.core.players import PlayerContext
+from tui_grid.core.players import PlayerContext, parse_player
 from tui_grid.games.evasion.engine import HUNTER, SEATS, EvasionEngine, State
 from tui_grid.games.evasion.rules import Config
 from tui_grid.games.registry import (
@@ -41,10 +41,9 @@ MAX_STEPS_LIMIT = 10_000_000
 MAX_GAMES = 10_000
 #: What may fill a participant (each plays both roles over a match's two rounds).
 BOTS = ("builtin", "random", "nowall")
-MATCH_HUNTERS = ("builtin", "random", "nowall")
+#: The bots that mean something in each role ("nowall" is a hunter's way of playing).
+MATCH_HUNTERS = BOTS
 MATCH_PREYS = ("builtin", "random")
-SERVE_HUNTERS = ("tcp", "builtin", "human", "random", "nowall")
-SERVE_PREYS = ("tcp", "builtin", "human", "random")
 NAMED = {"standard": (DEFAULT_N, DEFAULT_M), "course": (DEFAULT_N, DEFAULT_M)}
 
 HELP = """\
@@ -286,6 +285,14 @@ def _choice(name: str, value: str, choices: tuple[str, ...]) -> str:
     return value
 
 
+def _seat(name: str, text: str, role: str) -> str:
+    """A served seat: any player the table knows (core.players), a bot fit for its role."""
+    spec = parse_player(GAME, text)
+    if spec.kind == "bot" and role == "prey" and spec.value not in MATCH_PREYS:
+        raise UsageError(f"{name}: {spec.value!r} is a hunter's bot; a prey is {', '.join(MATCH_PREYS)}")
+    return spec.text
+
+
 def _configure_match(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--hunter", default="builtin", metavar="KIND", help=f"the hunter: {', '.join(MATCH_HUNTERS)} (default builtin)")
     parser.add_argument("--prey", default="builtin", metavar="KIND", help=f"the prey: {', '.join(MATCH_PREYS)} (default builtin)")
@@ -332,8 +339,8 @@ def _configure_serve(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--host", default="127.0.0.1", metavar="H", help="address to listen on (default 127.0.0.1; 0.0.0.0 for every interface)")
     _add_port(parser, "5000")
     _add_setup(parser)
-    parser.add_argument("--hunter", default="tcp", metavar="KIND", help=f"the hunter (2016: player 1): {', '.join(SERVE_HUNTERS)} (default tcp)")
-    parser.add_argument("--prey", default="tcp", metavar="KIND", help=f"the prey (2016: player 2): {', '.join(SERVE_PREYS)} (default tcp)")
+    parser.add_argument("--hunter", default="tcp", metavar="KIND", help="the hunter (2016: player 1): tcp, human or a bot: builtin, random, nowall (default tcp)")
+    parser.add_argument("--prey", default="tcp", metavar="KIND", help="the prey (2016: player 2): tcp, human or a bot: builtin, random (default tcp)")
     parser.add_argument("--headless", action="store_true", help="no display: print one JSON result line and exit")
     parser.add_argument("--max-steps", dest="max_steps", default=None, metavar="K", help="end an uncaught game after K steps (default: no limit)")
     parser.add_argument("--clock", default="120", metavar="SECONDS", help="each TCP player's thinking time per game (default 120)")
@@ -346,8 +353,8 @@ def _run_serve(args: argparse.Namespace) -> int:
     protocol = _protocol(args.protocol)
     port = _port(args.port)
     n, m = _setup(args)
-    hunter = _choice("--hunter", args.hunter, SERVE_HUNTERS)
-    prey = _choice("--prey", args.prey, SERVE_PREYS)
+    hunter = _seat("--hunter", args.hunter, "hunter")
+    prey = _seat("--prey", args.prey, "prey")
     max_steps = None if args.max_steps is None else check_range("--max-steps", args.max_steps, 1, MAX_STEPS_LIMIT)
     clock = parse_seconds("--clock", args.clock, 86_400)
     seed = parse_seed(args.seed)

@@ -12,26 +12,23 @@ server runs in a thread, the screen shows its states and feeds the human seats.
 from __future__ import annotations
 
 import math
-import threading
 import time
 from pathlib import Path
 from typing import Any, Sequence
 
 from textual.app import App
-from textual.message import Message
-from textual.widgets import Static
 
-from tui_grid.core.agents import HumanAgent, Placeholder
 from tui_grid.core.control import SearchControl
 from tui_grid.core.engine import Event
-from tui_grid.core.match import Match
+from tui_grid.core.live import MatchFeed
 from tui_grid.core.geometry import Pos
 from tui_grid.core.session import Session
 from tui_grid.games.evasion.engine import HUNTER, PREY, SEATS, EvasionEngine, HunterAction, PreyAction, State
 from tui_grid.games.evasion.rules import PAD, Config, Wall
+from tui_grid.games.evasion.server import EvasionServer, ServedMatch
 from tui_grid.games.registry import GameDefinition, LoadedBoard
 from tui_grid.ui.board_view import BoardView, Zoom
-from tui_grid.ui.match_screen import TICK_FACTOR, MatchScreen, match_keymap
+from tui_grid.ui.match_screen import MatchScreen, match_keymap
 from tui_grid.ui.keys import Key
 from tui_grid.ui.settings import Settings
 
@@ -176,12 +173,15 @@ class EvasionScreen(MatchScreen[State]):
         settings: Settings | None = None,
         players: Sequence[str] | None = None,
         rounds: int = 2,
+        *,
+        feed: MatchFeed[State, Any] | None = None,
     ) -> None:
+        """`feed`: a match played elsewhere to show (the architect's); else a local one."""
         self._selected: Wall | None = None
         self._note = ""
         self._note_until = 0.0
         self.round_scores: list[tuple[int, int | None, int, str]] = []  # (hunter participant, caught_at, steps, reason)
-        super().__init__(game, loaded, settings, players, rounds)
+        super().__init__(game, loaded, settings, players, rounds, feed=feed)
 
     def make_board_view(self) -> BoardView:
         return EvasionBoardView()
@@ -202,8 +202,9 @@ class EvasionScreen(MatchScreen[State]):
         return self.session.agents[seat].human
 
     def seat_name(self, seat: int) -> str:
-        names = self.match.score.names
-        return names[self.match.seating[seat]]
+        participant = self.match.seating[seat]
+        assert self.feed is not None
+        return self.feed.seat_label(participant) or self.match.score.names[participant]
 
     def round_label(self) -> str:
         index = min(self.match.round_index + (0 if self.session.over else 1), self.rounds)
@@ -215,7 +216,9 @@ class EvasionScreen(MatchScreen[State]):
         self.query_one("#title").update(self.title_text())
 
     def title_text(self) -> str:
-        return f"Evasion {self.loaded.title} · {self.round_label()} · H {self.seat_name(HUNTER)} · P {self.seat_name(PREY)}"
+        assert self.feed is not None
+        where = self.feed.describe() or f"{self.loaded.title} · {self.round_label()}"
+        return f"Evasion {where} · H {self.seat_name(HUNTER)} · P {self.seat_name(PREY)}"
 
     def status_text(self, state: State) -> str:
         engine = self.engine
@@ -278,7 +281,7 @@ class EvasionScreen(MatchScreen[State]):
     # --- what the driver did ----------------------------------------------------------------------------
     def round_over(self) -> None:
         session = self.session
-        result = self.match.finish_round()
+        result = self.match.score.rounds[-1]
         state = session.state
         hunter = result.seating[HUNTER]
         self.round_scores.append((hunter, state.caught_at, state.tick, session.outcome.reason))
@@ -386,180 +389,24 @@ def hint_text(engine: EvasionEngine, state: State, seat: int, action: Any) -> st
     return f"prey: go {DIRECTION_NAMES[velocity]} ({PREY_KEY_OF[velocity]})"
 
 
-# --- the architect on screen -----------------------------------------------------------------------
-class ServedSession(Message):
-    """The architect started a game: its session, for the screen to show and play in."""
-
-    def __init__(self, session: Session[State, Any]) -> None:
-        super().__init__()
-        self.session = session
-
-
-class ServerNote(Message):
-    """A line of the architect's log, or its result once it is done (`done`)."""
-
-    def __init__(self, text: str, done: bool = False) -> None:
-        super().__init__()
-        self.text = text
-        self.done = done
-
-
-class ServedEvasionScreen(EvasionScreen):
-    """Shows the architect's games live. The server plays each game on its own session with
-    the core driver; this screen subscribes to that session, sends the human seats' keys
-    to it, and steers the driver's pace. It never touches the game's state."""
-
-    def __init__(self, game: GameDefinition, loaded: LoadedBoard, settings: Settings | None, serve: dict[str, Any]) -> None:
-        self.serve = serve
-        self.stop = threading.Event()
-        self._game_num = 0
-        self._want_paused = False
-        self.result: dict[str, Any] | None = None
-        self._server: Any = None
-        self._thread: threading.Thread | None = None
-        kinds = (serve["hunter"], serve["prey"])
-        super().__init__(game, loaded, settings, players=kinds, rounds=2 if serve["protocol"] == "2016" else 1)
-
-    def _start(self, loaded: LoadedBoard) -> None:
-        """Until the first game starts, an empty board with its seats named."""
-        self.loaded = loaded
-        names = [f"{kind} ({i + 1})" for i, kind in enumerate(self.players)]
-        engine = EvasionEngine(loaded.board)
-        seats = [HumanAgent(name) if kind == "human" else Placeholder(name) for name, kind in zip(names, self.players)]
-        self.match = Match(lambda index: engine, seats, self.rounds, names=names)
-        self.session = self.match.new_session()
-        self.shown = self.session.state
-
-    def on_mount(self) -> None:
-        self.view.zoom_choice = Zoom.WHOLE
-        self.view.set_grid_size(*self.grid_size())
-        self._refresh_all()
-        serve = self.serve
-        server = self._server = serve.get("server")
-        if server is None:
-            from tui_grid.games.evasion.server import EvasionServer
-
-            try:
-                server = self._server = EvasionServer(self.loaded.board, serve["protocol"], serve["port"], serve["hunter"],
-                                                      serve["prey"], serve["max_steps"], **serve["options"])
-            except OSError as exc:
-                self.say(f"Cannot listen on port {serve['port']}: {exc.strerror or exc}. q quits.")
-                return
-        # The server was made before the screen (so a busy port is a CLI error): wire it up.
-        server.observers.append(self.observe)
-        server.on_session.append(self._served_session)
-        server.tick_seconds = self.tick_seconds()
-        server.stop = self.stop
-        server.log = lambda text: self.post_message(ServerNote(text))
-        self._thread = threading.Thread(target=self._serve, name="evasion-server", daemon=True)
-        self._thread.start()
-        if server.listener is not None:
-            self.note(f"Listening on {serve['options'].get('host', '127.0.0.1')}:{server.port} ({serve['protocol']} protocol): waiting for the TCP players.")
-
-    def _serve(self) -> None:
-        try:
-            result = self._server.run()
-        except Exception as exc:  # reported on screen, never a crash
-            result = {"error": f"{type(exc).__name__}: {exc}"}
-        self.result = result
-        self.post_message(ServerNote(_result_text(result) + "  q quits.", done=True))
-
-    def _served_session(self, session: Session[State, Any]) -> None:
-        """In the server's thread, before its game's first step: the pace as chosen here."""
-        driver = self._server.driver
-        driver.pause(self._want_paused)
-        driver.step_seconds = self.tick_seconds()
-        self.post_message(ServedSession(session))
-
-    def on_served_session(self, message: ServedSession) -> None:
-        self.session = message.session
-        self.driver = self._server.driver
-        self.match.adopt(message.session)
-        self._game_num += 1
-        self.shown = message.session.state
-        self._refresh_all()
-
-    def on_server_note(self, message: ServerNote) -> None:
-        self.note(message.text)
-
-    def round_over(self) -> None:
-        super().round_over()
-        if not self.match.finished:
-            self.say(f"Game {self._game_num}: {self.session.outcome.reason}.")
-
-    def seat_name(self, seat: int) -> str:
-        participant = self.match.seating[seat]
-        players = self._server.players if self._server is not None else []
-        if participant < len(players) and players[participant].conn is not None:
-            return players[participant].name
-        return super().seat_name(seat)
-
-    def title_text(self) -> str:
-        server = self._server
-        where = f":{server.port}" if server is not None and server.listener is not None else "(no TCP seats)"
-        return f"Evasion architect {where} {self.serve['protocol']} · game {max(1, self._game_num)} · H {self.seat_name(HUNTER)} · P {self.seat_name(PREY)}"
-
-    def _show_status(self) -> None:
-        super()._show_status()
-        for title in self.query("#title").results(Static):
-            title.update(self.title_text())
-
-    @property
-    def paused(self) -> bool:
-        return self._want_paused
-
-    def action_pause(self) -> None:
-        self._want_paused = not self._want_paused
-        if self.driver is not None:
-            self.driver.pause(self._want_paused)
-        self.say("Paused: . plays one step, space resumes." if self._want_paused else "")
-
-    def action_step(self) -> None:
-        self._want_paused = True
-        if self.driver is not None:
-            self.driver.single_step()
-
-    def tick_seconds(self) -> float:
-        return 0.05 * TICK_FACTOR[self.settings.speed]
-
-    def action_next_round(self) -> None:
-        self.say("The architect starts each game itself.")
-
-    def on_unmount(self) -> None:
-        self.stop.set()
-        if self._thread is not None:
-            self._thread.join(2)
-        if self._server is not None:
-            self._server.close()
-
-
-def _result_text(result: dict[str, Any]) -> str:
-    if "error" in result:
-        return f"The architect failed: {result['error']}."
-    if result.get("protocol") == "2016":
-        games = result.get("games", [])
-        parts = [f"game {g['game']}: {g['reason']}" for g in games]
-        winner = result.get("winner")
-        return "; ".join(parts) + (f". Winner: {winner}." if winner else ". No winner.")
-    return f"{result.get('reason', 'over')} (hunter {result.get('hunter')}, prey {result.get('prey')})."
-
-
 class ServeApp(App):
-    """The app for `tui-grid serve evasion` without --headless: the served game only."""
+    """The app for `tui-grid serve evasion` without --headless: the served game only, the
+    Evasion screen watching the architect's feed."""
 
     CSS_PATH = str(Path(__file__).resolve().parent.parent.parent / "ui" / "tui_grid.tcss")
     ENABLE_COMMAND_PALETTE = False
 
-    def __init__(self, game: GameDefinition, loaded: LoadedBoard, serve: dict[str, Any]) -> None:
+    def __init__(self, game: GameDefinition, loaded: LoadedBoard, server: EvasionServer) -> None:
         super().__init__()
         self.settings = Settings()
         self.game = game
         self.loaded = loaded
-        self.serve = serve
-        self.screen_shown: ServedEvasionScreen | None = None
+        self.feed = ServedMatch(server)
+        self.screen_shown: EvasionScreen | None = None
 
     def on_mount(self) -> None:
-        self.screen_shown = ServedEvasionScreen(self.game, self.loaded, self.settings, self.serve)
+        server = self.feed.server
+        self.screen_shown = EvasionScreen(self.game, self.loaded, self.settings, players=server.kinds, rounds=self.feed.match.rounds, feed=self.feed)
         self.push_screen(self.screen_shown)
 
     def exit_saving(self) -> None:
@@ -585,24 +432,20 @@ def serve_live(
     """Run the architect with its game on screen; the result once the app closes."""
     from dataclasses import replace
 
+    from tui_grid.core.errors import UsageError
+
     if protocol == "2016":
         config = replace(config, preset="2016")
     if max_steps is not None:
         config = replace(config, max_steps=max_steps)
-    from tui_grid.core.errors import UsageError
-    from tui_grid.games.evasion.server import EvasionServer
-
     loaded = LoadedBoard(config, "served", f"N={config.n} M={config.m}")
     try:
         server = EvasionServer(config, protocol, port, hunter, prey, max_steps, keep_preset=True, **options)
     except OSError as exc:
         raise UsageError(f"cannot listen on {options.get('host', '127.0.0.1')}:{port}: {exc.strerror or exc}") from None
-    serve = {"protocol": protocol, "port": port, "hunter": hunter, "prey": prey, "max_steps": max_steps, "options": options, "server": server}
-    app = ServeApp(game, loaded, serve)
+    app = ServeApp(game, loaded, server)
     try:
         app.run()
     finally:
-        server.stop.set()
-        server.close()
-    shown = app.screen_shown
-    return None if shown is None else shown.result
+        app.feed.close()
+    return app.feed.result

@@ -32,9 +32,11 @@ import threading
 from dataclasses import dataclass, field, replace
 from typing import Any, Callable, Mapping
 
-from tui_grid.core.agents import Agent, AgentError, Ask
+from tui_grid.core.agents import Agent, AgentError, Ask, HumanAgent, Placeholder
 from tui_grid.core.driver import Driver
 from tui_grid.core.engine import Event
+from tui_grid.core.live import MatchFeed
+from tui_grid.core.match import Match
 from tui_grid.core.network import Disconnected, LineConnection, LineListener, NetworkAgent, ThinkingClock
 from tui_grid.core.players import PlayerContext, make_player, parse_player
 from tui_grid.core.session import Change, Observer, Session
@@ -45,8 +47,6 @@ from tui_grid.games.evasion.engine import HUNTER, PREY, SEATS, EvasionEngine, St
 from tui_grid.games.evasion.rules import Config
 
 PROTOCOLS = ("2023", "2016")
-#: The player table's kinds a served seat may be (core.players).
-SERVER_KINDS = ("human", "bot", "tcp")
 DEFAULT_CLOCK = 120.0
 #: Seconds a client may take to connect/send its name (on top of nothing: not charged).
 HANDSHAKE_TIMEOUT = 30.0
@@ -107,7 +107,7 @@ class EvasionServer:
         if protocol not in PROTOCOLS:
             raise ValueError(f"unknown protocol {protocol!r} (choose {' or '.join(PROTOCOLS)})")
         for kind in (hunter_kind, prey_kind):
-            parse_player(GAME, kind, SERVER_KINDS)  # UsageError names the choices
+            parse_player(GAME, kind)  # UsageError names the choices
         config = config or Config()
         if max_steps is not None:
             config = replace(config, max_steps=max_steps)
@@ -161,7 +161,7 @@ class EvasionServer:
                 player.gone = f"{player.name}: {exc.reason} (before sending its name)"
                 player.dead = isinstance(exc, Disconnected)
             return player
-        agent = self.agents.get(key) or make_player(GAME, kind, PlayerContext(index, seed=self.seed), SERVER_KINDS)
+        agent = self.agents.get(key) or make_player(GAME, kind, PlayerContext(index, seed=self.seed))
         return Player(kind, agent.name if agent.human else kind, agent=agent)
 
     def _agent(self, player: Player, engine: EvasionEngine, seat: int, game_num: int) -> Agent[Any, Any]:
@@ -169,14 +169,14 @@ class EvasionServer:
         if player.agent is not None:
             return player.agent
         if player.conn is None:  # it never connected: any agent will do, it forfeits at once
-            return make_player(GAME, "builtin", PlayerContext(seat, seed=self.seed), SERVER_KINDS)
+            return make_player(GAME, "builtin", PlayerContext(seat, seed=self.seed))
 
         def network() -> Agent[Any, Any]:
             assert player.conn is not None
             clock = ThinkingClock(self.clock_seconds)
             return NetworkAgent(player.conn, clock=clock, name=player.name, stop=self.stop, **self._wire(engine, seat, game_num, clock))
 
-        return make_player(GAME, "tcp", PlayerContext(seat, seed=self.seed, network=network), SERVER_KINDS)
+        return make_player(GAME, "tcp", PlayerContext(seat, seed=self.seed, network=network))
 
     # --- a game ---------------------------------------------------------------------------
     def _play(self, engine: EvasionEngine, seats: tuple[Player, Player], game_num: int) -> dict[str, Any]:
@@ -369,3 +369,76 @@ def run_server(
             server.close()
             raise
     return server.run()
+
+
+class ServedMatch(MatchFeed[State, Any]):
+    """The architect's games as a match feed: a display watches the server's own sessions
+    as it would a local match, steers the driver's pace and sends its human seats' keys.
+    Until the first game starts, an empty board with its seats named."""
+
+    advances = False  # the architect starts each game itself
+    sets_deadline = False  # TCP players have the protocol's thinking clocks instead
+
+    def __init__(self, server: EvasionServer) -> None:
+        names = [f"{kind} ({index + 1})" for index, kind in enumerate(server.kinds)]
+        engine = EvasionEngine(server.config)
+        seats: list[Agent[State, Any]] = [HumanAgent(name) if kind == "human" else Placeholder(name) for name, kind in zip(names, server.kinds)]
+        super().__init__(Match(lambda index: engine, seats, 2 if server.protocol == "2016" else 1, names=names))
+        self.match.new_session()
+        self.server = server
+        self.result: dict[str, Any] | None = None
+        self.thread: threading.Thread | None = None
+        server.on_session.append(self._served)
+        server.log = self.note
+
+    def _served(self, session: Session[State, Any]) -> None:
+        """In the server's thread, before the game's first step: the pace as wished."""
+        self.driver = self.server.driver
+        self._apply_pace()
+        self.match.adopt(session)
+        self._begin(session)
+
+    def describe(self) -> str:
+        where = f":{self.server.port}" if self.server.listener is not None else "(no TCP seats)"
+        return f"architect {where} {self.server.protocol} · game {max(1, self.match.round_index + (0 if self.session.over else 1))}"
+
+    def seat_label(self, participant: int) -> str | None:
+        players = self.server.players
+        if participant < len(players) and players[participant].conn is not None:
+            return players[participant].name
+        return None
+
+    def start(self) -> None:
+        self.thread = threading.Thread(target=self._serve, name="evasion-server", daemon=True)
+        self.thread.start()
+        if self.server.listener is not None:
+            host = self.server.listener.host
+            self.note(f"Listening on {host}:{self.server.port} ({self.server.protocol} protocol): waiting for the TCP players.")
+
+    def _serve(self) -> None:
+        try:
+            result = self.server.run()
+        except Exception as exc:  # reported by the display, never a crash
+            result = {"error": f"{type(exc).__name__}: {exc}"}
+        self.result = result
+        self.note(result_text(result) + "  q quits.")
+
+    def close(self) -> None:
+        self.server.stop.set()
+        if self.driver is not None:
+            self.driver.stop(join=None)
+        if self.thread is not None:
+            self.thread.join(2)
+        self.server.close()
+
+
+def result_text(result: dict[str, Any]) -> str:
+    """The architect's result in one line."""
+    if "error" in result:
+        return f"The architect failed: {result['error']}."
+    if result.get("protocol") == "2016":
+        games = result.get("games", [])
+        parts = [f"game {g['game']}: {g['reason']}" for g in games]
+        winner = result.get("winner")
+        return "; ".join(parts) + (f". Winner: {winner}." if winner else ". No winner.")
+    return f"{result.get('reason', 'over')} (hunter {result.get('hunter')}, prey {result.get('prey')})."

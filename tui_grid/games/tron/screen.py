@@ -376,8 +376,8 @@ class TronScreen(MatchScreen[TronState]):
         """Open the setup dialog; the match waits meanwhile."""
         self._setting_up = True
         self._was_paused = self.paused
-        if self.driver is not None:
-            self.driver.pause(True)
+        if self.feed is not None:
+            self.feed.pause(True)
         self.app.push_screen(TronSetupDialog(self.setup, self.opened.title), self._setup_chosen)
 
     def _setup_chosen(self, setup: TronSetup | None) -> None:
@@ -386,8 +386,8 @@ class TronScreen(MatchScreen[TronState]):
             self._setting_up = False
             if first and self.ask_setup:
                 self.app.pop_screen()  # cancelled before any match: back to the boards
-            elif self.driver is not None:
-                self.driver.pause(self._was_paused)
+            elif self.feed is not None:
+                self.feed.pause(self._was_paused)
             return
         save_setup(setup)
         self.apply_setup(setup)
@@ -403,8 +403,7 @@ class TronScreen(MatchScreen[TronState]):
             self._setting_up = False
             self.notify(str(exc), title="Cannot make the map", severity="error")
             return
-        self.session.close()
-        self.match.close()
+        self.close_feed()
         self.players = setup.players
         self.rounds = setup.rounds
         self.settings = replace(self.settings, speed=setup.speed)
@@ -414,10 +413,8 @@ class TronScreen(MatchScreen[TronState]):
         self._setting_up = False
         self._hint_on = False
         self.hint = None
-        assert self.driver is not None
-        self.driver.pause(False)
-        self.driver.step_seconds = self.tick_seconds()
-        self.driver.start()
+        assert self.feed is not None
+        self.feed.start()
         self.message = ""
         self.view.set_grid_size(*self.grid_size())
         self._refresh_all()
@@ -451,7 +448,7 @@ class TronScreen(MatchScreen[TronState]):
 
     def round_over(self) -> None:
         session = self.session
-        result = self.match.finish_round()
+        result = self.match.score.rounds[-1]
         score = self.match.score
         names = {SEAT_NAMES[seat]: score.names[participant] for seat, participant in enumerate(result.seating)}
         reason = session.outcome.reason
@@ -596,8 +593,6 @@ class TronScreen(MatchScreen[TronState]):
         return " · ".join(parts)
 
     def legend(self) -> str:
-        if not hasattr(self, "match"):
-            return ""
         red, green = self.match.seating[0], self.match.seating[1]
         names = self.match.score.names
         return (
