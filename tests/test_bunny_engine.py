@@ -80,3 +80,17 @@ def test_observation_draws_the_board() -> None:
     engine = BunnyEngine(CORNER)
     state = engine.step(engine.initial_state(), {0: parse_program("F F R")}).state
     assert engine.observation(state, 0) == "OOv\n  #\n  #"
+
+
+def test_the_board_plays_on_after_a_complete_run() -> None:
+    """Tatham's status: complete is a status, not a lock. Another run follows a complete one,
+    the log keeps both, and the outcome is the latest run's."""
+    engine = BunnyEngine(CORNER)
+    assert engine.plays_on_after_end
+    complete = engine.step(engine.initial_state(), {0: parse_program("LOOP(2){F F R}")}).state
+    assert engine.outcome(complete).result is Result.WON and engine.acting_seats(complete) == (0,)
+    after = engine.step(complete, {0: parse_program("F")}).state
+    assert not engine.outcome(after).over and after.runs == 2
+    log = [{0: parse_program("LOOP(2){F F R}")}, {0: parse_program("F")}]
+    assert engine.parse_log(engine.format_log(log)) == log
+    assert engine.replay(log)[-1] == after

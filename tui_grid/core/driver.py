@@ -187,7 +187,7 @@ class Driver(Generic[S, A]):
         """One step of the game loop: ask, apply failures, step, notify (the session does).
         Returns the step played, or None when the game ended by forfeit or is over."""
         session = self.session
-        if session.over:
+        if session.over and not session.engine.plays_on_after_end:
             return None
         asked = self.ask()
         if session.report_failures(asked.failures):
@@ -234,7 +234,7 @@ class Driver(Generic[S, A]):
         current = None
         next_at = 0.0
         played = 0
-        while not stop.is_set() and not self.session.over:
+        while not stop.is_set() and (not self.session.over or self._plays_on(played)):
             if self.session is not current:
                 # A new game: players get one beat to see the board (a watch starts at once).
                 current = self.session
@@ -267,6 +267,10 @@ class Driver(Generic[S, A]):
             beat = self.seconds_per_step()
             next_at = max(next_at + beat, self.clock() - beat)
 
+    def _plays_on(self, played: int) -> bool:
+        """A finished game that plays on (Bunny) is played until it is finished again."""
+        return played == 0 and self.session.engine.plays_on_after_end
+
     def start(self, forever: bool = True) -> None:
         """Run in a daemon thread; observers are told on that thread. `forever` keeps going
         across rounds (a match attaches the next session) until `stop`; otherwise the loop
@@ -279,10 +283,10 @@ class Driver(Generic[S, A]):
 
     def _loop(self, forever: bool) -> None:
         try:
-            while not self._stop.is_set():
+            if not forever:
+                self.run(self._stop)
+            while forever and not self._stop.is_set():
                 if self.session.over or self.refused:
-                    if not forever:
-                        break
                     self._stop.wait(POLL_SECONDS)
                     continue
                 self.run(self._stop)

@@ -87,6 +87,8 @@ class BunnyState:
 
 class BunnyEngine(Engine[BunnyState, Program]):
     seats = ("player",)
+    #: A complete program is a status, not a lock: the player may run a shorter one.
+    plays_on_after_end = True
     allows_undo = True
 
     def __init__(self, board: BunnyBoard) -> None:
@@ -161,8 +163,6 @@ class BunnyEngine(Engine[BunnyState, Program]):
         state = self.initial_state() if start is None else start
         steps: list[dict[int, Program]] = []
         for index, part in enumerate(text.split(";")):
-            if self.outcome(state).over:
-                raise ValueError(f"run {index + 1} ({part.strip()!r}): the board is already complete")
             try:
                 program = self.decode_action(part)
             except ProgramError as exc:

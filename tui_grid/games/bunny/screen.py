@@ -339,7 +339,6 @@ class BunnyScreen(GameScreen[BunnyState]):
         self._skip_upto = 0
         self._edited = False
         self._end_message = ""
-        self._after_win: list[tuple[BunnyState, BunnyState]] = []
 
     def compose(self) -> ComposeResult:
         self.panel = ProgramPanel(id="program")
@@ -405,11 +404,8 @@ class BunnyScreen(GameScreen[BunnyState]):
             self.panel.show(self)
 
     def _run_program(self, program: Program, skip: int = 0) -> None:
-        """Record a run in the session. After a complete run the session is over, so the
-        new run follows a restart; undo and redo take the two as one step."""
-        won = self.state if self.session.over else None
-        if won is not None:
-            self.session.restart()
+        """Record a run in the session (one undo step); after a complete run the board
+        plays on, so a shorter program simply runs next."""
         self._skip_upto = skip
         try:
             reason = self.session.submit(0, program)
@@ -417,20 +413,6 @@ class BunnyScreen(GameScreen[BunnyState]):
             self._skip_upto = 0
         if reason:
             self.say(reason)
-        elif won is not None:
-            self._after_win.append((won, self.state))
-
-    def action_undo(self) -> None:
-        before = self.state
-        super().action_undo()
-        if not self.session.log and any(after is before for _, after in self._after_win):
-            super().action_undo()  # the restart in front of a run after a win
-
-    def action_redo(self) -> None:
-        before = self.state
-        super().action_redo()
-        if not self.session.log and any(won is before for won, _ in self._after_win):
-            super().action_redo()
 
     # --- editing ---------------------------------------------------------------------------------
     def _edit(self, change: Callable[[], str]) -> None:
@@ -608,11 +590,6 @@ class BunnyScreen(GameScreen[BunnyState]):
             self._finish_animation()  # the run's own end message, not "skipped"
             return
         super().action_back()
-
-    def action_watch(self) -> None:
-        if self._watcher is None and self.session.over:
-            self.session.restart()
-        super().action_watch()
 
     def load_board(self, loaded: Any) -> None:
         super().load_board(loaded)
