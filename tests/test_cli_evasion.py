@@ -14,17 +14,7 @@ import pytest
 from tui_grid.cli import main
 from tui_grid.games import registry
 
-REGISTER = (
-    "from tui_grid.games import registry; "
-    "registry._GAME_MODULES.setdefault('evasion', 'tui_grid.games.evasion.definition'); "
-    "from tui_grid.cli import main; import sys; sys.exit(main(sys.argv[1:]))"
-)
-
-
-@pytest.fixture(autouse=True)
-def evasion_registered(monkeypatch):
-    """Until evasion is in the registry for real: register it for these tests only."""
-    monkeypatch.setitem(registry._GAME_MODULES, "evasion", "tui_grid.games.evasion.definition")
+REGISTER = "from tui_grid.cli import main; import sys; sys.exit(main(sys.argv[1:]))"
 
 
 def run(capsys, *argv: str) -> tuple[int, list[str], list[str]]:

@@ -12,12 +12,7 @@ from pathlib import Path
 
 import pytest
 
-from tui_grid.games import registry
 
-registry._GAME_MODULES.setdefault("tron", "tui_grid.games.tron.definition")
-registry.PLANNED = tuple(p for p in registry.PLANNED if p.key != "tron")
-if "tui_grid.ui.menu" in sys.modules:
-    sys.modules["tui_grid.ui.menu"].PLANNED = registry.PLANNED
 
 from tui_grid.cli import main  # noqa: E402
 from tui_grid.core.boardfile import parse_board_text  # noqa: E402
@@ -27,18 +22,17 @@ from tui_grid.games.tron.protocol import DELTAS, WORDS  # noqa: E402
 ROOT = Path(__file__).resolve().parent.parent
 BOARDS = ROOT / "boards" / "tron"
 SEED_BOT = "/work/shared/opponents/tron_seed_bot.py"
-REGISTER = "from tui_grid.games import registry; registry._GAME_MODULES.setdefault('tron', 'tui_grid.games.tron.definition'); "
 SEED_STATE = (BOARDS / "seed-example.txt").read_text().split("---\n", 1)[1]
 
 
 def cli(*argv: str) -> subprocess.CompletedProcess[str]:
     """`tui-grid ARGV` in a fresh interpreter (tron registered), stdin from `input`."""
-    code = REGISTER + f"import sys; from tui_grid.cli import main; sys.exit(main({list(argv)!r}))"
+    code = f"import sys; from tui_grid.cli import main; sys.exit(main({list(argv)!r}))"
     return subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, timeout=60, cwd=ROOT)
 
 
 def cli_input(text: str, *argv: str) -> subprocess.CompletedProcess[str]:
-    code = REGISTER + f"import sys; from tui_grid.cli import main; sys.exit(main({list(argv)!r}))"
+    code = f"import sys; from tui_grid.cli import main; sys.exit(main({list(argv)!r}))"
     return subprocess.run([sys.executable, "-c", code], input=text, capture_output=True, text=True, timeout=60, cwd=ROOT)
 
 

@@ -101,3 +101,13 @@ def test_catalog_finds_shipped_boards_by_name_and_path(tmp_path) -> None:
     assert read_board_arg("ice", str(board)).rows == ("S E",)
     with pytest.raises(UsageError):
         read_board_arg("ice", "no-such-board")
+
+
+def test_games_register_themselves_from_their_folders() -> None:
+    """A new game is its folder: every package with a definition module is found, in the
+    menu's order, and its GAME is named after its folder."""
+    from tui_grid.games import registry
+
+    assert registry.game_keys() == ("jimmy", "ice", "bunny", "evasion", "tron")
+    for key in registry.game_keys():
+        assert registry.get_game(key).key == key

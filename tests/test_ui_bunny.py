@@ -3,22 +3,15 @@ resume; a snapshot at 80x24 (regenerate with --snapshot-update)."""
 
 from __future__ import annotations
 
-import sys
 
 import pytest
 
 from tests.conftest import make_app, settle, status
 from tui_grid.games import registry
 
-registry._GAME_MODULES.setdefault("bunny", "tui_grid.games.bunny.definition")
-# Until bunny is registered for real, it must not also be listed as planned (the menu).
-registry.PLANNED = tuple(p for p in registry.PLANNED if p.key != "bunny")
-if "tui_grid.ui.menu" in sys.modules:
-    sys.modules["tui_grid.ui.menu"].PLANNED = registry.PLANNED
 
-from tui_grid.games.bunny.program import parse_program  # noqa: E402
-from tui_grid.games.bunny.screen import BunnyScreen, Draft, reveal_text  # noqa: E402
-from tui_grid.ui import menu  # noqa: E402
+from tui_grid.games.bunny.program import parse_program
+from tui_grid.games.bunny.screen import BunnyScreen, Draft, reveal_text
 
 #: The optimal program for doodle level 4, typed: LOOP{LOOP(7){L F} F}
 TWO_RINGS_KEYS = ["left_square_bracket", "left_square_bracket", "7", "l", "f", "right_square_bracket", "f"]
@@ -27,7 +20,6 @@ TWO_RINGS_KEYS = ["left_square_bracket", "left_square_bracket", "7", "l", "f", "
 @pytest.fixture(autouse=True)
 def bunny_setup(tmp_path, monkeypatch):
     monkeypatch.setenv("TUI_GRID_DATA", str(tmp_path / "data"))
-    monkeypatch.setattr(menu, "PLANNED", tuple(p for p in menu.PLANNED if p.key != "bunny"))
     monkeypatch.setattr(registry.get_game("bunny"), "_solutions", {})  # no answer known from another test
 
 

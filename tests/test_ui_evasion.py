@@ -3,20 +3,11 @@
 
 from __future__ import annotations
 
-import pytest
 
 from tests.conftest import make_app, wait_idle
 from tui_grid.games import registry
 from tui_grid.games.evasion.engine import HUNTER, PREY
-from tui_grid.ui import menu
 from tui_grid.ui.board_view import Zoom
-
-
-@pytest.fixture(autouse=True)
-def evasion_registered(monkeypatch):
-    """Until evasion is in the registry for real: register it for these tests only."""
-    monkeypatch.setitem(registry._GAME_MODULES, "evasion", "tui_grid.games.evasion.definition")
-    monkeypatch.setattr(menu, "PLANNED", tuple(p for p in menu.PLANNED if p.key != "evasion"))
 
 
 async def paused(pilot, players=None):

@@ -14,20 +14,13 @@ from pathlib import Path
 import pytest
 
 from tests.conftest import make_app, status, wait_idle
-from tui_grid.games import registry
 
-registry._GAME_MODULES.setdefault("tron", "tui_grid.games.tron.definition")
-# Until tron is registered for real, it must not also be listed as planned (the menu).
-registry.PLANNED = tuple(p for p in registry.PLANNED if p.key != "tron")
-if "tui_grid.ui.menu" in sys.modules:
-    sys.modules["tui_grid.ui.menu"].PLANNED = registry.PLANNED
 
-from tui_grid.core.agents import AgentError  # noqa: E402
-from tui_grid.core.external import ExternalProgramAgent  # noqa: E402
-from tui_grid.core.geometry import Direction, Pos  # noqa: E402
-from tui_grid.games.tron.screen import SETUP_FILE, TronScreen, TronSetupDialog  # noqa: E402
-from tui_grid.ui.board_view import Overlay  # noqa: E402
-from tui_grid.ui import menu  # noqa: E402
+from tui_grid.core.agents import AgentError
+from tui_grid.core.external import ExternalProgramAgent
+from tui_grid.core.geometry import Direction, Pos
+from tui_grid.games.tron.screen import SETUP_FILE, TronScreen, TronSetupDialog
+from tui_grid.ui.board_view import Overlay
 
 SEED_BOT = "/work/shared/opponents/tron_seed_bot.py"
 
@@ -36,7 +29,6 @@ SEED_BOT = "/work/shared/opponents/tron_seed_bot.py"
 def data_dir(tmp_path, monkeypatch) -> Path:
     folder = tmp_path / "data"
     monkeypatch.setenv("TUI_GRID_DATA", str(folder))
-    monkeypatch.setattr(menu, "PLANNED", tuple(p for p in menu.PLANNED if p.key != "tron"))
     return folder
 
 

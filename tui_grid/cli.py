@@ -18,7 +18,6 @@ from tui_grid import __version__
 from tui_grid.core.control import SearchControl
 from tui_grid.core.errors import BoardError, UsageError
 from tui_grid.games.registry import (
-    PLANNED,
     BoardFiles,
     GameDefinition,
     Generated,
@@ -222,9 +221,6 @@ def _list_boards(game_key: str | None) -> int:
         for entry in entries:
             prefix = "" if game_key else f"{game.key}/"
             print(f"{prefix}{entry.name.ljust(width)}  {entry.title()}")
-    if not game_key:
-        for planned in PLANNED:
-            print(f"{planned.key}/  (not playable yet)")
     return 0
 
 

@@ -12,10 +12,12 @@ from __future__ import annotations
 import argparse
 import importlib
 import math
+import pkgutil
 import random
 import re
 from abc import ABC, abstractmethod
 from dataclasses import dataclass, field
+from pathlib import Path
 from typing import Any, Callable, Mapping, Sequence
 
 from tui_grid.core.agents import Agent
@@ -81,10 +83,12 @@ class Verb:
 class GameDefinition(ABC):
     """What every game offers the CLI and the app; the screen class is imported lazily."""
 
-    key: str
+    key: str  # the name of the game's package under tui_grid.games
     title: str
     tagline: str
     screen_path: str  # "module:Class", imported only by the app
+    #: Place in the menu and in listings, smallest first.
+    order: int = 100
     #: Setup options: the "new board" dialog and `tui-grid generate` flags.
     options: tuple[GameOption, ...] = ()
     #: The game's builtin bots, weakest first (`bot:LEVEL` or `LEVEL` in a player text);
@@ -268,46 +272,38 @@ class Solvable(Plannable):
         """Options of `tui-grid solve GAME` beyond --json."""
 
 
-# --- the catalogue -----------------------------------------------------------------------------
-@dataclass(frozen=True)
-class PlannedGame:
-    """A game on the roadmap: listed in the menu, not yet playable."""
+# --- the catalogue: games register themselves -------------------------------------------------
+def _discover() -> dict[str, str]:
+    """Every package under tui_grid.games with a `definition` module is a game (its `GAME`);
+    found by looking, with nothing imported, so a new game is its folder."""
+    import tui_grid.games as package
 
-    key: str
-    title: str
-    tagline: str
+    found = {}
+    for info in pkgutil.iter_modules(package.__path__):
+        if info.ispkg and any((Path(root) / info.name / "definition.py").is_file() for root in package.__path__):
+            found[info.name] = f"{package.__name__}.{info.name}.definition"
+    return found
 
 
-_GAME_MODULES = {
-    "jimmy": "tui_grid.games.jimmy.definition",
-    "ice": "tui_grid.games.ice.definition",
-    "bunny": "tui_grid.games.bunny.definition",
-    "evasion": "tui_grid.games.evasion.definition",
-    "tron": "tui_grid.games.tron.definition",
-}
-
-#: Games on the roadmap, listed in the menu as "coming soon" (none left).
-PLANNED: tuple[PlannedGame, ...] = ()
-
+_modules: dict[str, str] = _discover()
 _cache: dict[str, GameDefinition] = {}
 
 
-def game_keys() -> tuple[str, ...]:
-    return tuple(_GAME_MODULES)
-
-
 def get_game(key: str) -> GameDefinition:
-    if key not in _GAME_MODULES:
-        if key in {game.key for game in PLANNED}:
-            raise UsageError(f"game {key!r} is not playable yet; playable: {', '.join(_GAME_MODULES)}")
-        raise UsageError(f"unknown game {key!r}; choose from: {', '.join(_GAME_MODULES)}")
+    if key not in _modules:
+        raise UsageError(f"unknown game {key!r}; choose from: {', '.join(game_keys())}")
     if key not in _cache:
-        _cache[key] = importlib.import_module(_GAME_MODULES[key]).GAME
+        _cache[key] = importlib.import_module(_modules[key]).GAME
     return _cache[key]
 
 
 def all_games() -> list[GameDefinition]:
-    return [get_game(key) for key in _GAME_MODULES]
+    """Every game, in the menu's order (each definition's `order`, then its key)."""
+    return sorted((get_game(key) for key in _modules), key=lambda game: (game.order, game.key))
+
+
+def game_keys() -> tuple[str, ...]:
+    return tuple(game.key for game in all_games())
 
 
 # --- option parsing, one place for every game ------------------------------------------------------

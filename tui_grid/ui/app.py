@@ -14,7 +14,6 @@ from tui_grid.ui.settings import Settings
 
 class TuiGridApp(App):
     TITLE = "tui_grid"
-    CSS_PATH = "tui_grid.tcss"
     ENABLE_COMMAND_PALETTE = False
     BINDINGS = [Binding("ctrl+c", "quit", "Quit", show=False, priority=True)]
 

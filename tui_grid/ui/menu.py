@@ -17,7 +17,7 @@ from textual.widgets.option_list import Option
 from tui_grid.core.catalog import BoardEntry
 from tui_grid.core.control import Cancelled, SearchControl
 from tui_grid.core.errors import BoardError, UsageError
-from tui_grid.games.registry import PLANNED, GameDefinition, all_games
+from tui_grid.games.registry import GameDefinition, all_games
 
 LOGO = "▀█▀ █ █ ▀█▀   █▀▀ █▀█ ▀█▀ █▀▄\n █  █▄█ ▄█▄   █▄█ █▀▄ ▄█▄ █▄▀"
 NEW_BOARD = "__new__"
@@ -38,10 +38,6 @@ class MenuScreen(Screen):
         with Vertical():
             yield Static(LOGO, id="logo")
             options = [Option(f"{game.title}  [dim]— {game.tagline}[/dim]", id=game.key) for game in all_games()]
-            options += [
-                Option(f"{planned.title}  [dim]— coming soon[/dim]", id=planned.key, disabled=True)
-                for planned in PLANNED
-            ]
             yield OptionList(*options, id="games")
             yield Static("enter picks a game  ·  ? in a game shows its rules and keys  ·  q quits", id="about")
         yield Footer(compact=True)

@@ -75,6 +75,7 @@ id (such as `bunny:8x6:n14#seed42`) makes the same board again.
 
 class BunnyGame(BoardFiles, Generated, Solvable, GameDefinition):
     key = "bunny"
+    order = 30
     title = "Bunny coding"
     tagline = "Write the shortest loop program that marks every square."
     screen_path = "tui_grid.games.bunny.screen:BunnyScreen"

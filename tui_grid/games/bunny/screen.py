@@ -235,6 +235,15 @@ def reveal_text(program: Program, count: int) -> str:
 
 # --- widgets ------------------------------------------------------------------------------------
 class BunnyBoardView(BoardView):
+    #: This game's colours; each kind also has a glyph, so NO_COLOR stays playable.
+    DEFAULT_CSS = """
+    BunnyBoardView > .board--void   { background: #1b1f27; color: #1b1f27; }
+    BunnyBoardView > .board--square { background: #3d6b35; color: #d9f5c4; text-style: bold; }
+    BunnyBoardView > .board--marked { background: #b07a3a; color: #4a2f10; }
+    BunnyBoardView > .board--start  { background: #b07a3a; color: #000000; text-style: bold; }
+    BunnyBoardView > .board--bunny  { background: #f4f4f4; color: #c2185b; text-style: bold; }
+    BunnyBoardView > .board--won    { background: #ffd23f; color: #000000; text-style: bold; }
+    """
     #: Most important first: in the whole-board zoom a block shows its first kind.
     KINDS = ("bunny", "won", "square", "start", "marked", "void")
     COMPONENT_CLASSES = {f"board--{kind}" for kind in KINDS}
@@ -256,6 +265,17 @@ class BunnyBoardView(BoardView):
 class ProgramPanel(Static):
     """The program as token tiles with the cursor, its size and the best known size, and
     the hint's revealed tokens."""
+    DEFAULT_CSS = """
+    ProgramPanel { height: auto; max-height: 4; padding: 0 1; }
+    ProgramPanel > .program--label  { color: $text-muted; }
+    ProgramPanel > .program--op     { background: #31405a; color: #ffffff; text-style: bold; }
+    ProgramPanel > .program--loop0  { background: #6b4fa0; color: #ffffff; text-style: bold; }
+    ProgramPanel > .program--loop1  { background: #2e7d6b; color: #ffffff; text-style: bold; }
+    ProgramPanel > .program--loop2  { background: #9c5a2c; color: #ffffff; text-style: bold; }
+    ProgramPanel > .program--cursor { color: #ffd23f; text-style: bold; }
+    ProgramPanel > .program--exec   { background: #ffd23f; color: #000000; text-style: bold; }
+    ProgramPanel > .program--hint   { color: #e0b84a; }
+    """
 
     COMPONENT_CLASSES = {
         "program--op",
@@ -267,10 +287,6 @@ class ProgramPanel(Static):
         "program--label",
         "program--hint",
     }
-    DEFAULT_CSS = """
-    ProgramPanel { height: auto; max-height: 4; padding: 0 1; }
-    """
-
     def show(self, screen: BunnyScreen) -> None:
         style = self.get_component_rich_style
         draft = screen.draft

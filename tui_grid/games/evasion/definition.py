@@ -171,6 +171,7 @@ class RoleAgent(Agent[State, Any]):
 
 class EvasionGame(Plannable, GameDefinition):
     key = "evasion"
+    order = 40
     title = "Evasion"
     tagline = "Hunter builds walls to trap the prey on a 300x300 board."
     screen_path = "tui_grid.games.evasion.screen:EvasionScreen"

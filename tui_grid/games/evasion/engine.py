@@ -256,8 +256,7 @@ class EvasionEngine(Engine[State, Action]):
         return tuple(walls), last_build, grid, tuple(events)
 
     def observation(self, state: State, seat: int) -> str:
-        from tui_grid.games.evasion.protocol2023 import state_line
-
+        """The 2023 protocol's state line: what a course client is sent."""
         return state_line(state)
 
     # --- actions as text ---------------------------------------------------------------
@@ -266,6 +265,18 @@ class EvasionEngine(Engine[State, Action]):
 
     def decode_action(self, text: str) -> Action:
         return decode_action(text)
+
+
+def state_line(state: State) -> str:
+    """A state as the 2023 course protocol's line (protocol2023 sends it)."""
+    last = "null" if state.last_build is None else str(state.last_build - 1)
+    (hx, hy), (hvx, hvy) = state.hunter, state.hunter_velocity
+    (px, py), (pvx, pvy) = state.prey, state.prey_velocity
+    words = [str(state.tick), str(hx), str(hy), str(hvx), str(hvy), last, str(px), str(py), str(pvx), str(pvy)]
+    words.append(str(len(state.walls)))
+    words += [str(v) for wall in state.walls for v in wall]
+    return " ".join(words)
+
 
 
 def _refused(text: str) -> Event:

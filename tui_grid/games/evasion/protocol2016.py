@@ -13,7 +13,7 @@ until a wall may be built (0: now).
 from __future__ import annotations
 
 from tui_grid.games.evasion.engine import EvasionEngine, HunterAction, PreyAction, State
-from tui_grid.games.evasion.rules import Config, Wall, extend_wall, make_wall
+from tui_grid.games.evasion.rules import Wall, extend_wall, make_wall
 
 SENDNAME = "sendname"
 DONE = "done"
@@ -127,10 +127,3 @@ def hunter_reply(action: HunterAction, state: State, engine: EvasionEngine, game
 def prey_reply(action: PreyAction, state: State, game_num: int) -> str:
     dx, dy = action.velocity if action.velocity is not None else state.prey_velocity
     return f"{game_num} {state.tick} {dx} {dy}"
-
-
-def role_config(config: Config) -> Config:
-    """The 2016 server's capture rule (strict < 4) on top of a config."""
-    from dataclasses import replace
-
-    return replace(config, preset="2016")

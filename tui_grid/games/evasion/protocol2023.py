@@ -19,6 +19,7 @@ from tui_grid.games.evasion.engine import (
     PreyAction,
     State,
     decode_2023_hunter,
+    state_line,
 )
 from tui_grid.games.evasion.rules import Config, Wall, extend_wall, make_wall
 
@@ -34,16 +35,6 @@ def parse_role_line(line: str) -> tuple[str, int, int]:
     if len(words) < 3 or words[0] not in ("hunter", "prey"):
         raise ValueError(f"expected 'hunter N M' or 'prey N M', got {line!r}")
     return words[0], int(words[1]), int(words[2])
-
-
-def state_line(state: State) -> str:
-    last = "null" if state.last_build is None else str(state.last_build - 1)
-    (hx, hy), (hvx, hvy) = state.hunter, state.hunter_velocity
-    (px, py), (pvx, pvy) = state.prey, state.prey_velocity
-    words = [str(state.tick), str(hx), str(hy), str(hvx), str(hvy), last, str(px), str(py), str(pvx), str(pvy)]
-    words.append(str(len(state.walls)))
-    words += [str(v) for wall in state.walls for v in wall]
-    return " ".join(words)
 
 
 def parse_state_line(line: str, engine: EvasionEngine) -> State:

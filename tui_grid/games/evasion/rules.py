@@ -295,29 +295,3 @@ def wall_problem(
         return f"wall {wall.text()} would still hold the hunter after its move (it cannot move off it)"
     return None
 
-
-def region_size(grid: Grid, x: int, y: int, limit: int | None = None) -> int:
-    """How many free cells a player at (x, y) could reach: an 8-neighbour flood fill, since
-    a diagonal step into a free cell is always allowed (even between two walls that touch
-    only at a corner). Stops counting at `limit`."""
-    cells, stride = grid.cells, grid.stride
-    start = (y + PAD) * stride + x + PAD
-    if cells[start]:
-        return 0
-    seen = bytearray(len(cells))
-    seen[start] = 1
-    stack = [start]
-    count = 0
-    steps = (1, -1, stride, -stride, stride + 1, stride - 1, 1 - stride, -1 - stride)
-    while stack:
-        i = stack.pop()
-        count += 1
-        if limit is not None and count >= limit:
-            return count
-        for d in steps:
-            j = i + d
-            if not seen[j] and not cells[j]:
-                seen[j] = 1
-                stack.append(j)
-    return count
-

@@ -13,7 +13,6 @@ from __future__ import annotations
 
 import math
 import time
-from pathlib import Path
 from typing import Any, Sequence
 
 from textual.app import App
@@ -68,6 +67,15 @@ OWN_KEYS = (
 
 
 class EvasionBoardView(BoardView):
+    #: This game's colours; each kind also has a glyph, so NO_COLOR stays playable.
+    DEFAULT_CSS = """
+    EvasionBoardView > .board--floor    { background: #1e2430; color: #3a4456; }
+    EvasionBoardView > .board--wall     { background: #8a93a6; color: #c8d0e0; }
+    EvasionBoardView > .board--selected { background: #ffb347; color: #5a3200; text-style: bold; }
+    EvasionBoardView > .board--heading  { background: #5c2a2a; color: #ff8080; text-style: bold; }
+    EvasionBoardView > .board--hunter   { background: #e0414f; color: #ffffff; text-style: bold; }
+    EvasionBoardView > .board--prey     { background: #3ccf6e; color: #000000; text-style: bold; }
+    """
     #: From the most important down: in the whole-board zoom a block shows its first kind.
     KINDS = ("prey", "hunter", "heading", "selected", "wall", "floor")
     COMPONENT_CLASSES = {f"board--{kind}" for kind in KINDS}
@@ -393,7 +401,6 @@ class ServeApp(App):
     """The app for `tui-grid serve evasion` without --headless: the served game only, the
     Evasion screen watching the architect's feed."""
 
-    CSS_PATH = str(Path(__file__).resolve().parent.parent.parent / "ui" / "tui_grid.tcss")
     ENABLE_COMMAND_PALETTE = False
 
     def __init__(self, game: GameDefinition, loaded: LoadedBoard, server: EvasionServer) -> None:

@@ -57,6 +57,7 @@ makes the same map again, in the app or with `tui-grid play ice ID`.
 
 class IceGame(BoardFiles, Generated, Solvable, GameDefinition):
     key = "ice"
+    order = 20
     title = "Ice sliding"
     tagline = "Reach the exit in the fewest slides."
     screen_path = "tui_grid.games.ice.screen:IceScreen"

@@ -20,6 +20,19 @@ ARROWS = {Direction.UP: "↑ ", Direction.DOWN: "↓ ", Direction.LEFT: "← ", 
 
 
 class IceBoardView(BoardView):
+    #: This game's colours; each kind also has a glyph, so NO_COLOR stays playable.
+    DEFAULT_CSS = """
+    IceBoardView > .board--ice      { background: #cfe6f5; color: #5b7f99; }
+    IceBoardView > .board--rough    { background: #b9a17a; color: #5e4a2c; }
+    IceBoardView > .board--wall     { background: #3b4252; color: #6b7385; }
+    IceBoardView > .board--start    { background: #cfe6f5; color: #1d4f91; text-style: bold; }
+    IceBoardView > .board--end      { background: #2e9e5b; color: #ffffff; text-style: bold; }
+    IceBoardView > .board--player   { background: #d64545; color: #ffffff; text-style: bold; }
+    IceBoardView > .board--won      { background: #ffd23f; color: #000000; text-style: bold; }
+    IceBoardView > .board--hint     { background: #fff3b0; color: #9a6700; text-style: bold; }
+    IceBoardView > .board--target   { background: #ffd23f; color: #000000; text-style: bold; }
+    IceBoardView > .board--frame    { color: #6b7385; }
+    """
     #: From the most important down: in the whole-board zoom a block shows its first kind.
     KINDS = ("player", "won", "target", "hint", "end", "start", "wall", "rough", "ice")
     COMPONENT_CLASSES = {f"board--{kind}" for kind in KINDS} | {"board--frame"}

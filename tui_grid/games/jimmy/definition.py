@@ -71,6 +71,7 @@ ESCAPE_CHOICES = ("any", "yes", "no")
 
 class JimmyGame(BoardFiles, Generated, Solvable, GameDefinition):
     key = "jimmy"
+    order = 10
     title = "Jimmy and the ghosts"
     tagline = "Reach the border before the ghosts catch you."
     screen_path = "tui_grid.games.jimmy.screen:JimmyScreen"

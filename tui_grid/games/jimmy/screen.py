@@ -18,6 +18,20 @@ ARROWS = {Direction.UP: "↑ ", Direction.DOWN: "↓ ", Direction.LEFT: "← ", 
 
 
 class JimmyBoardView(BoardView):
+    #: This game's colours; each kind also has a glyph, so NO_COLOR stays playable.
+    DEFAULT_CSS = """
+    JimmyBoardView > .board--floor  { background: #20242c; color: #4a5160; }
+    JimmyBoardView > .board--exit   { background: #1f7a45; color: #a6e3bd; }
+    JimmyBoardView > .board--solid  { background: #5c6370; color: #8b93a3; }
+    JimmyBoardView > .board--trail  { background: #3a3350; color: #a99be0; }
+    JimmyBoardView > .board--jimmy  { background: #f2b90c; color: #000000; text-style: bold; }
+    JimmyBoardView > .board--ghost  { background: #e05d6f; color: #ffffff; text-style: bold; }
+    JimmyBoardView > .board--danger { background: #4b2630; color: #e05d6f; }
+    JimmyBoardView > .board--hint   { background: #fff3b0; color: #9a6700; text-style: bold; }
+    JimmyBoardView > .board--line   { background: #31405a; color: #9ec1ff; }
+    JimmyBoardView > .board--doom   { background: #ff2d55; color: #ffffff; text-style: bold reverse; }
+    JimmyBoardView > .board--free   { background: #2e9e5b; color: #ffffff; text-style: bold; }
+    """
     #: From the most important down: in the whole-board zoom a block shows its first kind.
     KINDS = ("doom", "free", "jimmy", "ghost", "hint", "line", "danger", "trail", "exit", "solid", "floor")
     COMPONENT_CLASSES = {f"board--{kind}" for kind in KINDS}

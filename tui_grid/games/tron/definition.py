@@ -121,6 +121,7 @@ def check_player(text: str) -> str:
 # --- the game ------------------------------------------------------------------------------------
 class TronGame(BoardFiles, Generated, Solvable, GameDefinition):
     key = "tron"
+    order = 50
     title = "Tron light cycles"
     tagline = "Two light cycles, human or bot, on a walled arena."
     screen_path = "tui_grid.games.tron.screen:TronScreen"

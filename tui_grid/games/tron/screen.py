@@ -281,6 +281,17 @@ def name_seats(reason: str, names: dict[str, str]) -> str:
 
 # --- the arena ---------------------------------------------------------------------------------------
 class TronBoardView(BoardView):
+    #: This game's colours; each kind also has a glyph, so NO_COLOR stays playable.
+    DEFAULT_CSS = """
+    TronBoardView > .board--floor       { background: #14171f; color: #2a3040; }
+    TronBoardView > .board--wall        { background: #6b7385; color: #9aa3b5; }
+    TronBoardView > .board--red-trail   { background: #7a1f2b; color: #c0485a; }
+    TronBoardView > .board--green-trail { background: #1d5e36; color: #44b06e; }
+    TronBoardView > .board--red-head    { background: #ff4d5e; color: #ffffff; text-style: bold; }
+    TronBoardView > .board--green-head  { background: #3ddc84; color: #000000; text-style: bold; }
+    TronBoardView > .board--crash       { background: #ffd23f; color: #000000; text-style: bold; }
+    TronBoardView > .board--hint        { background: #fff3b0; color: #9a6700; text-style: bold; }
+    """
     #: From the most important down: in the whole-board zoom a block shows its first kind.
     KINDS = ("crash", "hint", "red-head", "green-head", "red-trail", "green-trail", "wall", "floor")
     COMPONENT_CLASSES = {f"board--{kind}" for kind in KINDS}
