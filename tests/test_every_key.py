@@ -323,7 +323,8 @@ async def test_q_quits_and_keeps_the_game_in_progress(game: str, board: str, key
 
 # --- bunny: a program editor ---------------------------------------------------------------------------------
 async def test_every_key_of_the_bunny_bar(data_dir: Path) -> None:
-    from tui_grid.games.bunny.screen import BunnyScreen, Open
+    from tui_grid.games.bunny.draft import Open
+    from tui_grid.games.bunny.screen import BunnyScreen
 
     def program(screen: BunnyScreen) -> str:
         return str(screen.draft.program()[0])
@@ -541,7 +542,8 @@ async def test_every_key_of_the_served_evasion_bar() -> None:
     a thread, both roles human (no TCP seat); `.` releases the held server for one step."""
     from tui_grid.games.evasion.definition import GAME
     from tui_grid.games.evasion.rules import Config
-    from tui_grid.games.evasion.screen import PREY_KEYS, ServeApp
+    from tui_grid.games.evasion.screen import PREY_KEYS
+    from tui_grid.games.evasion.serve_app import ServeApp
     from tui_grid.games.evasion.server import EvasionServer
 
     for closing_key in ("escape", "q"):
@@ -633,7 +635,7 @@ async def test_q_quits_a_real_time_match(data_dir: Path) -> None:
 
 # --- tron: two humans, arrows and WASD ------------------------------------------------------------------------------
 def remember_tron(folder: Path, **choices) -> None:  # type: ignore[no-untyped-def]
-    from tui_grid.games.tron.screen import SETUP_FILE
+    from tui_grid.games.tron.setup_dialog import SETUP_FILE
 
     folder.mkdir(parents=True, exist_ok=True)
     (folder / SETUP_FILE).write_text(json.dumps(choices))
@@ -645,7 +647,8 @@ async def tron_step(pilot, *keys: str) -> None:  # type: ignore[no-untyped-def]
 
 
 async def test_every_key_of_the_tron_bar(data_dir: Path) -> None:
-    from tui_grid.games.tron.screen import SETUP_FILE, TronScreen, TronSetupDialog
+    from tui_grid.games.tron.screen import TronScreen
+    from tui_grid.games.tron.setup_dialog import SETUP_FILE, TronSetupDialog
 
     remember_tron(data_dir, players=["human", "human"], rounds=2)
     app = make_app("tron", "standard", speed=1)

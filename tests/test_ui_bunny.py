@@ -11,7 +11,8 @@ from tui_grid.games import registry
 
 
 from tui_grid.games.bunny.program import parse_program
-from tui_grid.games.bunny.screen import BunnyScreen, Draft, reveal_text
+from tui_grid.games.bunny.draft import Draft, reveal_text
+from tui_grid.games.bunny.screen import BunnyScreen
 
 #: The optimal program for doodle level 4, typed: LOOP{LOOP(7){L F} F}
 TWO_RINGS_KEYS = ["left_square_bracket", "left_square_bracket", "7", "l", "f", "right_square_bracket", "f"]

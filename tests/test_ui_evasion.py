@@ -134,7 +134,7 @@ async def test_opened_from_the_menu_with_a_new_setup():
 async def test_served_game_on_screen_with_a_human_prey():
     from tui_grid.games.evasion.definition import GAME
     from tui_grid.games.evasion.rules import Config
-    from tui_grid.games.evasion.screen import ServeApp
+    from tui_grid.games.evasion.serve_app import ServeApp
 
     from tui_grid.games.evasion.server import EvasionServer
 
@@ -164,7 +164,8 @@ async def test_the_architects_live_display_shows_every_step(monkeypatch):
     from tui_grid.games.evasion.client import run_client
     from tui_grid.games.evasion.definition import GAME
     from tui_grid.games.evasion.rules import Config
-    from tui_grid.games.evasion.screen import EvasionScreen, ServeApp
+    from tui_grid.games.evasion.screen import EvasionScreen
+    from tui_grid.games.evasion.serve_app import ServeApp
     from tui_grid.games.evasion.server import EvasionServer
 
     monkeypatch.setattr(EvasionScreen, "tick_seconds", lambda self: 0.0)  # as fast as the clients answer

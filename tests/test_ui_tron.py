@@ -19,7 +19,8 @@ from tests.conftest import make_app, status, wait_idle
 from tui_grid.core.agents import AgentError
 from tui_grid.core.external import ExternalProgramAgent
 from tui_grid.core.geometry import Direction, Pos
-from tui_grid.games.tron.screen import SETUP_FILE, TronScreen, TronSetupDialog
+from tui_grid.games.tron.screen import TronScreen
+from tui_grid.games.tron.setup_dialog import SETUP_FILE, TronSetupDialog
 from tui_grid.ui.board_view import Overlay
 
 SEED_BOT = "/work/shared/opponents/tron_seed_bot.py"
@@ -301,7 +302,7 @@ async def test_no_program_outlives_the_screen_or_the_app(data_dir) -> None:
 
 def test_the_arena_glyphs(data_dir) -> None:
     from tui_grid.games.tron.definition import GAME
-    from tui_grid.games.tron.screen import TronBoardView
+    from tui_grid.games.tron.view import TronBoardView
 
     loaded = GAME.load("standard")
     engine = GAME.make_engine(loaded)

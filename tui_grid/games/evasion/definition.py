@@ -370,7 +370,7 @@ def _run_serve(args: argparse.Namespace) -> int:
 
     options = dict(clock_seconds=clock, seed=seed, host=args.host)
     if not args.headless:
-        from tui_grid.games.evasion.screen import serve_live
+        from tui_grid.games.evasion.serve_app import serve_live
 
         result = serve_live(GAME, config, protocol, port, hunter, prey, max_steps, options)
         if result is not None:

@@ -15,7 +15,6 @@ import math
 import time
 from typing import Any, Sequence
 
-from textual.app import App
 
 from tui_grid.core.control import SearchControl
 from tui_grid.core.engine import Event
@@ -23,18 +22,14 @@ from tui_grid.core.live import MatchFeed
 from tui_grid.core.geometry import Pos
 from tui_grid.core.session import Session
 from tui_grid.games.evasion.engine import HUNTER, PREY, SEATS, EvasionEngine, HunterAction, PreyAction, State
-from tui_grid.games.evasion.rules import PAD, Config, Wall
-from tui_grid.games.evasion.server import EvasionServer, ServedMatch
+from tui_grid.games.evasion.rules import Config, Wall
 from tui_grid.games.registry import GameDefinition, LoadedBoard
+from tui_grid.games.evasion.view import EvasionBoardView
 from tui_grid.ui.board_view import BoardView, Zoom
 from tui_grid.ui.match_screen import MatchScreen, match_keymap
 from tui_grid.ui.keys import Key
 from tui_grid.ui.settings import Settings
 
-FLOOR = ("  ", "floor")
-WALL = ("██", "wall")
-SELECTED = ("▒▒", "selected")
-HEADING = {(1, 1): "↘ ", (1, -1): "↗ ", (-1, 1): "↙ ", (-1, -1): "↖ "}
 NOTE_SECONDS = 4.0
 
 #: Prey moves: (keys, dx, dy, name). The block w e r / s d f / x c v mirrors the eight
@@ -64,111 +59,6 @@ OWN_KEYS = (
         display="wer/sdf/xcv" if index == 0 else "", show=index == 0)
     for index, (keys, dx, dy, name) in enumerate(PREY_KEYS)
 )
-
-
-class EvasionBoardView(BoardView):
-    #: This game's colours; each kind also has a glyph, so NO_COLOR stays playable.
-    DEFAULT_CSS = """
-    EvasionBoardView > .board--floor    { background: #1e2430; color: #3a4456; }
-    EvasionBoardView > .board--wall     { background: #8a93a6; color: #c8d0e0; }
-    EvasionBoardView > .board--selected { background: #ffb347; color: #5a3200; text-style: bold; }
-    EvasionBoardView > .board--heading  { background: #5c2a2a; color: #ff8080; text-style: bold; }
-    EvasionBoardView > .board--hunter   { background: #e0414f; color: #ffffff; text-style: bold; }
-    EvasionBoardView > .board--prey     { background: #3ccf6e; color: #000000; text-style: bold; }
-    """
-    #: From the most important down: in the whole-board zoom a block shows its first kind.
-    KINDS = ("prey", "hunter", "heading", "selected", "wall", "floor")
-    COMPONENT_CLASSES = {f"board--{kind}" for kind in KINDS}
-    MARKERS = {"prey": "P", "hunter": "H"}  # visible in the whole-board zoom in every colour mode
-
-    def __init__(self) -> None:
-        super().__init__(id="board")
-        self._rows_for: tuple[Wall, ...] | None = None
-        self._rows: list[list[tuple[str, str]]] = []
-        self._blocks_for: tuple[tuple[Wall, ...], int] | None = None
-        self._blocks: list[list[str]] = []
-
-    # --- caches per set of walls --------------------------------------------------------------
-    def _wall_rows(self, state: State) -> list[list[tuple[str, str]]]:
-        """Each board row as cells, walls included: rebuilt only when the walls change."""
-        if self._rows_for != state.walls or not self._rows:
-            grid = self.engine.grid_of(state)
-            cells, stride, width = grid.cells, grid.stride, grid.width
-            rows = []
-            for y in range(grid.height):
-                start = (y + PAD) * stride + PAD
-                line = cells[start : start + width]
-                rows.append([WALL if b else FLOOR for b in line] if any(line) else [FLOOR] * width)
-            self._rows, self._rows_for = rows, state.walls
-        return self._rows
-
-    def _wall_blocks(self, state: State, k: int) -> list[list[str]]:
-        """Per block row, the kind of each k x k block from the walls alone."""
-        if self._blocks_for != (state.walls, k) or not self._blocks:
-            grid = self.engine.grid_of(state)
-            cells, stride, width, height = grid.cells, grid.stride, grid.width, grid.height
-            columns = -(-width // k)
-            blocks = []
-            for top in range(0, height, k):
-                acc = 0
-                for y in range(top, min(height, top + k)):
-                    start = (y + PAD) * stride + PAD
-                    acc |= int.from_bytes(cells[start : start + width], "big")
-                line = acc.to_bytes(width, "big")
-                blocks.append(["wall" if any(line[c * k : (c + 1) * k]) else "floor" for c in range(columns)])
-            self._blocks, self._blocks_for = blocks, (state.walls, k)
-        return self._blocks
-
-    def marks(self, state: State) -> list[tuple[int, int, tuple[str, str]]]:
-        """(x, y, cell) drawn over the walls, least important first."""
-        config = self.engine.config
-        out: list[tuple[int, int, tuple[str, str]]] = []
-        hx, hy = state.hunter
-        vx, vy = state.hunter_velocity
-        nx, ny = hx + vx, hy + vy
-        if 0 <= nx < config.width and 0 <= ny < config.height:
-            out.append((nx, ny, (HEADING.get((vx, vy), "· "), "heading")))
-        out.append((hx, hy, ("H ", "hunter")))
-        out.append((*state.prey, ("P ", "prey")))
-        return out
-
-    def selected(self, state: State) -> Wall | None:
-        """The selected wall, while it stands."""
-        wall = self.overlay.selected
-        return wall if wall is not None and wall in state.walls else None
-
-    # --- drawing --------------------------------------------------------------------------------
-    def cell(self, row: int, col: int) -> tuple[str, str]:
-        return self.row_cells(row, col, col + 1)[0]
-
-    def row_cells(self, row: int, first: int, last: int) -> list[tuple[str, str]]:
-        state: State = self.state
-        cells = self._wall_rows(state)[row][first:last]
-        wall = self.selected(state)
-        if wall is not None and wall.y1 <= row <= wall.y2:
-            for x in range(max(first, wall.x1), min(last, wall.x2 + 1)):
-                cells[x - first] = SELECTED
-        for x, y, mark in self.marks(state):
-            if y == row and first <= x < last:
-                cells[x - first] = mark
-        return cells
-
-    def _block_row(self, block_row: int, k: int, first: int, last: int) -> list[str]:
-        state: State = self.state
-        blocks = self._wall_blocks(state, k)
-        if block_row >= len(blocks):
-            return ["floor"] * (last - first)
-        kinds = blocks[block_row][first:last]
-        rank = self._rank
-        wall = self.selected(state)
-        if wall is not None and wall.y1 // k <= block_row <= wall.y2 // k:
-            for column in range(max(first, wall.x1 // k), min(last, wall.x2 // k + 1)):
-                kinds[column - first] = "selected"
-        for x, y, (_, kind) in self.marks(state):
-            column = x // k
-            if y // k == block_row and first <= column < last and rank[kind] < rank.get(kinds[column - first], 99):
-                kinds[column - first] = kind
-        return kinds
 
 
 class EvasionScreen(MatchScreen[State]):
@@ -395,64 +285,3 @@ def hint_text(engine: EvasionEngine, state: State, seat: int, action: Any) -> st
         return "hunter: " + (", ".join(parts) if parts else f"no wall yet (wall {'ready' if wait == 0 else f'in {wait}'})")
     velocity = action.velocity or state.prey_velocity
     return f"prey: go {DIRECTION_NAMES[velocity]} ({PREY_KEY_OF[velocity]})"
-
-
-class ServeApp(App):
-    """The app for `tui-grid serve evasion` without --headless: the served game only, the
-    Evasion screen watching the architect's feed."""
-
-    ENABLE_COMMAND_PALETTE = False
-
-    def __init__(self, game: GameDefinition, loaded: LoadedBoard, server: EvasionServer) -> None:
-        super().__init__()
-        self.settings = Settings()
-        self.game = game
-        self.loaded = loaded
-        self.feed = ServedMatch(server)
-        self.screen_shown: EvasionScreen | None = None
-
-    def on_mount(self) -> None:
-        server = self.feed.server
-        self.screen_shown = EvasionScreen(self.game, self.loaded, self.settings, players=server.kinds, rounds=self.feed.match.rounds, feed=self.feed)
-        self.push_screen(self.screen_shown)
-
-    def exit_saving(self) -> None:
-        self.exit()
-
-    def pop_screen(self) -> Any:  # esc on the served game quits: there is nothing behind it
-        if len(self.screen_stack) <= 2:
-            self.exit()
-            return None
-        return super().pop_screen()
-
-
-def serve_live(
-    game: GameDefinition,
-    config: Config,
-    protocol: str,
-    port: int,
-    hunter: str,
-    prey: str,
-    max_steps: int | None,
-    options: dict[str, Any],
-) -> dict[str, Any] | None:
-    """Run the architect with its game on screen; the result once the app closes."""
-    from dataclasses import replace
-
-    from tui_grid.core.errors import UsageError
-
-    if protocol == "2016":
-        config = replace(config, preset="2016")
-    if max_steps is not None:
-        config = replace(config, max_steps=max_steps)
-    loaded = LoadedBoard(config, "served", f"N={config.n} M={config.m}")
-    try:
-        server = EvasionServer(config, protocol, port, hunter, prey, max_steps, keep_preset=True, **options)
-    except OSError as exc:
-        raise UsageError(f"cannot listen on {options.get('host', '127.0.0.1')}:{port}: {exc.strerror or exc}") from None
-    app = ServeApp(game, loaded, server)
-    try:
-        app.run()
-    finally:
-        app.feed.close()
-    return app.feed.result

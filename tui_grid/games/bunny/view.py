@@ -1,0 +1,101 @@
+"""Bunny's widgets: the board (the bunny, its marks) and the program panel (token tiles,
+the cursor, the token being executed, counts and the revealed hint)."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from rich.text import Text
+from textual.widgets import Static
+
+from tui_grid.core.geometry import Pos
+from tui_grid.games.bunny.board import VOID
+from tui_grid.games.bunny.draft import CLOSE, Open, item_text
+from tui_grid.games.bunny.engine import BunnyState
+from tui_grid.ui.board_view import BoardView
+
+BUNNY = ("▶ ", "▼ ", "◀ ", "▲ ")
+
+
+class BunnyBoardView(BoardView):
+    #: This game's colours; each kind also has a glyph, so NO_COLOR stays playable.
+    DEFAULT_CSS = """
+    BunnyBoardView > .board--void   { background: #1b1f27; color: #1b1f27; }
+    BunnyBoardView > .board--square { background: #3d6b35; color: #d9f5c4; text-style: bold; }
+    BunnyBoardView > .board--marked { background: #b07a3a; color: #4a2f10; }
+    BunnyBoardView > .board--start  { background: #b07a3a; color: #000000; text-style: bold; }
+    BunnyBoardView > .board--bunny  { background: #f4f4f4; color: #c2185b; text-style: bold; }
+    BunnyBoardView > .board--won    { background: #ffd23f; color: #000000; text-style: bold; }
+    """
+    #: Most important first: in the whole-board zoom a block shows its first kind.
+    KINDS = ("bunny", "won", "square", "start", "marked", "void")
+    COMPONENT_CLASSES = {f"board--{kind}" for kind in KINDS}
+
+    def cell(self, row: int, col: int) -> tuple[str, str]:
+        board = self.board
+        state: BunnyState = self.state
+        ch = board.rows[row][col]
+        pos = Pos(row, col)
+        if pos == state.pos:
+            return BUNNY[state.heading], "won" if state.complete else "bunny"
+        if ch == VOID:
+            return "  ", "void"
+        if pos not in state.marks:
+            return "· ", "square"
+        return ("S ", "start") if pos == board.start else ("O ", "marked")
+
+
+class ProgramPanel(Static):
+    """The program as token tiles with the cursor, its size and the best known size, and
+    the hint's revealed tokens."""
+    DEFAULT_CSS = """
+    ProgramPanel { height: auto; max-height: 4; padding: 0 1; }
+    ProgramPanel > .program--label  { color: $text-muted; }
+    ProgramPanel > .program--op     { background: #31405a; color: #ffffff; text-style: bold; }
+    ProgramPanel > .program--loop0  { background: #6b4fa0; color: #ffffff; text-style: bold; }
+    ProgramPanel > .program--loop1  { background: #2e7d6b; color: #ffffff; text-style: bold; }
+    ProgramPanel > .program--loop2  { background: #9c5a2c; color: #ffffff; text-style: bold; }
+    ProgramPanel > .program--cursor { color: #ffd23f; text-style: bold; }
+    ProgramPanel > .program--exec   { background: #ffd23f; color: #000000; text-style: bold; }
+    ProgramPanel > .program--hint   { color: #e0b84a; }
+    """
+
+    COMPONENT_CLASSES = {
+        "program--op",
+        "program--loop0",
+        "program--loop1",
+        "program--loop2",
+        "program--cursor",
+        "program--exec",
+        "program--label",
+        "program--hint",
+    }
+    def show(self, screen: Any) -> None:
+        """Drawn from what the screen gives: its draft, the executing token, the counts."""
+        style = self.get_component_rich_style
+        draft = screen.draft
+        text = Text(no_wrap=False)
+        text.append("Program ", style("program--label"))
+        executing = screen.executing_index()
+        depth = 0
+        for i, item in enumerate(draft.items):
+            text.append("▏" if i == draft.cursor else " ", style("program--cursor"))
+            if item == CLOSE:
+                depth -= 1
+            tile = style(f"program--loop{depth % 3}") if isinstance(item, Open) or item == CLOSE else style("program--op")
+            if i == executing:
+                tile = style("program--exec")
+            text.append(f" {item_text(item)} " if not isinstance(item, Open) and item != CLOSE else item_text(item), tile)
+            if isinstance(item, Open):
+                depth += 1
+        if draft.cursor == len(draft.items):
+            text.append("▏", style("program--cursor"))
+        if not draft.items:
+            text.append("  (type f l r [ ] to write one)", style("program--label"))
+        text.append("\n")
+        text.append(screen.counts_text(), style("program--label"))
+        hint = screen.hint_text()
+        if hint:
+            text.append("\n")
+            text.append(hint, style("program--hint"))
+        self.update(text)

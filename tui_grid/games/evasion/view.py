@@ -1,0 +1,118 @@
+"""The Evasion board: 300x300 cells drawn fast (wall rows and k x k blocks cached per set
+of walls), the hunter, its heading, the prey and the selected wall over them."""
+
+from __future__ import annotations
+
+from tui_grid.games.evasion.engine import State
+from tui_grid.games.evasion.rules import PAD, Wall
+from tui_grid.ui.board_view import BoardView
+
+FLOOR = ("  ", "floor")
+WALL = ("██", "wall")
+SELECTED = ("▒▒", "selected")
+HEADING = {(1, 1): "↘ ", (1, -1): "↗ ", (-1, 1): "↙ ", (-1, -1): "↖ "}
+
+
+class EvasionBoardView(BoardView):
+    #: This game's colours; each kind also has a glyph, so NO_COLOR stays playable.
+    DEFAULT_CSS = """
+    EvasionBoardView > .board--floor    { background: #1e2430; color: #3a4456; }
+    EvasionBoardView > .board--wall     { background: #8a93a6; color: #c8d0e0; }
+    EvasionBoardView > .board--selected { background: #ffb347; color: #5a3200; text-style: bold; }
+    EvasionBoardView > .board--heading  { background: #5c2a2a; color: #ff8080; text-style: bold; }
+    EvasionBoardView > .board--hunter   { background: #e0414f; color: #ffffff; text-style: bold; }
+    EvasionBoardView > .board--prey     { background: #3ccf6e; color: #000000; text-style: bold; }
+    """
+    #: From the most important down: in the whole-board zoom a block shows its first kind.
+    KINDS = ("prey", "hunter", "heading", "selected", "wall", "floor")
+    COMPONENT_CLASSES = {f"board--{kind}" for kind in KINDS}
+    MARKERS = {"prey": "P", "hunter": "H"}  # visible in the whole-board zoom in every colour mode
+
+    def __init__(self) -> None:
+        super().__init__(id="board")
+        self._rows_for: tuple[Wall, ...] | None = None
+        self._rows: list[list[tuple[str, str]]] = []
+        self._blocks_for: tuple[tuple[Wall, ...], int] | None = None
+        self._blocks: list[list[str]] = []
+
+    # --- caches per set of walls --------------------------------------------------------------
+    def _wall_rows(self, state: State) -> list[list[tuple[str, str]]]:
+        """Each board row as cells, walls included: rebuilt only when the walls change."""
+        if self._rows_for != state.walls or not self._rows:
+            grid = self.engine.grid_of(state)
+            cells, stride, width = grid.cells, grid.stride, grid.width
+            rows = []
+            for y in range(grid.height):
+                start = (y + PAD) * stride + PAD
+                line = cells[start : start + width]
+                rows.append([WALL if b else FLOOR for b in line] if any(line) else [FLOOR] * width)
+            self._rows, self._rows_for = rows, state.walls
+        return self._rows
+
+    def _wall_blocks(self, state: State, k: int) -> list[list[str]]:
+        """Per block row, the kind of each k x k block from the walls alone."""
+        if self._blocks_for != (state.walls, k) or not self._blocks:
+            grid = self.engine.grid_of(state)
+            cells, stride, width, height = grid.cells, grid.stride, grid.width, grid.height
+            columns = -(-width // k)
+            blocks = []
+            for top in range(0, height, k):
+                acc = 0
+                for y in range(top, min(height, top + k)):
+                    start = (y + PAD) * stride + PAD
+                    acc |= int.from_bytes(cells[start : start + width], "big")
+                line = acc.to_bytes(width, "big")
+                blocks.append(["wall" if any(line[c * k : (c + 1) * k]) else "floor" for c in range(columns)])
+            self._blocks, self._blocks_for = blocks, (state.walls, k)
+        return self._blocks
+
+    def marks(self, state: State) -> list[tuple[int, int, tuple[str, str]]]:
+        """(x, y, cell) drawn over the walls, least important first."""
+        config = self.engine.config
+        out: list[tuple[int, int, tuple[str, str]]] = []
+        hx, hy = state.hunter
+        vx, vy = state.hunter_velocity
+        nx, ny = hx + vx, hy + vy
+        if 0 <= nx < config.width and 0 <= ny < config.height:
+            out.append((nx, ny, (HEADING.get((vx, vy), "· "), "heading")))
+        out.append((hx, hy, ("H ", "hunter")))
+        out.append((*state.prey, ("P ", "prey")))
+        return out
+
+    def selected(self, state: State) -> Wall | None:
+        """The selected wall, while it stands."""
+        wall = self.overlay.selected
+        return wall if wall is not None and wall in state.walls else None
+
+    # --- drawing --------------------------------------------------------------------------------
+    def cell(self, row: int, col: int) -> tuple[str, str]:
+        return self.row_cells(row, col, col + 1)[0]
+
+    def row_cells(self, row: int, first: int, last: int) -> list[tuple[str, str]]:
+        state: State = self.state
+        cells = self._wall_rows(state)[row][first:last]
+        wall = self.selected(state)
+        if wall is not None and wall.y1 <= row <= wall.y2:
+            for x in range(max(first, wall.x1), min(last, wall.x2 + 1)):
+                cells[x - first] = SELECTED
+        for x, y, mark in self.marks(state):
+            if y == row and first <= x < last:
+                cells[x - first] = mark
+        return cells
+
+    def _block_row(self, block_row: int, k: int, first: int, last: int) -> list[str]:
+        state: State = self.state
+        blocks = self._wall_blocks(state, k)
+        if block_row >= len(blocks):
+            return ["floor"] * (last - first)
+        kinds = blocks[block_row][first:last]
+        rank = self._rank
+        wall = self.selected(state)
+        if wall is not None and wall.y1 // k <= block_row <= wall.y2 // k:
+            for column in range(max(first, wall.x1 // k), min(last, wall.x2 // k + 1)):
+                kinds[column - first] = "selected"
+        for x, y, (_, kind) in self.marks(state):
+            column = x // k
+            if y // k == block_row and first <= column < last and rank[kind] < rank.get(kinds[column - first], 99):
+                kinds[column - first] = kind
+        return kinds

@@ -1,0 +1,220 @@
+"""Tron's setup: who plays (from the player table), the board, rounds, speed and the bots'
+thinking time, chosen in a dialog that fits 80x24 and remembered between runs as JSON."""
+
+from __future__ import annotations
+
+import json
+from dataclasses import asdict, dataclass, replace
+from typing import Any
+
+from textual.app import ComposeResult
+from textual.binding import Binding
+from textual.containers import Grid, Horizontal, Vertical
+from textual.screen import ModalScreen
+from textual.widgets import Button, Input, Label, Select, Static
+
+from tui_grid.core.errors import UsageError
+from tui_grid.core.players import LOCAL_KINDS, dialog_choices, join_player, split_player, takes_text
+from tui_grid.games.registry import parse_count
+from tui_grid.games.tron.definition import DEFAULT_TIME_MS, check_player
+from tui_grid.games.tron.definition import GAME as TRON
+from tui_grid.ui.settings import MAX_SPEED, MIN_SPEED
+
+SETUP_FILE = "tron-setup.json"
+MAX_ROUNDS = 99
+
+
+BOARD_MODES = ("this", "new", "each")
+
+
+@dataclass(frozen=True)
+class TronSetup:
+    """What the setup dialog chooses; saved as JSON in the data folder."""
+
+    players: tuple[str, str] = ("human", "easy")
+    board: str = "this"  # "this" board, a "new" random map, a new map "each" round
+    size: str = "15x15"
+    walls: str = "12"
+    rounds: int = 3
+    speed: int = 5
+    time_ms: int = DEFAULT_TIME_MS
+
+    @classmethod
+    def from_json(cls, data: Any) -> TronSetup:
+        """A setup from saved JSON; anything missing or broken keeps its default."""
+        default = cls()
+        if not isinstance(data, dict):
+            return default
+        out = default
+        players = data.get("players")
+        if isinstance(players, list) and len(players) == 2 and all(isinstance(p, str) for p in players):
+            try:
+                for player in players:
+                    check_player(player)
+                out = replace(out, players=(players[0], players[1]))
+            except UsageError:
+                pass
+        if data.get("board") in BOARD_MODES:
+            out = replace(out, board=data["board"])
+        for key in ("size", "walls"):
+            if isinstance(data.get(key), str):
+                out = replace(out, **{key: data[key]})
+        for key, low, high in (("rounds", 1, MAX_ROUNDS), ("speed", MIN_SPEED, MAX_SPEED), ("time_ms", 1, 60_000)):
+            value = data.get(key)
+            if isinstance(value, int) and low <= value <= high:
+                out = replace(out, **{key: value})
+        return out
+
+
+def setup_path():  # type: ignore[no-untyped-def]
+    from tui_grid.core.saves import data_dir
+
+    return data_dir() / SETUP_FILE
+
+
+def load_setup(default: TronSetup | None = None) -> TronSetup:
+    """The remembered setup, or `default` when there is none (or it cannot be read)."""
+    default = default or TronSetup()
+    try:
+        data = json.loads(setup_path().read_text(encoding="utf-8"))
+    except (OSError, ValueError):
+        return default
+    if not isinstance(data, dict):
+        return default
+    return replace(TronSetup.from_json(data), **({} if "speed" in data else {"speed": default.speed}))
+
+
+def save_setup(setup: TronSetup) -> None:
+    from tui_grid.core.saves import write
+
+    try:
+        write(setup_path(), json.dumps({**asdict(setup), "players": list(setup.players)}, indent=1) + "\n")
+    except OSError:
+        pass  # a read-only data folder only costs the memory of the choices
+
+
+class TronSetupDialog(ModalScreen[TronSetup | None]):
+    """Seats, board, rounds and speed for a new match; fits 80x24."""
+
+    BINDINGS = [Binding("escape", "cancel", "Cancel")]
+    DEFAULT_CSS = """
+    TronSetupDialog { align: center middle; }
+    TronSetupDialog > Vertical {
+        width: 78; max-width: 100%; height: auto; max-height: 100%;
+        border: thick $primary; background: $surface; padding: 0 1;
+    }
+    TronSetupDialog Grid { grid-size: 2; grid-columns: 17 1fr; grid-rows: 1; grid-gutter: 1 0; height: auto; margin: 1 0 0 0; }
+    TronSetupDialog Grid Horizontal { height: 1; }
+    TronSetupDialog .kind { width: 30; }
+    TronSetupDialog .command { width: 1fr; margin-left: 1; }
+    TronSetupDialog #board { width: 1fr; }
+    TronSetupDialog .short { width: 9; }
+    TronSetupDialog .gap { width: auto; padding: 0 1 0 2; color: $text-muted; }
+    TronSetupDialog #about { color: $text-muted; height: auto; margin: 1 0 0 0; }
+    TronSetupDialog #error { color: $error; height: auto; }
+    TronSetupDialog #buttons { height: 1; margin-top: 1; }
+    TronSetupDialog #keys { width: 1fr; color: $text-muted; }
+    """
+
+    def __init__(self, setup: TronSetup, board_title: str) -> None:
+        super().__init__()
+        self.setup = setup
+        self.board_title = board_title
+
+    def compose(self) -> ComposeResult:
+        setup = self.setup
+        title = self.board_title if len(self.board_title) <= 40 else self.board_title[:39] + "…"
+        with Vertical():
+            yield Static("[b]New Tron match[/b]")
+            with Grid():
+                for index, keys in enumerate(("←↑↓→", "WASD")):
+                    kind, command = split_player(TRON, setup.players[index])
+                    yield Label(f"Player {index + 1} ({keys})")
+                    with Horizontal():
+                        yield Select(dialog_choices(TRON, LOCAL_KINDS), value=kind, allow_blank=False, compact=True, id=f"kind-{index}", classes="kind")
+                        yield Input(value=command, placeholder="command line, e.g. python3 bot.py", compact=True, id=f"command-{index}", classes="command")
+                yield Label("Board")
+                yield Select(
+                    [(f"this board: {title}", "this"), ("a new random map", "new"), ("a new random map every round", "each")],
+                    value=setup.board,
+                    allow_blank=False,
+                    compact=True,
+                    id="board",
+                )
+                yield Label("Random map")
+                with Horizontal():
+                    yield Static("size", classes="gap")
+                    yield Input(value=setup.size, compact=True, id="size", classes="short")
+                    yield Static("walls %", classes="gap")
+                    yield Input(value=setup.walls, compact=True, id="walls", classes="short")
+                yield Label("Rounds")
+                with Horizontal():
+                    yield Input(value=str(setup.rounds), compact=True, id="rounds", classes="short")
+                    yield Static("speed 1-9", classes="gap")
+                    yield Input(value=str(setup.speed), compact=True, id="speed", classes="short")
+                    yield Static("bot ms/move", classes="gap")
+                    yield Input(value=str(setup.time_ms), compact=True, id="time-ms", classes="short")
+            yield Static("Player 1 drives red in round 1; the seats swap every round. Programs speak HackerRank's Tron protocol (see ? help).", id="about")
+            yield Static(id="error")
+            with Horizontal(id="buttons"):
+                yield Static("enter starts · esc cancels · tab moves", id="keys")
+                yield Button("Start", variant="primary", compact=True, id="start")
+
+    def on_mount(self) -> None:
+        self._sync()
+        self.query_one("#start", Button).focus()
+
+    def on_select_changed(self) -> None:
+        self._sync()
+
+    def _sync(self) -> None:
+        """Command fields only for programs, map fields only for random maps."""
+        for index in (0, 1):
+            kind = self.query_one(f"#kind-{index}", Select).value
+            self.query_one(f"#command-{index}", Input).display = takes_text(str(kind))
+        random_map = self.query_one("#board", Select).value != "this"
+        for name in ("size", "walls"):
+            self.query_one(f"#{name}", Input).disabled = not random_map
+
+    def on_input_submitted(self) -> None:
+        self._start()
+
+    def on_button_pressed(self) -> None:
+        self._start()
+
+    def _start(self) -> None:
+        try:
+            setup = self.chosen()
+        except UsageError as exc:
+            self.query_one("#error", Static).update(str(exc))
+            return
+        self.dismiss(setup)
+
+    def chosen(self) -> TronSetup:
+        """The setup as filled in; UsageError names the first bad field."""
+        players = []
+        for index in (0, 1):
+            kind = str(self.query_one(f"#kind-{index}", Select).value)
+            try:
+                player = check_player(join_player(kind, self.query_one(f"#command-{index}", Input).value))
+            except UsageError as exc:
+                raise UsageError(f"Player {index + 1}: {exc}") from None
+            players.append(player)
+        board = str(self.query_one("#board", Select).value)
+        size = self.query_one("#size", Input).value.strip()
+        walls = self.query_one("#walls", Input).value.strip()
+        if board != "this":
+            TRON.game_id_from_options({"size": size, "walls": walls}, 1)
+        rounds = parse_count("rounds", self.query_one("#rounds", Input).value.strip())
+        if rounds > MAX_ROUNDS:
+            raise UsageError(f"rounds must be at most {MAX_ROUNDS}, got {rounds}")
+        speed = parse_count("speed", self.query_one("#speed", Input).value.strip())
+        if speed > MAX_SPEED:
+            raise UsageError(f"speed must be 1 to {MAX_SPEED}, got {speed}")
+        time_ms = parse_count("bot ms/move", self.query_one("#time-ms", Input).value.strip())
+        if time_ms > 60_000:
+            raise UsageError(f"bot ms/move must be at most 60000, got {time_ms}")
+        return TronSetup((players[0], players[1]), board, size, walls, rounds, speed, time_ms)
+
+    def action_cancel(self) -> None:
+        self.dismiss(None)

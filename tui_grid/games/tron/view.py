@@ -1,0 +1,53 @@
+"""The Tron arena: walls, both trails, the heads with their heading, crashes and the hint
+mark, each a colour and a glyph; drawn from the state and overlay it is given."""
+
+from __future__ import annotations
+
+from tui_grid.core.geometry import Pos
+from tui_grid.games.tron.rules import TronState
+from tui_grid.ui.board_view import BoardView
+
+TILES = {"-": ("  ", "floor"), "#": ("██", "wall"), "r": ("░░", "red-trail"), "g": ("▒▒", "green-trail")}
+HEAD_KINDS = ("red-head", "green-head")
+HEAD_LETTERS = ("R", "G")
+CRASH = ("X ", "crash")
+HINT_MARK = ("◆ ", "hint")
+
+
+class TronBoardView(BoardView):
+    #: This game's colours; each kind also has a glyph, so NO_COLOR stays playable.
+    DEFAULT_CSS = """
+    TronBoardView > .board--floor       { background: #14171f; color: #2a3040; }
+    TronBoardView > .board--wall        { background: #6b7385; color: #9aa3b5; }
+    TronBoardView > .board--red-trail   { background: #7a1f2b; color: #c0485a; }
+    TronBoardView > .board--green-trail { background: #1d5e36; color: #44b06e; }
+    TronBoardView > .board--red-head    { background: #ff4d5e; color: #ffffff; text-style: bold; }
+    TronBoardView > .board--green-head  { background: #3ddc84; color: #000000; text-style: bold; }
+    TronBoardView > .board--crash       { background: #ffd23f; color: #000000; text-style: bold; }
+    TronBoardView > .board--hint        { background: #fff3b0; color: #9a6700; text-style: bold; }
+    """
+    #: From the most important down: in the whole-board zoom a block shows its first kind.
+    KINDS = ("crash", "hint", "red-head", "green-head", "red-trail", "green-trail", "wall", "floor")
+    COMPONENT_CLASSES = {f"board--{kind}" for kind in KINDS}
+    #: Kept as glyphs in the half-block zooms (big boards), so heads stay findable.
+    MARKERS = {"crash": "X", "hint": "◆", "red-head": "R", "green-head": "G"}
+
+    def cell(self, row: int, col: int) -> tuple[str, str]:
+        return self.row_cells(row, col, col + 1)[0]
+
+    def row_cells(self, row: int, first: int, last: int) -> list[tuple[str, str]]:
+        state: TronState = self.state
+        cells = [TILES.get(ch, TILES["#"]) for ch in state.rows[row][first:last]]
+
+        def put(pos: Pos | None, mark: tuple[str, str]) -> None:
+            if pos is not None and pos.row == row and first <= pos.col < last:
+                cells[pos.col - first] = mark
+
+        for seat, head in enumerate(state.heads):
+            heading = state.headings[seat]
+            put(head, (HEAD_LETTERS[seat] + (heading.arrow if heading is not None else " "), HEAD_KINDS[seat]))
+        for pos, mark in self.overlay.marks.items():
+            put(pos, mark)
+        for crash in state.crashes:
+            put(crash, CRASH)
+        return cells
