@@ -219,7 +219,7 @@ class EvasionScreen(MatchScreen[State]):
             self.say(f"The round is over. {'enter plays the next one.' if not self.match.finished else 'esc goes back.'}")
             return False
         if not self.is_human(seat):
-            self.say(f"The {SEATS[seat]} is {self.seat_name(seat)} this round: your keys are the {SEATS[1 - seat]}'s.")
+            self.say(f"The {SEATS[seat]} is played by {self.seat_name(seat)} this round: your keys are the {SEATS[1 - seat]}'s.")
             return False
         return True
 
