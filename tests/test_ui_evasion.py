@@ -170,14 +170,14 @@ async def test_the_architects_live_display_shows_every_step(monkeypatch):
 
     monkeypatch.setattr(EvasionScreen, "tick_seconds", lambda self: 0.0)  # as fast as the clients answer
     shown: list[int] = []
-    original = EvasionScreen._on_change
+    original = EvasionScreen.session_changed
 
     def record(self, session, change):  # type: ignore[no-untyped-def]
         if change.kind == "step":
             shown.append(change.state.tick)
         original(self, session, change)
 
-    monkeypatch.setattr(EvasionScreen, "_on_change", record)
+    monkeypatch.setattr(EvasionScreen, "session_changed", record)
     config = Config(n=4, m=3, max_steps=3000)
     server = EvasionServer(config, "2023", 0, "tcp", "tcp", 3000, handshake_pause=0.0, accept_timeout=10)
     app = ServeApp(GAME, registry.LoadedBoard(config, "served", "N=4 M=3"), server)

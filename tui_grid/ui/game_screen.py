@@ -1,9 +1,12 @@
 """The view every game shares: it observes a Session, sends the human seat's actions, and
-runs solvers and agents in workers. The session owns the game; this screen owns time
-(animation and watch timers) and what is shown.
+runs solvers in workers. The session owns the game and a driver (core.driver) owns its
+time: a watch seats the solver and lets a driver play; a match screen watches a feed
+(core.live). This screen only shows what it is told: it pushes the state and an Overlay
+(hint marks, selection, marked cells) to its board view, and animates frames.
 
-A game's screen subclasses GameScreen, sets KEYMAP, and supplies the drawing hooks at the
-bottom (the board view, the status line, hints).
+A game's screen sets KEYMAP and supplies the hooks at the bottom (its board view, status
+line, focus, legend, hint); it may extend the public steps `start_game`,
+`session_changed`, `display_state`, `redraw` and `show_status`.
 """
 
 from __future__ import annotations
@@ -99,11 +102,11 @@ class GameScreen(Screen, Generic[S]):
         self._progress_timer: Timer | None = None
         self._busy_what = ""
         self.view = self.make_board_view()
-        self._start(loaded)
+        self.start_game(loaded)
         self.view.use(self.engine, self.board)
         self.view.state = self.shown
 
-    def _start(self, loaded: LoadedBoard) -> None:
+    def start_game(self, loaded: LoadedBoard) -> None:
         self.loaded = loaded
         engine, steps = self.game.start(loaded)
         self.session: Session[S, Any] = Session(engine, self.make_agents(engine), log=steps)
@@ -127,7 +130,7 @@ class GameScreen(Screen, Generic[S]):
 
     def on_mount(self) -> None:
         self.view.set_grid_size(*self.grid_size())
-        self._refresh_all()
+        self.redraw()
 
     @property
     def engine(self) -> Engine[S, Any]:
@@ -185,16 +188,16 @@ class GameScreen(Screen, Generic[S]):
                 return self.offers(key.common)
         return True
 
-    def _refresh_all(self) -> None:
+    def redraw(self) -> None:
         title = f"{self.game.title} — {self.loaded.title}"
         if self.loaded.game_id and self.loaded.game_id != self.loaded.title:
             title += f"  [{self.loaded.game_id}]"
         self.query_one("#title", Static).update(title)
-        self._show_status()
+        self.show_status()
         self.view.use(self.engine, self.board)
         self.view.show(self.shown, self.overlay(), self.focus_of(self.shown))
 
-    def _show_status(self) -> None:
+    def show_status(self) -> None:
         parts = [self.status_text(self.shown)]
         if self.loaded.game_id:
             parts.append(self.loaded.game_id)
@@ -208,7 +211,7 @@ class GameScreen(Screen, Generic[S]):
         """Show a message; `cells` are the board cells it is about, marked until the next one."""
         self.message = message
         self._marked = frozenset(cells)
-        self._show_status()
+        self.show_status()
         self.push_overlay()
 
     # --- the session -------------------------------------------------------------------------
@@ -216,15 +219,15 @@ class GameScreen(Screen, Generic[S]):
         """A session observer: a change made on the UI thread (a key) is shown at once; one
         made by a driver's thread is posted to the UI thread as a message."""
         if threading.get_ident() == self._thread_id:
-            self._on_change(session, change)
+            self.session_changed(session, change)
         else:
             self.post_message(SessionChanged(session, change))
 
     def on_session_changed(self, message: SessionChanged) -> None:
         if message.session is self.session:
-            self._on_change(message.session, message.change)
+            self.session_changed(message.session, message.change)
 
-    def _on_change(self, session: Session[S, Any], change: Change[S]) -> None:
+    def session_changed(self, session: Session[S, Any], change: Change[S]) -> None:
         # A driver's thread may be ahead of the message being handled: judge by its state.
         over = session.engine.outcome(change.state).over
         if change.kind == "step":
@@ -243,7 +246,7 @@ class GameScreen(Screen, Generic[S]):
             self._frames.clear()
             self.hint = None
             self.message = ""
-            self._display(change.state)
+            self.display_state(change.state)
         elif change.kind in ("refused", "message", "forfeit"):
             self.say(change.message, tuple(cell for event in change.events for cell in event.cells))
 
@@ -262,7 +265,7 @@ class GameScreen(Screen, Generic[S]):
     def _run_frames(self, frames: list[S], final: S) -> None:
         if not self.settings.animate or not frames:
             self._frames.clear()
-            self._display(final)
+            self.display_state(final)
             return
         self._frames.extend(frames)
         if self._frames[-1] != final:
@@ -277,12 +280,12 @@ class GameScreen(Screen, Generic[S]):
                 self._frame_timer.stop()
                 self._frame_timer = None
             return
-        self._display(self._frames.popleft())
+        self.display_state(self._frames.popleft())
 
     def _finish_animation(self) -> bool:
         if self._frames:
             self._frames.clear()
-            self._display(self.state)
+            self.display_state(self.state)
             return True
         return False
 
@@ -290,9 +293,9 @@ class GameScreen(Screen, Generic[S]):
     def animating(self) -> bool:
         return bool(self._frames)
 
-    def _display(self, state: S) -> None:
+    def display_state(self, state: S) -> None:
         self.shown = state
-        self._show_status()
+        self.show_status()
         self.view.show(state, self.overlay(), self.focus_of(state))
 
     def action_undo(self) -> None:
@@ -473,7 +476,7 @@ class GameScreen(Screen, Generic[S]):
         except ValueError as exc:  # a solver bug: say so rather than play nonsense
             self.notify(f"Solver move refused: {exc}", severity="error")
         self.message = plan.message
-        self._show_status()
+        self.show_status()
 
     def action_watch(self) -> None:
         """Watch: the solver takes the player's seat and the driver plays it, one move (one
@@ -499,7 +502,7 @@ class GameScreen(Screen, Generic[S]):
         watcher.first_step_now = True
         self._watcher = watcher
         watcher.on_stop = lambda reason: self.post_message(WatchEnded(watcher, reason))
-        self._show_status()
+        self.show_status()
         watcher.start(forever=False)
 
     def _note_progress(self, nodes: int, total: int | None) -> None:
@@ -512,7 +515,7 @@ class GameScreen(Screen, Generic[S]):
         self._stop_watching()
         if message.reason:
             self.say(f"{message.reason} {messages.next_steps(self.session)}.")
-        self._show_status()
+        self.show_status()
 
     def _watch_moved(self) -> None:
         """After the solver's first move: say what is being watched, and drop the busy bar."""
@@ -550,7 +553,7 @@ class GameScreen(Screen, Generic[S]):
             self.say("Nothing to pause: press w to watch the solver play.")
             return
         self._watcher.pause()
-        self._show_status()
+        self.show_status()
 
     def action_speed(self, change: int) -> None:
         self.settings = self.settings.faster() if change > 0 else self.settings.slower()
@@ -560,7 +563,7 @@ class GameScreen(Screen, Generic[S]):
         if self._frame_timer is not None:
             self._frame_timer.stop()
             self._frame_timer = self.set_interval(self.settings.frame_seconds, self._next_frame)
-        self._show_status()
+        self.show_status()
 
     # --- other keys -----------------------------------------------------------------------
     def action_coords(self) -> None:
@@ -635,11 +638,11 @@ class GameScreen(Screen, Generic[S]):
         self._interrupt()
         self.autosave()
         self.session.close()
-        self._start(loaded)
+        self.start_game(loaded)
         self.hint = None
         self.message = ""
         self.view.set_grid_size(*self.grid_size())
-        self._refresh_all()
+        self.redraw()
 
     # --- the hooks a game supplies ---------------------------------------------------------------
     def make_board_view(self) -> BoardView:

@@ -88,7 +88,7 @@ class MatchScreen(GameScreen[S]):
         super().__init__(game, loaded, settings)
 
     # --- the feed ----------------------------------------------------------------------------
-    def _start(self, loaded: LoadedBoard) -> None:
+    def start_game(self, loaded: LoadedBoard) -> None:
         self.loaded = loaded
         if self.feed is None:
             self.feed = self.make_feed()
@@ -149,7 +149,7 @@ class MatchScreen(GameScreen[S]):
         self.hint = None
         self.message = ""
         self.view.set_grid_size(*self.grid_size())
-        self._refresh_all()
+        self.redraw()
 
     def on_mount(self) -> None:
         # Textual runs GameScreen.on_mount too (handlers run along the class hierarchy).
@@ -183,8 +183,8 @@ class MatchScreen(GameScreen[S]):
         return True
 
     # --- what the driver did -----------------------------------------------------------------------
-    def _on_change(self, session: Session[S, Any], change: Change[S]) -> None:
-        super()._on_change(session, change)
+    def session_changed(self, session: Session[S, Any], change: Change[S]) -> None:
+        super().session_changed(session, change)
         if change.kind in ("step", "forfeit"):
             if session.engine.outcome(change.state).over:  # the change's, not the live state
                 self.round_over()
@@ -256,7 +256,7 @@ class MatchScreen(GameScreen[S]):
         self.settings = self.settings.faster() if change > 0 else self.settings.slower()
         self.app.settings = self.settings
         self._pace_driver()
-        self._show_status()
+        self.show_status()
 
     def autosave(self) -> None:
         """A real-time match is not saved: there is nothing to resume into."""

@@ -58,8 +58,8 @@ class BunnyScreen(GameScreen[BunnyState]):
     KEYMAP = keymap(OWN_KEYS, COMMON_KEYS)
     game: BunnyGame
 
-    def _start(self, loaded: Any) -> None:
-        super()._start(loaded)
+    def start_game(self, loaded: Any) -> None:
+        super().start_game(loaded)
         program = self.session.state.program
         self.draft = Draft.of(program) if program is not None else Draft()
         self.stepper: Runner | None = None
@@ -81,11 +81,11 @@ class BunnyScreen(GameScreen[BunnyState]):
         self.panel.show(self)
 
     # --- the session ---------------------------------------------------------------------------
-    def _on_change(self, session: Any, change: Any) -> None:
+    def session_changed(self, session: Any, change: Any) -> None:
         if change.kind != "step":
             if change.kind in ("undo", "redo", "restart", "load"):
                 self._end_message = ""
-            super()._on_change(session, change)
+            super().session_changed(session, change)
             if change.kind in ("undo", "redo", "load") and change.state.program is not None:
                 self._load_draft(change.state.program)
             self.stepper = None
@@ -122,10 +122,10 @@ class BunnyScreen(GameScreen[BunnyState]):
             return f"Complete with {tokens} tokens: that matches the best known program!"
         return f"Complete with {tokens} tokens: shorter than the best known {best}!"
 
-    def _display(self, state: BunnyState) -> None:
+    def display_state(self, state: BunnyState) -> None:
         if self._end_message and not self._frames and state is self.state:
             self.message, self._end_message = self._end_message, ""
-        super()._display(state)
+        super().display_state(state)
         self._show_panel()
 
     def _show_panel(self) -> None:
@@ -149,13 +149,13 @@ class BunnyScreen(GameScreen[BunnyState]):
         self._finish_animation()
         if self.stepper is not None:
             self.stepper = None
-            self._display(self.state)
+            self.display_state(self.state)
         before = [item_text(item) for item in self.draft.items]
         error = change()
         if [item_text(item) for item in self.draft.items] != before:
             self._edited = True
         self.message = error
-        self._show_status()
+        self.show_status()
         self._show_panel()
 
     def action_token(self, kind: str) -> None:
@@ -222,7 +222,7 @@ class BunnyScreen(GameScreen[BunnyState]):
             )
             token = program.node_at(runner.path) if runner.path is not None else None
             self.message = f"Step {runner.steps}: {token}.  . steps on, enter runs the rest."
-            self._display(shown)
+            self.display_state(shown)
             if not runner.done:
                 return
         self._run_program(program, runner.steps)

@@ -109,8 +109,8 @@ class EvasionScreen(MatchScreen[State]):
         return f"round {max(1, index)}/{self.rounds}"
 
     # --- drawing hooks -------------------------------------------------------------------------------
-    def _refresh_all(self) -> None:
-        super()._refresh_all()
+    def redraw(self) -> None:
+        super().redraw()
         self.query_one("#title").update(self.title_text())
 
     def title_text(self) -> str:
@@ -140,10 +140,10 @@ class EvasionScreen(MatchScreen[State]):
     def legend(self) -> str:
         return "H hunter ↘ its heading  P prey  █ wall  ▒ selected wall  · z: full size"
 
-    def _show_status(self) -> None:
+    def show_status(self) -> None:
         if not self.message and self._note and time.monotonic() < self._note_until:
             self.message = self._note
-        super()._show_status()
+        super().show_status()
 
     def note(self, text: str) -> None:
         """A message that stays a few seconds although the board moves on."""
@@ -160,9 +160,9 @@ class EvasionScreen(MatchScreen[State]):
     def selection(self) -> Wall | None:
         return self.selected_wall()
 
-    def _on_change(self, session: Session[State, Any], change: Any) -> None:
+    def session_changed(self, session: Session[State, Any], change: Any) -> None:
         try:
-            super()._on_change(session, change)
+            super().session_changed(session, change)
             if change.kind == "step":
                 self._tell(change.events)
         except Exception as exc:  # drawing must never take the app down

@@ -169,7 +169,7 @@ class TronScreen(MatchScreen[TronState]):
         self.rounds = setup.rounds
         self.settings = replace(self.settings, speed=setup.speed)
         self.app.settings = self.settings
-        self._start(loaded)
+        self.start_game(loaded)
         self._started = True
         self._setting_up = False
         self._hint_on = False
@@ -178,7 +178,7 @@ class TronScreen(MatchScreen[TronState]):
         self.feed.start()
         self.message = ""
         self.view.set_grid_size(*self.grid_size())
-        self._refresh_all()
+        self.redraw()
         self.query_one(KeyBar).refresh(layout=True)  # the hint key comes and goes with humans
         if not self._humans():
             self.say("Watching: space pauses, . steps one tick, + and - change the speed.")
@@ -196,11 +196,11 @@ class TronScreen(MatchScreen[TronState]):
         return max(tick, BOT_SLACK + self.bot_budget_ms() / 1000)
 
     # --- what the driver did ------------------------------------------------------------------------
-    def _on_change(self, session: Any, change: Any) -> None:
+    def session_changed(self, session: Any, change: Any) -> None:
         """As the shell, but a message stays up while the round goes on (the shell clears
         it at every step, which in a real-time game is several times a second)."""
         kept = self.message
-        super()._on_change(session, change)
+        super().session_changed(session, change)
         if change.kind == "step" and not session.engine.outcome(change.state).over and self.message != kept:
             self.say(kept)
 
@@ -244,7 +244,7 @@ class TronScreen(MatchScreen[TronState]):
 
     def action_pause(self) -> None:
         super().action_pause()
-        self._show_status()
+        self.show_status()
 
     # --- keys -------------------------------------------------------------------------------------------
     def action_drive(self, letter: str, keyset: int) -> None:
@@ -324,8 +324,8 @@ class TronScreen(MatchScreen[TronState]):
             return " (arrows/WASD)"
         return " (arrows)" if participant == 0 else " (WASD)"
 
-    def _refresh_all(self) -> None:
-        super()._refresh_all()
+    def redraw(self) -> None:
+        super().redraw()
         red, green = (self.match.seating[0], self.match.seating[1])
         names = self.match.score.names
         title = f"Tron — {self.loaded.title}  ·  R {names[red]}  vs  G {names[green]}"
@@ -334,7 +334,7 @@ class TronScreen(MatchScreen[TronState]):
         self.query_one("#title", Static).update(title)
         self.query_one("#legend", Static).update(self.legend())
 
-    def _show_status(self) -> None:
+    def show_status(self) -> None:
         """The shell's status line without the game id (the title has it): one line at 80
         columns even with long player names."""
         self.query_one("#status", Static).update(f"{self.status_text(self.shown)}  ·  speed {self.settings.speed}")
