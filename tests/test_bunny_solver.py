@@ -86,19 +86,14 @@ def test_time_limit_returns_best_so_far_unproven() -> None:
 
 
 def test_cancel_raises_cancelled_quickly() -> None:
+    """Quickly in work, not seconds: once cancelled, the search stops at its next check."""
     board, _ = load("huge-lopsided-9x9")
     cancel = threading.Event()
     progress: list[int] = []
-    control = SearchControl(cancel=cancel, on_progress=lambda nodes, total: progress.append(nodes))
-    timer = threading.Timer(0.2, cancel.set)
-    timer.start()
-    import time
-
-    started = time.monotonic()
+    control = SearchControl(cancel=cancel, on_progress=lambda nodes, total: (progress.append(nodes), cancel.set() if len(progress) == 3 else None))
     with pytest.raises(Cancelled):
         solve(board, control=control)
-    assert time.monotonic() - started < 0.2 + 0.3
-    assert progress
+    assert len(progress) == 3  # the check that saw the cancel raised: no node searched past it
 
 
 def test_shape_bank_respects_the_prunes() -> None:

@@ -94,3 +94,20 @@ async def test_starting_over_drops_the_autosave(tmp_path) -> None:
     async with again.run_test(size=(80, 24)) as pilot:
         await pilot.pause()
         assert isinstance(again.screen, GameScreen)
+
+
+async def test_esc_on_the_resume_offer_means_not_now_and_keeps_the_save(tmp_path) -> None:
+    """Found by a new user: esc dropped the autosave. Only n starts over."""
+    await _play_save_quit("ice", "spiral", ["up"], tmp_path)
+    app = make_app("ice", "spiral")
+    async with app.run_test(size=(80, 24)) as pilot:
+        await pilot.pause()
+        assert isinstance(app.screen, ResumeDialog) and "after 1 move." in str(app.screen.query("Static").first().content)
+        await pilot.press("escape")
+        assert not isinstance(app.screen, (ResumeDialog, GameScreen))  # back to the boards
+    again = make_app("ice", "spiral")
+    async with again.run_test(size=(80, 24)) as pilot:
+        await pilot.pause()
+        assert isinstance(again.screen, ResumeDialog)  # still offered
+        await pilot.press("enter")
+        assert len(again.screen.session.log) == 1

@@ -13,7 +13,7 @@ from tui_grid.core.agents import Ask
 from tui_grid.core.control import SearchControl
 from tui_grid.core.geometry import DIRECTIONS, Pos
 from tui_grid.games.tron import bots
-from tui_grid.games.tron.bots import Field, chamber_bound, choose_move, flood, make_bot, parity_bound, solve_matrix
+from tui_grid.games.tron.bots import analyse, Field, chamber_bound, choose_move, flood, make_bot, parity_bound, solve_matrix
 from tui_grid.games.tron.engine import TronEngine
 from tui_grid.games.tron.generator import generate
 from tui_grid.games.tron.rules import TronState
@@ -46,28 +46,29 @@ def test_bots_move_onto_a_free_cell_when_there_is_one(state: TronState, level: s
         assert move in state.safe_moves(seat)
 
 
-def test_the_hard_bot_keeps_to_its_budget_on_the_largest_board() -> None:
+def test_the_hard_bot_plays_the_largest_board() -> None:
+    """Safe moves on a 40x30 map within its budget's search; how long a move takes is
+    bench/tron.py's to measure (a test never asserts seconds)."""
     engine = TronEngine(generate(40, 30, 10, 3))
     state = engine.initial_state()
-    worst = 0.0
     for _ in range(6):
-        moves = {}
-        for seat in (0, 1):
-            start = time.perf_counter()
-            moves[seat] = choose_move(state, seat, 60, level="hard")
-            worst = max(worst, time.perf_counter() - start)
+        moves = {seat: choose_move(state, seat, 60, level="hard") for seat in (0, 1)}
+        for seat, move in moves.items():
+            if state.safe_moves(seat):
+                assert move in state.safe_moves(seat)
         state = engine.step(state, moves).state
-    assert worst < 0.060 * 1.5  # generous: the CI machine may be busy; the bench measures properly
 
 
 def test_the_hard_bot_stops_when_cancelled() -> None:
     engine = TronEngine(generate(40, 30, 10, 3))
     cancel = threading.Event()
     cancel.set()
-    start = time.perf_counter()
     move = choose_move(engine.initial_state(), 0, 5000, SearchControl(cancel=cancel), level="hard")
-    assert time.perf_counter() - start < 1.0
-    assert move in engine.initial_state().safe_moves(0)
+    assert move in engine.initial_state().safe_moves(0)  # a cancelled search still answers, safely
+    # Stopped in work, not seconds: a 5 s budget searches hundreds of thousands of nodes;
+    # cancelled, the search stops at its first look at the event.
+    record = analyse(engine.initial_state(), 0, 5000, SearchControl(cancel=cancel))
+    assert record["nodes"] <= 200
 
 
 def test_the_hard_bot_takes_a_winning_cut() -> None:

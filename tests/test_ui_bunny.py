@@ -125,3 +125,25 @@ async def test_save_and_resume_keep_the_runs(tmp_path) -> None:
 def test_bunny_level_4_80x24(snap_compare) -> None:
     keys = [*TWO_RINGS_KEYS, "left", "left", *["full_stop"] * 6]
     assert snap_compare(make_app("bunny", "doodle-4-two-rings"), terminal_size=(80, 24), press=keys)
+
+
+async def test_space_pauses_a_running_program_and_resumes_it() -> None:
+    """Found by a new user: a run could not be paused. Space holds the animation; help says so."""
+    app = make_app("bunny", "doodle-4-two-rings", animate=True, speed=1)
+    async with app.run_test(size=(80, 24)) as pilot:
+        screen: BunnyScreen = app.screen
+        await pilot.press(*TWO_RINGS_KEYS, "enter")
+        assert screen.animating
+        await pilot.press("space")
+        held = screen.shown
+        assert screen.animation_paused and "paused" in status(app)
+        for _ in range(4):
+            await pilot.pause(0.3)  # longer than a frame at speed 1
+        assert screen.shown is held
+        await pilot.press("space")
+        for _ in range(100):
+            await pilot.pause(0.05)
+            if screen.shown is not held:
+                break
+        assert screen.shown is not held and not screen.animation_paused
+        assert any(key.common == "pause" for key in screen.KEYMAP.keys)  # listed in help

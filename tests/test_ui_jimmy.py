@@ -76,3 +76,26 @@ async def test_coordinates_toggle_and_a_refusal_marks_its_cell() -> None:
         assert screen.view.marked == {tuple(screen.state.jimmy.step(Direction.RIGHT))}
         await pilot.press("c")
         assert not screen.view.show_coords
+
+
+async def test_quitting_while_a_hint_runs_cancels_it_saves_and_exits_cleanly(tmp_path, monkeypatch) -> None:
+    """Found by a new user: q during a long hint crashed the app (no '#busy' on unmount)."""
+    from tui_grid.core import saves
+
+    monkeypatch.setenv("TUI_GRID_DATA", str(tmp_path))
+    app = make_app("jimmy", "jimmy:60x60:g4:any#seed3")
+    async with app.run_test(size=(80, 24)) as pilot:
+        screen: JimmyScreen = app.screen
+        before = screen.state
+        for key in ("up", "down", "left", "right"):
+            await pilot.press(key)
+            if screen.state != before:
+                break
+        assert screen.session.log, "a first move is played"
+        await pilot.press("h")
+        assert screen.solving
+        loaded, game = screen.loaded, screen.game
+        await pilot.press("q")
+        await pilot.pause()
+    assert app.return_code == 0
+    assert saves.pending(game, loaded) is not None  # the move was kept

@@ -101,8 +101,9 @@ async def test_a_human_plays_the_easy_bot_by_keys(data_dir) -> None:
         assert "Round 1: red (you) crashed into a wall at (0," in text
         assert "green (easy bot) wins" in text and "enter: round 2" in text
         assert screen.view.cell(crash.row, crash.col) == ("X ", "crash")
-        await pilot.press("up")  # keys after the round do nothing but say so
-        assert "enter plays the next one" in message(app)
+        await pilot.press("up", "left", "down")  # keys pressed as the cycle crashes...
+        assert message(app) == text  # ...leave the verdict on screen until the next round
+        assert any("enter plays the next one" in str(n.message) for n in app._notifications)
         await pilot.press("enter")
         await pilot.pause()
         assert screen.match.seating == (1, 0)  # seats swapped: you drive green now

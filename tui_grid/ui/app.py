@@ -60,6 +60,8 @@ class TuiGridApp(App):
             return
 
         def chosen(resume: bool | None) -> None:
+            if resume is None:  # esc: not now; the save stays for another time
+                return
             if resume:
                 self._open(game, saved)
             else:

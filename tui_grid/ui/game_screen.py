@@ -94,6 +94,7 @@ class GameScreen(Screen, Generic[S]):
         self.message = ""
         self._frames: deque[S] = deque()
         self._frame_timer: Timer | None = None
+        self.animation_paused = False
         self._watcher: Driver[S, Any] | None = None
         self._seated: Agent[S, Any] | None = None
         self._cancel: threading.Event | None = None
@@ -203,6 +204,8 @@ class GameScreen(Screen, Generic[S]):
             parts.append(self.loaded.game_id)
         if self._watcher is not None:
             parts.append("watching (paused)" if self._watcher.paused else "watching")
+        elif self.animation_paused:
+            parts.append("paused: space resumes")
         parts.append(f"speed {self.settings.speed}")
         self.query_one("#status", Static).update("  ·  ".join(parts))
         self.query_one("#message", Static).update(self.message)
@@ -279,10 +282,14 @@ class GameScreen(Screen, Generic[S]):
             if self._frame_timer is not None:
                 self._frame_timer.stop()
                 self._frame_timer = None
+            self.animation_paused = False
             return
         self.display_state(self._frames.popleft())
 
     def _finish_animation(self) -> bool:
+        self.animation_paused = False
+        if self._frame_timer is not None:
+            self._frame_timer.resume()
         if self._frames:
             self._frames.clear()
             self.display_state(self.state)
@@ -549,10 +556,15 @@ class GameScreen(Screen, Generic[S]):
         return self._watcher is not None and self._watcher.busy
 
     def action_pause(self) -> None:
-        if self._watcher is None:
+        """Pause or resume what moves on its own: a watch, else a running animation."""
+        if self._watcher is not None:
+            self._watcher.pause()
+        elif self._frame_timer is not None and self._frames:
+            self.animation_paused = not self.animation_paused
+            (self._frame_timer.pause if self.animation_paused else self._frame_timer.resume)()
+        else:
             self.say("Nothing to pause: press w to watch the solver play.")
             return
-        self._watcher.pause()
         self.show_status()
 
     def action_speed(self, change: int) -> None:

@@ -8,12 +8,17 @@ from textual.containers import Vertical
 from textual.screen import ModalScreen
 from textual.widgets import Static
 
+from tui_grid.core.words import plural
 
-class ResumeDialog(ModalScreen[bool]):
+
+class ResumeDialog(ModalScreen[bool | None]):
+    """True: resume; False: start over (the save is dropped); None (esc): not now, and the
+    save is kept for another time."""
+
     BINDINGS = [
         Binding("enter,r", "choose(True)", "Resume"),
         Binding("n", "choose(False)", "Start over"),
-        Binding("escape", "choose(False)", "Start over", show=False),
+        Binding("escape", "not_now", "Not now", show=False),
     ]
     DEFAULT_CSS = """
     ResumeDialog { align: center middle; }
@@ -27,8 +32,11 @@ class ResumeDialog(ModalScreen[bool]):
 
     def compose(self) -> ComposeResult:
         with Vertical():
-            yield Static(f"[b]Resume your game on {self.board_title}?[/b]\nYou left it after {self.moves} moves.")
-            yield Static("enter or r resumes · n starts over (the saved game is dropped)", id="keys")
+            yield Static(f"[b]Resume your game on {self.board_title}?[/b]\nYou left it after {plural(self.moves, 'move')}.")
+            yield Static("enter or r resumes · n starts over (the saved game is dropped) · esc: not now (kept)", id="keys")
 
     def action_choose(self, resume: bool) -> None:
         self.dismiss(resume)
+
+    def action_not_now(self) -> None:
+        self.dismiss(None)

@@ -216,7 +216,8 @@ class EvasionScreen(MatchScreen[State]):
     # --- keys -----------------------------------------------------------------------------------------
     def _can_play(self, seat: int) -> bool:
         if self.session.over:
-            self.say(f"The round is over. {'enter plays the next one.' if not self.match.finished else 'esc goes back.'}")
+            # A toast: the round's verdict stays on screen until the next round starts.
+            self.notify(f"The round is over. {'enter plays the next one.' if not self.match.finished else 'esc goes back.'}", timeout=3)
             return False
         if not self.is_human(seat):
             self.say(f"The {SEATS[seat]} is played by {self.seat_name(seat)} this round: your keys are the {SEATS[1 - seat]}'s.")
@@ -264,7 +265,7 @@ class EvasionScreen(MatchScreen[State]):
     def action_hint(self) -> None:
         """What the builtin bots would do in the human seats, planned in a worker."""
         if self.session.over:
-            self.say("The round is over.")
+            self.notify("The round is over.", timeout=3)
             return
         state = self.state
         seats = [seat for seat in (HUNTER, PREY) if self.is_human(seat)]

@@ -256,9 +256,9 @@ class TronScreen(MatchScreen[TronState]):
         participant = keyset if len(humans) == 2 else humans[0]
         if self.session.over:
             if self.match.finished:
-                self.say(f"The match is over: {self.score_text()}. n: new match.")
+                self.notify(f"The match is over: {self.score_text()}. n: new match.", timeout=3)
             else:
-                self.say("The round is over: enter plays the next one.")
+                self.notify("The round is over: enter plays the next one.", timeout=3)  # the verdict stays
             return
         seat = self.match.seating.index(participant)
         self.session.submit(seat, Direction.from_letter(letter))  # queued: TronEngine.queue_action
