@@ -197,3 +197,32 @@ def test_play_without_a_terminal_says_so_in_one_line() -> None:
     )
     assert done.returncode == 2 and done.stdout == ""
     assert done.stderr.count("\n") == 1 and "needs a terminal" in done.stderr and "solve" in done.stderr
+
+
+VERBS_WITH_A_GAME = ["solve", "generate", "match", "run", "serve", "client", "bot"]
+
+
+@pytest.mark.parametrize("verb", VERBS_WITH_A_GAME)
+def test_every_verb_has_help_before_its_game(verb: str, capsys) -> None:
+    """Found by a new user: `tui-grid solve --help` was an error."""
+    assert main([verb, "--help"]) == 0
+    out = capsys.readouterr().out
+    assert out.startswith(f"usage: tui-grid {verb} GAME") and f"tui-grid {verb} GAME --help" in out
+
+
+@pytest.mark.parametrize(("game", "verb"), [("ice", "solve"), ("jimmy", "generate"), ("bunny", "run"), ("tron", "match"),
+                                            ("tron", "bot"), ("evasion", "serve"), ("evasion", "client"), ("bunny", "solve")])
+def test_both_orders_give_the_same_help(game: str, verb: str, capsys) -> None:
+    for argv in ([verb, game, "--help"], [game, verb, "--help"]):
+        with pytest.raises(SystemExit) as exited:
+            main(argv)
+        assert exited.value.code == 0
+    first, second = capsys.readouterr().out.split("usage: ")[1:]
+    assert first == second and first.startswith(f"tui-grid {verb} {game}")
+
+
+def test_game_first_runs_the_common_verbs(capsys) -> None:
+    assert main(["ice", "solve", "spiral", "--json"]) == 0
+    assert '"moves": 6' in capsys.readouterr().out
+    assert main(["bunny", "solve", "doodle-1-line", "--json"]) == 0
+    assert '"tokens": 2' in capsys.readouterr().out

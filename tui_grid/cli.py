@@ -96,17 +96,19 @@ def build_parser() -> argparse.ArgumentParser:
         sub = commands.add_parser(name, help=f"{entries[0][1].help} ({owners})", add_help=False)
         sub.add_argument("game", metavar="GAME", nargs="?", help=f"one of: {owners}")
         sub.add_argument("rest", nargs=argparse.REMAINDER)
-    for game in all_games():
-        if game.verbs():
-            sub = commands.add_parser(game.key, help=f"{game.title}: {', '.join(v.name for v in game.verbs())}", add_help=False)
-            sub.add_argument("verb", metavar="VERB", nargs="?")
-            sub.add_argument("rest", nargs=argparse.REMAINDER)
     return parser
+
+
+#: Commands that take a GAME first and parse the rest with that game's own options.
+GAME_FIRST = ("solve", "generate")
 
 
 def main(argv: Sequence[str] | None = None) -> int:
     try:
-        args = build_parser().parse_args(_glue_negative_values(list(sys.argv[1:] if argv is None else argv)))
+        words = _verb_first(_glue_negative_values(list(sys.argv[1:] if argv is None else argv)))
+        if _asks_for_help(words):
+            return _command_help(words[0])
+        args = build_parser().parse_args(words)
         return _dispatch(args)
     except (BoardError, UsageError) as exc:
         print(f"tui-grid: error: {exc}", file=sys.stderr)
@@ -116,6 +118,40 @@ def main(argv: Sequence[str] | None = None) -> int:
         return 130
     except BrokenPipeError:
         return 0
+
+
+def _commands() -> list[str]:
+    return [*COMMON, *(name for name in _game_verbs() if name not in COMMON)]
+
+
+def _verb_first(argv: list[str]) -> list[str]:
+    """Both orders work for every command: `tui-grid ice solve spiral` is `tui-grid solve
+    ice spiral`. A game named alone says what it can do."""
+    if argv and argv[0] in game_keys():
+        game = get_game(argv[0])
+        if len(argv) > 1 and argv[1] in _commands():
+            return [argv[1], argv[0], *argv[2:]]
+        own = ", ".join(verb.name for verb in game.verbs())
+        asked = f"{game.key} has no '{argv[1]}' command" if len(argv) > 1 and not argv[1].startswith("-") else f"tui-grid {game.key} needs a command"
+        raise UsageError(f"{asked}; its commands: {own or 'none of its own'} (and play, boards, solve, watch, generate, replay)")
+    return argv
+
+
+def _asks_for_help(argv: list[str]) -> bool:
+    """`tui-grid solve --help` (no game yet): the command's own help, not an error."""
+    return len(argv) >= 2 and argv[0] in _commands() and argv[1] in ("-h", "--help") and argv[0] not in ("play", "boards", "watch", "replay")
+
+
+def _command_help(command: str) -> int:
+    """Help for a command that takes a GAME first: which games offer it, and where the
+    rest of its options are."""
+    owners = [game.key for game in all_games() if command in GAME_FIRST or any(verb.name == command for verb in game.verbs())]
+    about = {"solve": "solve boards headless", "generate": "print a new random board in file format"}.get(command)
+    if about is None:
+        about = next(verb.help for game in all_games() for verb in game.verbs() if verb.name == command)
+    print(f"usage: tui-grid {command} GAME ...  (or tui-grid GAME {command} ...)\n\n{about}.\n\n"
+          f"GAME: one of {', '.join(owners)}\nSee 'tui-grid {command} GAME --help' for that game's options.")
+    return 0
 
 
 def _glue_negative_values(argv: list[str]) -> list[str]:
@@ -148,8 +184,6 @@ def _dispatch(args: argparse.Namespace) -> int:
         return _watch(get_game(args.game), args.board, _delay(args.delay))
     if command == "replay":
         return _replay(args.file, args.game, _delay(args.delay))
-    if command in game_keys():
-        return _run_verb(get_game(command), args.verb, args.rest, f"tui-grid {command}")
     return _run_verb(_need_game(command, args.game), command, args.rest, f"tui-grid {command}")
 
 
