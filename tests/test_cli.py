@@ -226,3 +226,12 @@ def test_game_first_runs_the_common_verbs(capsys) -> None:
     assert '"moves": 6' in capsys.readouterr().out
     assert main(["bunny", "solve", "doodle-1-line", "--json"]) == 0
     assert '"tokens": 2' in capsys.readouterr().out
+
+
+def test_one_move_reads_one_move(tmp_path, capsys) -> None:
+    """Found by a new user: "1 moves"."""
+    board = tmp_path / "one.txt"
+    board.write_text("size: 3x1\n---\nS E\n")
+    assert main(["solve", "ice", str(board)]) == 0
+    out = capsys.readouterr().out
+    assert "1 move," in out and "1 moves" not in out

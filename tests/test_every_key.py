@@ -480,7 +480,7 @@ async def test_every_key_of_the_evasion_bar(monkeypatch) -> None:  # type: ignor
         await pilot.press("k")
         await evasion_step(pilot)
         (wall,) = screen.state.walls
-        assert not wall.horizontal and wall.x1 == wall.x2 == hunter[0] and "Built" in message(app)
+        assert not wall.horizontal and wall.x1 == wall.x2 == hunter[0] and " built." in message(app)
         await pilot.press("tab")
         assert screen.selected_wall() == wall and "Selected wall 1/1" in message(app)
         await pilot.press("backspace")

@@ -66,7 +66,7 @@ async def test_human_hunter_builds_selects_and_removes_a_wall():
         assert len(state.walls) == 1
         wall = state.walls[0]
         assert wall.horizontal and wall.y1 == before.hunter[1] and (wall.x1, wall.x2) == (0, 299)
-        assert "Built" in str(screen.query_one("#message").content)
+        assert "built." in str(screen.query_one("#message").content)
         await pilot.press("k")  # within N steps: refused, with a message
         await step(pilot)
         assert len(screen.state.walls) == 1

@@ -78,7 +78,7 @@ class NewBoardDialog(ModalScreen[str | None]):
         pasted = self.query_one("#field-id", Input).value.strip()
         if pasted:
             if not self.game.is_game_id(pasted):
-                raise UsageError(f"a {self.game.title} game id starts with '{self.game.key}:'")
+                raise UsageError(f"{self.game.title} game ids start with '{self.game.key}:'")
             return pasted
         values = {}
         for spec in self.game.options:

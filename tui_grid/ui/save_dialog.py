@@ -14,6 +14,7 @@ from textual.widgets import Input, Static
 from tui_grid.core import saves
 from tui_grid.core.session import Session
 from tui_grid.games.registry import GameDefinition, LoadedBoard
+from tui_grid.core.words import plural
 
 
 class SaveDialog(ModalScreen[Path | None]):
@@ -32,7 +33,7 @@ class SaveDialog(ModalScreen[Path | None]):
     def compose(self) -> ComposeResult:
         name = "".join(ch if ch.isalnum() or ch in "-_" else "-" for ch in self.loaded.name)[:40] or "game"
         with Vertical():
-            yield Static(f"[b]Save this {self.game.title} game[/b]  ({len(self.session.log)} moves)")
+            yield Static(f"[b]Save this {self.game.title} game[/b]  ({plural(len(self.session.log), 'move')})")
             yield Input(value=f"{self.game.key}-{name}-saved.txt", compact=True, id="path")
             yield Static(id="error")
             yield Static("enter saves · esc cancels · open it again with tui-grid play GAME FILE", id="keys")
@@ -47,7 +48,7 @@ class SaveDialog(ModalScreen[Path | None]):
         except OSError as exc:
             self.query_one("#error", Static).update(f"Cannot save to {path}: {exc.strerror or exc}")
             return
-        self.app.notify(f"Saved {len(self.session.log)} moves to {path}", title="Saved")
+        self.app.notify(f"Saved {plural(len(self.session.log), 'move')} to {path}", title="Saved")
         self.dismiss(path)
 
     def action_cancel(self) -> None:

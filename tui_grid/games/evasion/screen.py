@@ -125,7 +125,7 @@ class EvasionScreen(MatchScreen[State]):
         outcome = engine.outcome(state)
         text = (
             f"step {state.tick} · walls {len(state.walls)}/{self.config.m}"
-            f" · wall {'ready' if wait == 0 else f'in {wait}'}/{self.config.n}"
+            f" · next wall {'now' if wait == 0 else f'in {wait}'} (N={self.config.n})"
             f" · dist {math.hypot(px - hx, py - hy):.0f}"
         )
         if outcome.over:
@@ -174,7 +174,7 @@ class EvasionScreen(MatchScreen[State]):
                 who = "your" if self.is_human(HUNTER) else f"{self.seat_name(HUNTER)}'s"
                 self.note(f"Refused {who} wall: {event.text}")
             elif event.kind == "built" and self.is_human(HUNTER):
-                self.note(f"Built: {event.text}")
+                self.note(event.text[:1].upper() + event.text[1:] + ".")  # "Wall 0 95 299 95 built."
 
     # --- what the driver did ----------------------------------------------------------------------------
     def round_over(self) -> None:

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from typing import Any, Mapping
 
+from tui_grid.core.words import plural
 from tui_grid.core.boardfile import BoardText
 from tui_grid.core.control import SearchControl
 from tui_grid.core.engine import Plan
@@ -131,7 +132,7 @@ class IceGame(BoardFiles, Generated, Solvable, GameDefinition):
         solution = solve(engine.board, state.pos, control)
         if solution is None:
             return Plan((), UNREACHABLE)
-        return Plan(solution.route, f"Optimal from here: {solution.moves} moves, distance {solution.distance} ({short_route(solution.route_string())}).")
+        return Plan(solution.route, f"Optimal from here: {plural(solution.moves, 'move')}, distance {solution.distance} ({short_route(solution.route_string())}).")
 
     def draw(self, engine: IceEngine, state: IceState) -> str:
         grid = [list(row) for row in engine.board.rows]
@@ -157,7 +158,7 @@ def _framed(grid: list[list[str]], caption: str) -> str:
 def _summary(record: dict[str, Any]) -> str:
     if not record["solvable"]:
         return "unsolvable: E cannot be reached from S"
-    return f"{record['moves']} moves, distance {record['distance']}: {record['path']}"
+    return f"{plural(record['moves'], 'move')}, distance {record['distance']}: {record['path']}"
 
 
 GAME = IceGame()

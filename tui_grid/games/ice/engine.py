@@ -9,6 +9,7 @@ from tui_grid.core.engine import Engine, Event, IllegalAction, Joint, Outcome, P
 from tui_grid.core.geometry import DIRECTIONS, Direction
 from tui_grid.games.ice.board import IceBoard
 from tui_grid.games.ice.rules import IceState, initial_state, is_won, play, slide_cells
+from tui_grid.core.words import plural
 
 DIRECTION_NAMES = {Direction.UP: "up", Direction.DOWN: "down", Direction.LEFT: "left", Direction.RIGHT: "right"}
 
@@ -39,7 +40,7 @@ class IceEngine(Engine[IceState, Direction]):
 
     def outcome(self, state: IceState) -> Outcome:
         if is_won(self.board, state):
-            return Outcome(Result.WON, f"Solved in {state.moves} moves (distance {state.distance})")
+            return Outcome(Result.WON, f"Solved in {plural(state.moves, 'move')} (distance {state.distance})")
         return PLAYING
 
     def observation(self, state: IceState, seat: int = 0) -> str:

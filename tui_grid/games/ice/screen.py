@@ -14,6 +14,7 @@ from tui_grid.ui.board_view import BoardView
 from tui_grid.ui import messages
 from tui_grid.ui.game_screen import GameScreen, Hint
 from tui_grid.ui.keys import arrow_moves, keymap
+from tui_grid.core.words import plural
 
 TILES = {" ": ("  ", "ice"), "x": ("░░", "rough"), "#": ("██", "wall"), "S": ("S ", "start"), "E": ("E ", "end")}
 ARROWS = {Direction.UP: "↑ ", Direction.DOWN: "↓ ", Direction.LEFT: "← ", Direction.RIGHT: "→ "}
@@ -96,7 +97,7 @@ class IceScreen(GameScreen[IceState]):
                 self.say(f"Optimal: no route has fewer moves, or as few moves and less distance. {messages.after_game(self.session)}")
             else:
                 route = short_route("".join(a.letter for a in plan.actions))
-                self.say(f"The optimal route takes {best} moves, distance {distance} ({route}). {messages.after_game(self.session)}")
+                self.say(f"The optimal route takes {plural(best, 'move')}, distance {distance} ({route}). {messages.after_game(self.session)}")
 
         self.run_in_worker("Checking the route", lambda control: self.find_plan(start, control), verdict)
 

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from typing import Any, Mapping
 
+from tui_grid.core.words import plural
 from tui_grid.core.boardfile import BoardText
 from tui_grid.core.control import SearchControl
 from tui_grid.core.engine import Plan
@@ -133,11 +134,11 @@ class JimmyGame(BoardFiles, Generated, Solvable, GameDefinition):
         result = solve(engine.board, state, control)
         capped = " (The search reached its memory budget and ran without caching from there: slower, still exact.)" if result.memory_capped else ""
         if result.escape:
-            return Plan(result.path, f"Escape in {len(result.path)} moves.{capped}", {"escape": True})
+            return Plan(result.path, f"Escape in {plural(len(result.path), 'move')}.{capped}", {"escape": True})
         line = survive(engine.board, state, control)
         return Plan(
             line.path,
-            f"No escape from here: playing the longest line found ({len(line.path)} moves), which ends: {line.end.reason}.{capped}",
+            f"No escape from here: playing the longest line found ({plural(len(line.path), 'move')}), which ends: {line.end.reason}.{capped}",
             {"escape": False},
         )
 
@@ -145,11 +146,11 @@ class JimmyGame(BoardFiles, Generated, Solvable, GameDefinition):
         board = engine.board
         if record["escape"]:
             moves = [Direction.from_letter(letter) for letter in record["path"]]
-            summary = f"escape in {len(moves)} moves: {''.join(record['path']) or '(already on the border)'}"
+            summary = f"escape in {plural(len(moves), 'move')}: {''.join(record['path']) or '(already on the border)'}"
         else:
             line = survive(board, state)
             moves = list(line.path)
-            summary = f"no escape; the longest line lasts {len(moves)} moves, then {line.end.reason}"
+            summary = f"no escape; the longest line lasts {plural(len(moves), 'move')}, then {line.end.reason}"
         grid = [list(row) for row in engine.observation(state).replace("o", ".").split("\n")]
         current = state
         for direction in moves:

@@ -10,6 +10,7 @@ from tui_grid.core.engine import Engine, Event, IllegalAction, Joint, Outcome, P
 from tui_grid.core.geometry import Direction
 from tui_grid.games.jimmy.board import JimmyBoard, human
 from tui_grid.games.jimmy.rules import JimmyState, Outcome as JimmyOutcome, initial_state, legal_moves, play, step_ghosts
+from tui_grid.core.words import plural
 
 LETTERS = {Direction.UP: "U", Direction.DOWN: "D", Direction.LEFT: "L", Direction.RIGHT: "R"}
 NAMES = {Direction.UP: "up", Direction.DOWN: "down", Direction.LEFT: "left", Direction.RIGHT: "right"}
@@ -58,7 +59,7 @@ class JimmyEngine(Engine[JimmyState, Direction]):
 
     def outcome(self, state: JimmyState) -> Outcome:
         if state.outcome is JimmyOutcome.ESCAPED:
-            return Outcome(Result.WON, f"Escaped in {state.moves} moves")
+            return Outcome(Result.WON, f"Escaped in {plural(state.moves, 'move')}")
         if state.outcome is JimmyOutcome.CAUGHT:
             reason = state.reason
             return Outcome(Result.LOST, reason[0].upper() + reason[1:] if reason.startswith("caught") else f"Caught: {reason}")

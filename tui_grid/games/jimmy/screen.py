@@ -13,6 +13,7 @@ from tui_grid.games.jimmy.rules import JimmyState, Outcome, play, step_ghosts
 from tui_grid.ui.board_view import BoardView
 from tui_grid.ui.game_screen import GameScreen, Hint
 from tui_grid.ui.keys import arrow_moves, keymap
+from tui_grid.core.words import plural
 
 ARROWS = {Direction.UP: "↑ ", Direction.DOWN: "↓ ", Direction.LEFT: "← ", Direction.RIGHT: "→ "}
 
@@ -104,7 +105,7 @@ class JimmyScreen(GameScreen[JimmyState]):
         if plan.info.get("escape"):
             first = plan.actions[0]
             target = state.jimmy.step(first)
-            return Hint(f"Hint: go {NAMES[first]}: an escape still exists ({len(plan.actions)} moves).", {target: (ARROWS[first], "hint")})
+            return Hint(f"Hint: go {NAMES[first]}: an escape still exists ({plural(len(plan.actions), 'move')}).", {target: (ARROWS[first], "hint")})
         marks: dict[Pos, tuple[str, str]] = {}
         current = state
         for direction in plan.actions:
@@ -116,4 +117,4 @@ class JimmyScreen(GameScreen[JimmyState]):
         if current.outcome is Outcome.CAUGHT:
             marks[current.jimmy] = ("! ", "doom")
         end = current.reason or "the line ends"
-        return Hint(f"No escape from here. The longest line lasts {len(plan.actions)} moves, then {end}.", marks)
+        return Hint(f"No escape from here. The longest line lasts {plural(len(plan.actions), 'move')}, then {end}.", marks)
