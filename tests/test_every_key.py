@@ -44,8 +44,8 @@ COVERED: dict[str, set[tuple[str, str]]] = {
     "bunny": {("f l r", "Token"), ("[", "Loop"), ("]", "Close"), ("⌫", "Delete"), ("◀▶", "Cursor"), ("enter", "Run"), (".", "Step"),
               ("u", "Undo"), ("y", "Redo"), ("n", "New"), ("h", "Hint"), ("s", "Solve"), ("w", "Watch"), ("?", "Help"),
               ("esc", "Back"), ("q", "Quit")},
-    "evasion": {("j", "H-wall"), ("k", "V-wall"), ("tab", "Select"), ("⌫", "Remove"), ("wer/sdf/xcv", "Prey"), ("h", "Hint"),
-                ("?", "Help"), ("esc", "Back"), ("q", "Quit")},
+    "evasion": {("j", "H-wall"), ("k", "V-wall"), ("tab", "Select"), ("⌫", "Remove"), ("g", "Concede"), ("wer/sdf/xcv", "Prey"),
+                ("h", "Hint"), ("?", "Help"), ("esc", "Back"), ("q", "Quit")},
     "tron": {("←↑↓→", "Steer"), ("WASD", "Steer"), ("n", "New"), ("h", "Hint"), ("?", "Help"), ("esc", "Back"), ("q", "Quit")},
 }
 
@@ -518,6 +518,10 @@ async def test_every_key_of_the_evasion_bar(monkeypatch) -> None:  # type: ignor
         # ? Help.
         await help_then_close(pilot, screen)
 
+        # g Concede: the round is given up (the hunter's seat, a human plays it).
+        await pilot.press("g")
+        assert screen.session.over and "the hunter forfeits: conceded" in message(app)
+
         # esc Back: to the boards.
         await pilot.press("escape")
         assert isinstance(app.screen, BoardPickerScreen)
@@ -604,6 +608,12 @@ async def test_every_key_of_the_served_evasion_bar() -> None:
                 await wait_idle(pilot)
                 assert "Hint: hunter:" in message(app) and "prey: go" in message(app)
                 await help_then_close(pilot, screen)
+                await pilot.press("g")  # concede: the served game ends, forfeited by the hunter's seat
+                for _ in range(100):
+                    if app.feed.result is not None:
+                        break
+                    await pilot.pause(0.02)
+                assert app.feed.result is not None and app.feed.result["forfeit"] == "hunter"
             # esc: nothing is behind the served game, so back quits; q quits.
             await pilot.press(closing_key)
             await pilot.pause()

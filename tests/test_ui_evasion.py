@@ -199,3 +199,16 @@ async def test_the_architects_live_display_shows_every_step(monkeypatch):
         client.join(10)
         assert not client.is_alive()
     assert not app.feed.thread.is_alive()
+
+
+async def test_a_human_hunter_can_concede_and_the_roles_swap():
+    """Found by a new user: a human hunter was trapped in round 1 (no cap, no way out)."""
+    app = make_app("evasion", "standard", speed=1)
+    async with app.run_test(size=(80, 24)) as pilot:
+        screen = await paused(pilot)
+        assert screen.is_human(HUNTER) and screen.engine.config.max_steps == 24_000  # the course's cap
+        await pilot.press("g")
+        await wait_idle(pilot)
+        assert screen.session.over and "the hunter forfeits: conceded" in str(screen.query_one("#message").content)
+        await pilot.press("enter")
+        assert screen.match.seating == (1, 0) and screen.is_human(PREY) and not screen.session.over

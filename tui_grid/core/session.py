@@ -216,16 +216,24 @@ class Session(Generic[S, A]):
         failures are reported and the seat gets its default. True if the game ended."""
         with self.lock:
             for seat, error in failures:
-                name = self.engine.seats[seat]
-                if error.forfeit and not self.over:
-                    lost = self.engine.forfeit(self.state, seat, error.reason)
-                    if lost is not None:
-                        self.state = lost
-                        event = Event(self.engine.outcome(lost).reason, "forfeit", seat)
-                        self._notify(Change("forfeit", self.state, events=(event,), message=event.text))
-                        return True
-                self._notify(Change("message", self.state, message=f"{name}: {error.reason}"))
+                if error.forfeit and self.forfeit(seat, error.reason):
+                    return True
+                self._notify(Change("message", self.state, message=f"{self.engine.seats[seat]}: {error.reason}"))
             return False
+
+    def forfeit(self, seat: int, reason: str) -> bool:
+        """`seat` loses now (a failed program, or a player who concedes); False where the
+        game has no forfeits or is over already."""
+        with self.lock:
+            if self.over:
+                return False
+            lost = self.engine.forfeit(self.state, seat, reason)
+            if lost is None:
+                return False
+            self.state = lost
+            event = Event(self.engine.outcome(lost).reason, "forfeit", seat)
+            self._notify(Change("forfeit", self.state, events=(event,), message=event.text))
+            return True
 
     def report_error(self, text: str) -> None:
         """Tell the observers something went wrong outside the rules (the loop stopped)."""

@@ -15,6 +15,7 @@ import json
 import math
 import re
 import sys
+from dataclasses import replace
 from typing import Any, Mapping
 
 from tui_grid.core.agents import Agent, Ask
@@ -38,6 +39,8 @@ N_RANGE = (1, 50)  # the course's ranges (RULES.md section 3)
 M_RANGE = (2, 10)
 DEFAULT_N, DEFAULT_M = 10, 5
 MAX_STEPS_LIMIT = 10_000_000
+#: Steps after which an uncaught game ends, as in the course's matches.
+DEFAULT_MAX_STEPS = 24_000
 MAX_GAMES = 10_000
 #: What may fill a participant (each plays both roles over a match's two rounds).
 BOTS = ("builtin", "random", "nowall")
@@ -188,7 +191,11 @@ class EvasionGame(Plannable, GameDefinition):
         return HELP
 
     def make_engine(self, loaded: LoadedBoard) -> EvasionEngine:
+        """The rules of this setup; a game in the app ends at the course's step cap when
+        the setup names none, so the roles always get to swap."""
         config = loaded.board if isinstance(loaded.board, Config) else Config()
+        if config.max_steps is None:
+            config = replace(config, max_steps=DEFAULT_MAX_STEPS)
         return EvasionEngine(config)
 
     def plan(self, engine: Engine[Any, Any], state: State, seat: int, control: SearchControl) -> Plan[Any]:
@@ -300,7 +307,7 @@ def _configure_match(parser: argparse.ArgumentParser) -> None:
     _add_setup(parser)
     parser.add_argument("--games", default="1", metavar="K", help="games to play, seeds S, S+1, ... (default 1)")
     parser.add_argument("--seed", default="0", metavar="S", help="seed of the first game (default 0)")
-    parser.add_argument("--max-steps", dest="max_steps", default="24000", metavar="K", help="an uncaught game ends after K steps (default 24000)")
+    parser.add_argument("--max-steps", dest="max_steps", default=str(DEFAULT_MAX_STEPS), metavar="K", help=f"an uncaught game ends after K steps (default {DEFAULT_MAX_STEPS})")
     parser.add_argument("--json", action="store_true", help="end with one JSON line: catch_steps, median, hunter, prey, ...")
 
 

@@ -53,6 +53,7 @@ OWN_KEYS = (
     Key("k", "wall('v')", "V-wall", "hunter: build a vertical wall through H (it extends to the nearest obstacles)"),
     Key("tab", "select_wall", "Select", "hunter: select the next wall (shown ▒)", display="tab"),
     Key("backspace,delete", "remove_wall", "Remove", "hunter: remove the selected wall", display="⌫"),
+    Key("g", "concede", "Concede", "give up this round: your seat loses it, and the next round swaps the roles"),
 ) + tuple(
     Key(keys, f"flee({dx},{dy})", "Prey" if index == 0 else f"Prey {name}",
         "prey: move (w e r / s d f / x c v around d = stay, or the digits of a keypad, or the arrows); it keeps going",
@@ -256,6 +257,17 @@ class EvasionScreen(MatchScreen[State]):
         self.submit_hunter(remove=(wall,))
         self._selected = None
         self.say(f"Removing wall {wall.text()} at step {self.state.tick + 1}.")
+
+    def action_concede(self) -> None:
+        """A human gives the round up (the hunter's seat if a human hunts, else the prey's)."""
+        seats = [seat for seat in (HUNTER, PREY) if self.is_human(seat)]
+        if not seats:
+            self.say("No human plays this round: nothing to concede.")
+            return
+        if self.session.over:
+            self.notify("The round is over already.", timeout=3)
+            return
+        self.session.forfeit(seats[0], "conceded")
 
     def action_flee(self, dx: int, dy: int) -> None:
         """The prey's order: queued for its next move step (it moves on even steps)."""
