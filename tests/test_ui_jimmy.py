@@ -99,3 +99,17 @@ async def test_quitting_while_a_hint_runs_cancels_it_saves_and_exits_cleanly(tmp
         await pilot.pause()
     assert app.return_code == 0
     assert saves.pending(game, loaded) is not None  # the move was kept
+
+
+async def test_a_board_caught_at_the_start_shows_the_ghosts_and_why() -> None:
+    """Found by a new user: seed-5 opened showing only an X."""
+    app = make_app("jimmy", "seed-5")
+    async with app.run_test(size=(80, 24)) as pilot:
+        await pilot.pause()
+        screen: JimmyScreen = app.screen
+        assert screen.session.over
+        board = screen.board
+        for ghost in board.ghosts:
+            assert screen.view.cell(*ghost)[1] == "ghost"  # where they start
+        assert screen.view.cell(*board.jimmy) == ("X ", "doom")
+        assert "before the first move" in screen.message and "row 2, col 3" in screen.message

@@ -50,9 +50,12 @@ class JimmyBoardView(BoardView):
         if self._cache_key is state:
             return
         self._cache_key = state
-        self._ghost_counts = Counter(state.ghosts)
-        if state.outcome is Outcome.PLAYING:
-            self._danger = frozenset(step_ghosts(state.ghosts, state.jimmy))
+        ghosts = state.ghosts
+        if state.outcome is Outcome.CAUGHT and state.moves == 0 and self.board is not None:
+            ghosts = self.board.ghosts  # caught before any move: show where they start, and their step
+        self._ghost_counts = Counter(ghosts)
+        if state.outcome is Outcome.PLAYING or ghosts is not state.ghosts:
+            self._danger = frozenset(step_ghosts(ghosts, state.jimmy))
         else:
             self._danger = frozenset()
 
@@ -87,6 +90,11 @@ class JimmyScreen(GameScreen[JimmyState]):
 
     def make_board_view(self) -> BoardView:
         return JimmyBoardView()
+
+    def on_mount(self) -> None:
+        # GameScreen.on_mount runs too (handlers run along the class hierarchy).
+        if self.session.over and not self.session.log and self.state.outcome is Outcome.CAUGHT:
+            self.say(f"{self.session.outcome.reason} before the first move: g is where the ghosts start, × their first step.")
 
     def status_text(self, state: JimmyState) -> str:
         outcome = self.engine.outcome(state)
