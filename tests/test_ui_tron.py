@@ -340,3 +340,18 @@ def test_snapshot_round_over_80x24(snap_compare, data_dir) -> None:
         await wait_idle(pilot)
 
     assert snap_compare(make_app("tron", "standard", speed=5), terminal_size=(80, 24), run_before=play)
+
+
+async def test_a_slow_per_move_program_is_named_as_what_slows_the_clock(data_dir) -> None:
+    """Found by a new user: a process per move turned 4 ticks/s into 1, and nothing said why."""
+    slow = f"{sys.executable} -c " + shlex.quote("import time; time.sleep(0.2); print('UP')")
+    remember(data_dir, players=["easy", f"oneshot:{slow}"], rounds=1)
+    app = make_app("tron", "standard", speed=9)
+    async with app.run_test(size=(80, 24)) as pilot:
+        await pilot.press("enter")
+        screen = app.screen
+        for _ in range(200):
+            if "the clock waits for the program" in message(app) or screen.session.over:
+                break
+            await pilot.pause(0.05)
+        assert "the clock waits for the program" in message(app) and "one run per round" in message(app)

@@ -92,6 +92,7 @@ class Driver(Generic[S, A]):
         self.first_step_now = False
         self.steps = 0
         self.refused: str | None = None  # why an agent's action was refused: the loop stops
+        self.last_ask_seconds = 0.0  # how long the last step waited for its answers
         self._single = threading.Event()
         self._stop = threading.Event()
         self._thread: threading.Thread | None = None
@@ -153,6 +154,7 @@ class Driver(Generic[S, A]):
         for future, (seat, ask) in pending.items():
             failures.append((seat, self._late(seat, ask, future)))
         self._inflight.clear()
+        self.last_ask_seconds = self.clock() - start
         return Asked(answers, tuple(sorted(failures, key=lambda f: f[0])))
 
     def _timed(self, agent: Agent[S, A], ask: Ask[S, A]) -> tuple[A, float]:

@@ -99,6 +99,7 @@ class TronScreen(MatchScreen[TronState]):
         self.opened = loaded
         self._setting_up = self.ask_setup
         self._hint_on = False
+        self._slow_said = False
         self._auto_timer: Any = None
         self._started = not self.ask_setup
         super().__init__(game, loaded, settings, self.setup.players, self.setup.rounds)
@@ -173,6 +174,7 @@ class TronScreen(MatchScreen[TronState]):
         self._started = True
         self._setting_up = False
         self._hint_on = False
+        self._slow_said = False
         self.hint = None
         assert self.feed is not None
         self.feed.start()
@@ -201,11 +203,25 @@ class TronScreen(MatchScreen[TronState]):
         it at every step, which in a real-time game is several times a second)."""
         kept = self.message
         super().session_changed(session, change)
-        if change.kind == "step" and not session.engine.outcome(change.state).over and self.message != kept:
+        if change.kind == "step" and not session.engine.outcome(change.state).over and not self.message:
             self.say(kept)
 
     def stepped(self) -> None:
         self._request_hint()
+        self._warn_slow_programs()
+
+    def _warn_slow_programs(self) -> None:
+        """A program started afresh every move can take longer than a tick, and the clock
+        waits for it: say so once a match, and what to do about it."""
+        driver = self.driver
+        if self._slow_said or driver is None or driver.last_ask_seconds <= 1.5 * self.tick_seconds():
+            return
+        slow = [player for player in self.players if player.startswith("oneshot:")]
+        if not slow:
+            return
+        self._slow_said = True
+        self.say(f"A move took {driver.last_ask_seconds:.2g} s against a {self.tick_seconds():.2g} s tick: the clock waits for the "
+                 f"program, which starts a new process every move. Seat it as 'program (one run per round)' to keep the pace.")
 
     def round_over(self) -> None:
         session = self.session
