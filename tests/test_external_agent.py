@@ -31,7 +31,7 @@ def agent(command: str, mode: str = "oneshot", **kw) -> ExternalProgramAgent:  #
     return ExternalProgramAgent(command, mode, encode_for_program, parse_program_answer, **kw)
 
 
-def ask(state=None, seat: int = 1, seconds: float = 5.0) -> Ask:  # type: ignore[no-untyped-def]
+def ask(state=None, seat: int = 1, seconds: float = 30.0) -> Ask:  # type: ignore[no-untyped-def]
     engine = TronEngine()
     return Ask(engine, engine.initial_state() if state is None else state, seat, deadline=time.monotonic() + seconds)
 

@@ -155,6 +155,11 @@ class _Process:
     def alive(self) -> bool:
         return self.proc.poll() is None
 
+    def settle_stderr(self, seconds: float = 1.0) -> None:
+        """Once the program has exited, let the drain thread read what it wrote last (it
+        ends at end of output; the bound only matters if a grandchild keeps it open)."""
+        self._drain.join(timeout=seconds)
+
     def kill(self) -> None:
         """Kill the whole process group and reap the process."""
         try:
@@ -333,6 +338,8 @@ class ExternalProgramAgent(Agent[Any, Any]):
                 code = None
             how = "crashed" if code not in (0, None) else "exited"
             code_text = f" with code {code}" if code is not None else ""
+            if code is not None:
+                process.settle_stderr()  # its last words name the reason: read them before saying it
             raise self._fail(ask, f"{how}{code_text} without answering")
         try:
             return self.parse_answer(line)
