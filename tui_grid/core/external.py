@@ -76,6 +76,7 @@ class _Process:
             bufsize=0,
         )
         self.pid = self.proc.pid
+        self.killed = False
         self.buffer = b""
         self.eof = False
         assert self.proc.stdout is not None and self.proc.stderr is not None
@@ -161,7 +162,11 @@ class _Process:
         self._drain.join(timeout=seconds)
 
     def kill(self) -> None:
-        """Kill the whole process group and reap the process."""
+        """Kill the whole process group and reap the process, once: after it is reaped its
+        number may belong to another process, which a second killpg would hit."""
+        if self.killed:
+            return
+        self.killed = True
         try:
             os.killpg(self.pid, signal.SIGKILL)
         except (ProcessLookupError, PermissionError):
