@@ -6,6 +6,7 @@ import pytest
 from hypothesis import given, settings
 
 from tui_grid.core.engine import Result
+from tui_grid.core.session import Session
 from tui_grid.games.bunny.board import make_board
 from tui_grid.games.bunny.engine import MAX_FRAMES, BunnyEngine
 from tui_grid.games.bunny.interpreter import COMPLETE, STUCK
@@ -94,3 +95,18 @@ def test_the_board_plays_on_after_a_complete_run() -> None:
     log = [{0: parse_program("LOOP(2){F F R}")}, {0: parse_program("F")}]
     assert engine.parse_log(engine.format_log(log)) == log
     assert engine.replay(log)[-1] == after
+
+
+def test_a_session_takes_runs_after_a_complete_one_each_one_undo_step() -> None:
+    """What the screen relies on: no restart before a run after a win, and plain undo/redo."""
+    engine = BunnyEngine(CORNER)
+    complete, stuck = parse_program("LOOP(2){F F R}"), parse_program("LOOP{F R}")
+    session = Session(engine)
+    assert session.submit(0, complete) is None and session.over
+    assert session.submit(0, stuck) is None and not session.over
+    assert session.submit(0, complete) is None and session.state.runs == 3
+    assert session.undo() and session.state.result == STUCK
+    assert session.undo() and session.over and session.state.runs == 1
+    assert session.redo() and session.state.result == STUCK
+    resumed = Session(engine, log=engine.parse_log(engine.format_log([{0: complete}, {0: stuck}, {0: complete}])))
+    assert resumed.state == engine.replay(resumed.log)[-1] and resumed.over and len(resumed.log) == 3
