@@ -90,7 +90,6 @@ class Driver(Generic[S, A]):
         self.on_stop: Callable[[str], None] | None = None
         self.paused = False
         self.first_step_now = False
-        self.steps = 0
         self.refused: str | None = None  # why an agent's action was refused: the loop stops
         self.last_ask_seconds = 0.0  # how long the last step waited for its answers
         self._single = threading.Event()
@@ -193,14 +192,12 @@ class Driver(Generic[S, A]):
             return None
         asked = self.ask()
         if session.report_failures(asked.failures):
-            self.steps += 1
             return None
         if asked.failures and not session.ticking:
             # A turn-based step waits for every acting seat: one that cannot answer stops the loop.
             self.refused = asked.failures[0][1].reason
             return None
         step, refused = session.play_answers(asked.answers)
-        self.steps += 1
         if refused:
             self.refused = refused
             session.report_error(refused)

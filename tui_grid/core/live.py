@@ -15,7 +15,7 @@ from typing import Any, Callable, Generic, Sequence, TypeVar
 from tui_grid.core.agents import Agent
 from tui_grid.core.driver import Driver
 from tui_grid.core.engine import Engine
-from tui_grid.core.match import Match, RoundResult
+from tui_grid.core.match import Match
 from tui_grid.core.session import Change, Observer, Session
 
 S = TypeVar("S")
@@ -47,11 +47,6 @@ class MatchFeed(Generic[S, A]):
         assert self.match.session is not None
         return self.match.session
 
-    @property
-    def last_round(self) -> RoundResult | None:
-        rounds = self.match.score.rounds
-        return rounds[-1] if rounds else None
-
     def subscribe(self, observer: Observer) -> None:
         self._observers.append(observer)
 
@@ -69,14 +64,10 @@ class MatchFeed(Generic[S, A]):
             return
         if change.kind in ("step", "forfeit") and session.engine.outcome(change.state).over:
             with self._lock:
-                if self.match.round_index < self.rounds_begun:
+                if self.match.round_index < self._begun:  # not recorded yet
                     self.match.finish_round()
         for observer in list(self._observers):
             observer(session, change)
-
-    @property
-    def rounds_begun(self) -> int:
-        return self._begun
 
     def _begin(self, session: Session[S, A]) -> None:
         session.subscribe(self._relay)

@@ -221,10 +221,14 @@ class GameScreen(Screen, Generic[S]):
     def observe(self, session: Session[S, Any], change: Change[S]) -> None:
         """A session observer: a change made on the UI thread (a key) is shown at once; one
         made by a driver's thread is posted to the UI thread as a message."""
-        if threading.get_ident() == self._thread_id:
+        if self.on_ui_thread():
             self.session_changed(session, change)
         else:
             self.post_message(SessionChanged(session, change))
+
+    def on_ui_thread(self) -> bool:
+        """Whether news arrives on the UI thread (a key), not a driver's or server's thread."""
+        return threading.get_ident() == self._thread_id
 
     def on_session_changed(self, message: SessionChanged) -> None:
         if message.session is self.session:

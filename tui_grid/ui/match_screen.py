@@ -8,7 +8,6 @@ arrow keys keeps them when his cycle changes colour.
 
 from __future__ import annotations
 
-import threading
 from dataclasses import replace
 from typing import Any, ClassVar, Sequence
 
@@ -127,7 +126,7 @@ class MatchScreen(GameScreen[S]):
             self.feed.pace(self.tick_seconds(), self.agent_timeout())
 
     def _round_began(self, session: Session[S, Any]) -> None:
-        if threading.get_ident() == self._thread_id:
+        if self.on_ui_thread():
             self.show_round(session)
         else:
             self.post_message(RoundBegan(session))

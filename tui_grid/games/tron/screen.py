@@ -21,7 +21,7 @@ from tui_grid.core.agents import Agent
 from tui_grid.core.control import SearchControl
 from tui_grid.core.errors import BoardError, UsageError
 from tui_grid.core.geometry import Direction
-from tui_grid.core.players import LOCAL_KINDS, PlayerContext, is_program
+from tui_grid.core.players import LOCAL_KINDS, PlayerContext, is_program, parse_player
 from tui_grid.games.registry import GameDefinition, LoadedBoard
 from tui_grid.games.tron.engine import TronEngine
 from tui_grid.games.tron.rules import SEAT_NAMES, TronState
@@ -216,8 +216,7 @@ class TronScreen(MatchScreen[TronState]):
         driver = self.driver
         if self._slow_said or driver is None or driver.last_ask_seconds <= 1.5 * self.tick_seconds():
             return
-        slow = [player for player in self.players if player.startswith("oneshot:")]
-        if not slow:
+        if not any(parse_player(self.game, player).kind == "oneshot" for player in self.players):
             return
         self._slow_said = True
         self.say(f"A move took {driver.last_ask_seconds:.2g} s against a {self.tick_seconds():.2g} s tick: the clock waits for the "
