@@ -11,12 +11,14 @@ import argparse
 import json
 import sys
 import time
+from collections.abc import Callable, Iterator, Sequence
 from contextlib import contextmanager
-from typing import Any, Callable, Iterator, NoReturn, Sequence
+from typing import Any, NoReturn
 
 from tui_grid import __version__
 from tui_grid.core.control import SearchControl
 from tui_grid.core.errors import BoardError, UsageError
+from tui_grid.core.text import SafeStream, write_control
 from tui_grid.games.registry import (
     BoardFiles,
     GameDefinition,
@@ -104,6 +106,23 @@ GAME_FIRST = ("solve", "generate")
 
 
 def main(argv: Sequence[str] | None = None) -> int:
+    with _safe_streams():
+        return _main(argv)
+
+
+@contextmanager
+def _safe_streams() -> Iterator[None]:
+    """Everything the command line prints goes through `SafeStream`: a name, a title or a
+    program's stderr never reaches the operator's terminal as a control sequence."""
+    saved = sys.stdout, sys.stderr
+    sys.stdout, sys.stderr = SafeStream(sys.stdout), SafeStream(sys.stderr)  # type: ignore[assignment]
+    try:
+        yield
+    finally:
+        sys.stdout, sys.stderr = saved
+
+
+def _main(argv: Sequence[str] | None) -> int:
     try:
         words = _verb_first(_glue_negative_values(list(sys.argv[1:] if argv is None else argv)))
         if _asks_for_help(words):
@@ -331,14 +350,15 @@ def stderr_progress(label: str) -> Iterator[SearchControl | None]:
             return
         shown[0] = now
         part = f"{nodes:,}/{total:,}" if total else f"{nodes:,}"
-        sys.stderr.write(f"\r\x1b[K{label}: {part} nodes, {now - started:.1f} s (ctrl+c stops)")
+        write_control(sys.stderr, "\r\x1b[K")
+        sys.stderr.write(f"{label}: {part} nodes, {now - started:.1f} s (ctrl+c stops)")
         sys.stderr.flush()
 
     try:
         yield SearchControl(on_progress=show, every=4096)
     finally:
         if shown[0]:
-            sys.stderr.write("\r\x1b[K")
+            write_control(sys.stderr, "\r\x1b[K")
             sys.stderr.flush()
 
 
@@ -348,7 +368,9 @@ def _print_frames(title: str, frames: list[str], delay: float) -> None:
     for index, frame in enumerate(frames):
         if index:
             time.sleep(delay)
-        prefix = "\x1b[H\x1b[2J" if redraw else ("\n" if index else "")
+        if redraw:
+            write_control(sys.stdout, "\x1b[H\x1b[2J")
+        prefix = "" if redraw else ("\n" if index else "")
         print(f"{prefix}{title}  ({index}/{len(frames) - 1})\n{frame}", flush=True)
 
 

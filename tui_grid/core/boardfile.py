@@ -15,6 +15,7 @@ from types import MappingProxyType
 from typing import Mapping
 
 from tui_grid.core.errors import BoardError, UsageError
+from tui_grid.core.text import printable
 
 HEADER_END = "---"
 #: The largest board side anywhere: files, game ids and generators share this cap.
@@ -144,7 +145,7 @@ def read_board_file(path: str | Path) -> BoardText:
         _check_length(data, "<stdin>")
         return parse_board_text(decode_text(data, "<stdin>"), "<stdin>")
     path = Path(path)
-    source = display_name(str(path))
+    source = printable(str(path))  # a newline or an escape in a file name stays in one line
     try:
         if path.is_dir():
             raise UsageError(f"{source}: is a folder, not a board file")
@@ -154,14 +155,6 @@ def read_board_file(path: str | Path) -> BoardText:
         raise UsageError(f"{source}: cannot read: {exc.strerror or exc}") from None
     _check_length(data, source)
     return parse_board_text(decode_text(data, source), source)
-
-
-def display_name(name: str) -> str:
-    """A file name fit for a one-line message: control characters (a newline in a name)
-    are escaped as in a Python string."""
-    if name.isprintable():
-        return name
-    return "".join(ch if ch.isprintable() else repr(ch)[1:-1] for ch in name)
 
 
 def _check_length(data: bytes, source: str) -> None:

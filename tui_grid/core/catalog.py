@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import os
+import re
 from dataclasses import dataclass
 from pathlib import Path
 
@@ -45,9 +46,14 @@ def list_boards(game: str) -> list[BoardEntry]:
         return []
     return [
         BoardEntry(path.stem, path)
-        for path in sorted(folder.iterdir())
+        for path in sorted(folder.iterdir(), key=natural_key)
         if path.suffix == BOARD_SUFFIX and path.is_file()
     ]
+
+
+def natural_key(path: Path) -> tuple[object, ...]:
+    """seed-2 before seed-10: runs of digits compare as numbers."""
+    return tuple((0, int(part), "") if part.isdigit() else (1, 0, part.lower()) for part in re.split(r"(\d+)", path.name) if part)
 
 
 def find_board(game: str, name: str) -> BoardEntry | None:

@@ -9,6 +9,7 @@ from textual.binding import Binding
 
 from tui_grid.core.errors import BoardError, UsageError
 from tui_grid.games.registry import BoardFiles, GameDefinition, LoadedBoard, get_game
+from tui_grid.ui.plain import tell
 from tui_grid.ui.settings import Settings
 
 
@@ -74,7 +75,7 @@ class TuiGridApp(App):
         try:
             screen = game.screen_class()(game, loaded, self.settings)
         except (BoardError, UsageError) as exc:
-            self.notify(str(exc), title="Cannot open board", severity="error")
+            tell(self, str(exc), title="Cannot open board", severity="error")
             return
         self.push_screen(screen)
 

@@ -2,16 +2,17 @@
 
 from __future__ import annotations
 
-from typing import Callable
+from collections.abc import Callable
 
 from textual.app import ComposeResult
 from textual.binding import Binding
 from textual.containers import VerticalScroll
 from textual.screen import ModalScreen
-from textual.widgets import Markdown, Static
+from textual.widgets import Markdown
 
 from tui_grid.games.registry import GameDefinition
 from tui_grid.ui.keys import Keymap
+from tui_grid.ui.plain import Plain
 
 
 def key_rows(keymap: Keymap, offers: Callable[[str], bool] = lambda _: True) -> list[tuple[str, str]]:
@@ -58,7 +59,7 @@ class HelpScreen(ModalScreen[None]):
     def compose(self) -> ComposeResult:
         with VerticalScroll():
             yield Markdown(help_markdown(self.game, self.keymap, self.offers))
-            yield Static("esc closes  ·  ↑↓ pgup pgdn scroll", id="help-footer")
+            yield Plain("esc closes  ·  ↑↓ pgup pgdn scroll", id="help-footer")
 
     def on_mount(self) -> None:
         self.query_one(VerticalScroll).focus()

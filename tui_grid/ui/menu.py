@@ -5,23 +5,25 @@ from __future__ import annotations
 import threading
 from dataclasses import replace
 
-from rich.markup import escape
+from rich.text import Text
 from textual import work
 from textual.app import ComposeResult
 from textual.binding import Binding
 from textual.containers import Horizontal, Vertical
 from textual.screen import Screen
-from textual.widgets import Footer, OptionList, Static
-from textual.widgets.option_list import Option
+from textual.widgets import Footer, OptionList
 
 from tui_grid.core.catalog import BoardEntry
 from tui_grid.core.control import Cancelled, SearchControl
 from tui_grid.core.errors import BoardError, UsageError
+from tui_grid.core.text import clip
 from tui_grid.games.registry import GameDefinition, all_games
+from tui_grid.ui.plain import Plain, option, styled, tell
 
 LOGO = "▀█▀ █ █ ▀█▀   █▀▀ █▀█ ▀█▀ █▀▄\n █  █▄█ ▄█▄   █▄█ █▀▄ ▄█▄ █▄▀"
 NEW_BOARD = "__new__"
 PREVIEW_ROWS, PREVIEW_COLS = 18, 48
+LIST_WIDTH = 34
 
 
 class MenuScreen(Screen):
@@ -36,10 +38,10 @@ class MenuScreen(Screen):
 
     def compose(self) -> ComposeResult:
         with Vertical():
-            yield Static(LOGO, id="logo")
-            options = [Option(f"{game.title}  [dim]— {game.tagline}[/dim]", id=game.key) for game in all_games()]
+            yield Plain(LOGO, id="logo")
+            options = [option(styled(game.title, (f"  — {game.tagline}", "dim")), id=game.key) for game in all_games()]
             yield OptionList(*options, id="games")
-            yield Static("enter picks a game  ·  ? in a game shows its rules and keys  ·  q quits", id="about")
+            yield Plain("enter picks a game  ·  ? in a game shows its rules and keys  ·  q quits", id="about")
         yield Footer(compact=True)
 
     def on_option_list_option_selected(self, event: OptionList.OptionSelected) -> None:
@@ -56,9 +58,9 @@ class BoardPickerScreen(Screen):
     ]
     DEFAULT_CSS = """
     BoardPickerScreen #heading { height: 1; padding: 0 1; background: $primary-muted; text-style: bold; }
-    BoardPickerScreen #boards { width: 34; height: 1fr; }
+    BoardPickerScreen #boards { width: %d; height: 1fr; }
     BoardPickerScreen #preview { width: 1fr; height: 1fr; padding: 0 1; border: round $primary-muted; }
-    """
+    """ % LIST_WIDTH
 
     def __init__(self, game: GameDefinition) -> None:
         super().__init__()
@@ -67,12 +69,12 @@ class BoardPickerScreen(Screen):
         self._cancel: threading.Event | None = None
 
     def compose(self) -> ComposeResult:
-        yield Static(f"{self.game.title} — pick a board", id="heading")
+        yield Plain(f"{self.game.title} — pick a board", id="heading")
         with Horizontal():
-            options = [Option("＋ new random board…", id=NEW_BOARD)]
-            options += [Option(name, id=name) for name in self.entries]
+            options = [option("＋ new random board…", id=NEW_BOARD)]
+            options += [option(clip(entry.title(), LIST_WIDTH - 4), id=name) for name, entry in self.entries.items()]
             yield OptionList(*options, id="boards")
-            yield Static(id="preview")
+            yield Plain(id="preview")
         yield Footer(compact=True)
 
     def on_mount(self) -> None:
@@ -81,26 +83,26 @@ class BoardPickerScreen(Screen):
         boards.focus()
 
     def on_option_list_option_highlighted(self, event: OptionList.OptionHighlighted) -> None:
-        self.query_one("#preview", Static).update(self._preview(event.option.id))
+        self.query_one("#preview", Plain).update(self._preview(event.option.id))
 
-    def _preview(self, name: str | None) -> str:
+    def _preview(self, name: str | None) -> Text:
         if name == NEW_BOARD or name not in self.entries:
-            return "A random board: choose its size and options, or paste a game id."
+            return styled("A random board: choose its size and options, or paste a game id.")
         try:
             text = self.entries[name].load()
             board = self.game.parse(text)
         except (BoardError, UsageError) as exc:
-            return f"[b red]This board cannot be loaded:[/]\n{escape(str(exc))}"
+            return styled(("This board cannot be loaded:", "b red"), "\n", str(exc))
         spoilers = set(self.game.spoiler_keys)
         all_rows = self.game.preview_rows(board)
         rows = [row[:PREVIEW_COLS] for row in all_rows[:PREVIEW_ROWS]]
         cropped = len(all_rows) > PREVIEW_ROWS or any(len(row) > PREVIEW_COLS for row in all_rows)
-        body = "\n".join(escape(row) for row in rows)
-        meta = "\n".join(
-            f"[dim]{key}:[/dim] {escape(value)}" for key, value in text.meta.items() if key not in spoilers and key not in ("title", "played", "game")
-        )
-        title = escape(text.title or name)
-        return f"[b]{title}[/b]\n\n{body}{chr(10) + '…' if cropped else ''}\n\n{meta}"
+        body = "\n".join(rows) + ("\n…" if cropped else "")
+        meta: list[str | tuple[str, str]] = []
+        for key, value in text.meta.items():
+            if key not in spoilers and key not in ("title", "played", "game"):
+                meta += ["\n", (f"{key}:", "dim"), f" {value}"]
+        return styled((text.title or name, "b"), "\n\n", body, "\n", *meta)
 
     def on_option_list_option_selected(self, event: OptionList.OptionSelected) -> None:
         if event.option.id == NEW_BOARD:
@@ -109,7 +111,7 @@ class BoardPickerScreen(Screen):
         try:
             loaded = self.game.load(str(self.entries[event.option.id].path))
         except (BoardError, UsageError) as exc:
-            self.notify(str(exc), title="Cannot open board", severity="error")
+            tell(self, str(exc), title="Cannot open board", severity="error")
             return
         self.app.start_game(self.game, replace(loaded, name=event.option.id))
 
@@ -121,7 +123,7 @@ class BoardPickerScreen(Screen):
     def _new_board_chosen(self, game_id: str | None) -> None:
         if not game_id:
             return
-        self.notify(f"Generating {game_id}…  esc cancels", title="New board", timeout=3)
+        tell(self, f"Generating {game_id}…  esc cancels", title="New board", timeout=3)
         self._cancel = threading.Event()
         self._generate(game_id, self._cancel)
 
@@ -133,7 +135,7 @@ class BoardPickerScreen(Screen):
         except Cancelled:
             return
         except (BoardError, UsageError, ValueError) as exc:
-            self.app.call_from_thread(self.notify, str(exc), title="Cannot make board", severity="error")
+            self.app.call_from_thread(tell, self, str(exc), title="Cannot make board", severity="error")
             return
         if not cancel.is_set():
             self.app.call_from_thread(self.app.start_game, self.game, loaded)
@@ -141,6 +143,6 @@ class BoardPickerScreen(Screen):
     def action_back(self) -> None:
         if self._cancel is not None and not self._cancel.is_set() and any(w.is_running for w in self.workers):
             self._cancel.set()
-            self.notify("Cancelled.", title="New board")
+            tell(self, "Cancelled.", title="New board")
             return
         self.app.pop_screen()

@@ -8,10 +8,11 @@ from textual.app import ComposeResult
 from textual.binding import Binding
 from textual.containers import Grid, Horizontal, Vertical
 from textual.screen import ModalScreen
-from textual.widgets import Button, Input, Label, Select, Static
+from textual.widgets import Button, Input, Select
 
 from tui_grid.core.errors import UsageError
 from tui_grid.games.registry import GameDefinition, parse_seed
+from tui_grid.ui.plain import Plain, PlainInput, PlainLabel, styled
 
 #: The last values typed per game, so `n` again offers the same settings with a new seed.
 _remembered: dict[str, dict[str, str]] = {}
@@ -39,22 +40,22 @@ class NewBoardDialog(ModalScreen[str | None]):
     def compose(self) -> ComposeResult:
         remembered = _remembered.get(self.game.key, {})
         with Vertical():
-            yield Static(f"[b]New {self.game.title} board[/b]")
+            yield Plain(styled((f"New {self.game.title} board", "b")))
             with Grid():
                 for spec in self.game.options:
-                    yield Label(spec.label)
+                    yield PlainLabel(spec.label)
                     value = remembered.get(spec.key, spec.default)
                     if spec.choices:
                         yield Select([(c, c) for c in spec.choices], value=value, allow_blank=False, compact=True, id=f"field-{spec.key}")
                     else:
-                        yield Input(value=value, compact=True, id=f"field-{spec.key}")
-                yield Label("Seed")
-                yield Input(value=str(self.rng.randrange(1, 1_000_000)), compact=True, id="field-seed")
-                yield Label("or game id")
-                yield Input(placeholder=f"{self.game.key}:...#seed42", compact=True, id="field-id")
-            yield Static(id="error")
+                        yield PlainInput(value=value, compact=True, id=f"field-{spec.key}")
+                yield PlainLabel("Seed")
+                yield PlainInput(value=str(self.rng.randrange(1, 1_000_000)), compact=True, id="field-seed")
+                yield PlainLabel("or game id")
+                yield PlainInput(placeholder=f"{self.game.key}:...#seed42", compact=True, id="field-id")
+            yield Plain(id="error")
             with Horizontal(id="buttons"):
-                yield Static("enter makes it · esc cancels · tab moves", id="keys")
+                yield Plain("enter makes it · esc cancels · tab moves", id="keys")
                 yield Button("Make board", variant="primary", compact=True, id="make")
 
     def on_mount(self) -> None:
@@ -70,7 +71,7 @@ class NewBoardDialog(ModalScreen[str | None]):
         try:
             game_id = self._game_id()
         except UsageError as exc:
-            self.query_one("#error", Static).update(str(exc))
+            self.query_one("#error", Plain).update(str(exc))
             return
         self.dismiss(game_id)
 

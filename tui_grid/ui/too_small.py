@@ -5,7 +5,8 @@ from __future__ import annotations
 from textual.app import ComposeResult
 from textual.binding import Binding
 from textual.screen import ModalScreen
-from textual.widgets import Static
+
+from tui_grid.ui.plain import Plain
 
 MIN_WIDTH, MIN_HEIGHT = 40, 12
 
@@ -22,7 +23,7 @@ class TooSmallScreen(ModalScreen[None]):
     """
 
     def compose(self) -> ComposeResult:
-        yield Static(id="notice")
+        yield Plain(id="notice")
 
     def on_mount(self) -> None:
         self._update()
@@ -36,6 +37,6 @@ class TooSmallScreen(ModalScreen[None]):
             if self.is_current:
                 self.dismiss()
             return
-        self.query_one("#notice", Static).update(
+        self.query_one("#notice", Plain).update(
             f"Terminal too small: {width}x{height}.\nThe app needs at least {MIN_WIDTH}x{MIN_HEIGHT}.\nq quits."
         )

@@ -6,13 +6,13 @@ from __future__ import annotations
 from typing import Any
 
 from rich.text import Text
-from textual.widgets import Static
 
 from tui_grid.core.geometry import Pos
 from tui_grid.games.bunny.board import VOID
 from tui_grid.games.bunny.draft import CLOSE, Open, item_text
 from tui_grid.games.bunny.engine import BunnyState
 from tui_grid.ui.board_view import BoardView
+from tui_grid.ui.plain import Plain
 
 BUNNY = ("▶ ", "▼ ", "◀ ", "▲ ")
 
@@ -45,7 +45,7 @@ class BunnyBoardView(BoardView):
         return ("S ", "start") if pos == board.start else ("O ", "marked")
 
 
-class ProgramPanel(Static):
+class ProgramPanel(Plain):
     """The program as token tiles with the cursor, its size and the best known size, and
     the hint's revealed tokens."""
     DEFAULT_CSS = """

@@ -13,21 +13,30 @@ from __future__ import annotations
 
 import math
 import time
-from typing import Any, Sequence
-
+from collections.abc import Sequence
+from typing import Any
 
 from tui_grid.core.control import SearchControl
 from tui_grid.core.engine import Event
-from tui_grid.core.live import MatchFeed
 from tui_grid.core.geometry import Pos
+from tui_grid.core.live import MatchFeed
 from tui_grid.core.session import Session
-from tui_grid.games.evasion.engine import HUNTER, PREY, SEATS, EvasionEngine, HunterAction, PreyAction, State
+from tui_grid.games.evasion.engine import (
+    HUNTER,
+    PREY,
+    SEATS,
+    EvasionEngine,
+    HunterAction,
+    PreyAction,
+    State,
+)
 from tui_grid.games.evasion.rules import Config, Wall
-from tui_grid.games.registry import GameDefinition, LoadedBoard
 from tui_grid.games.evasion.view import EvasionBoardView
+from tui_grid.games.registry import GameDefinition, LoadedBoard
 from tui_grid.ui.board_view import BoardView, Zoom
-from tui_grid.ui.match_screen import MatchScreen, match_keymap
 from tui_grid.ui.keys import Key
+from tui_grid.ui.match_screen import MatchScreen, match_keymap
+from tui_grid.ui.plain import tell
 from tui_grid.ui.settings import Settings
 
 NOTE_SECONDS = 4.0
@@ -167,7 +176,7 @@ class EvasionScreen(MatchScreen[State]):
             if change.kind == "step":
                 self._tell(change.events)
         except Exception as exc:  # drawing must never take the app down
-            self.notify(f"{type(exc).__name__}: {exc}", title="Evasion", severity="error")
+            tell(self, f"{type(exc).__name__}: {exc}", title="Evasion", severity="error")
 
     def _tell(self, events: Sequence[Event]) -> None:
         for event in events:
@@ -218,7 +227,7 @@ class EvasionScreen(MatchScreen[State]):
     def _can_play(self, seat: int) -> bool:
         if self.session.over:
             # A toast: the round's verdict stays on screen until the next round starts.
-            self.notify(f"The round is over. {'enter plays the next one.' if not self.match.finished else 'esc goes back.'}", timeout=3)
+            tell(self, f"The round is over. {'enter plays the next one.' if not self.match.finished else 'esc goes back.'}", timeout=3)
             return False
         if not self.is_human(seat):
             self.say(f"The {SEATS[seat]} is played by {self.seat_name(seat)} this round: your keys are the {SEATS[1 - seat]}'s.")
@@ -265,7 +274,7 @@ class EvasionScreen(MatchScreen[State]):
             self.say("No human plays this round: nothing to concede.")
             return
         if self.session.over:
-            self.notify("The round is over already.", timeout=3)
+            tell(self, "The round is over already.", timeout=3)
             return
         self.session.forfeit(seats[0], "conceded")
 
@@ -277,7 +286,7 @@ class EvasionScreen(MatchScreen[State]):
     def action_hint(self) -> None:
         """What the builtin bots would do in the human seats, planned in a worker."""
         if self.session.over:
-            self.notify("The round is over.", timeout=3)
+            tell(self, "The round is over.", timeout=3)
             return
         state = self.state
         seats = [seat for seat in (HUNTER, PREY) if self.is_human(seat)]

@@ -12,14 +12,24 @@ import argparse
 import json
 import math
 import sys
-from typing import Any, Callable, Mapping
+from collections.abc import Callable, Mapping
+from typing import Any
 
 from tui_grid.core.agents import Agent
 from tui_grid.core.boardfile import BoardText
 from tui_grid.core.control import SearchControl
 from tui_grid.core.engine import Plan
 from tui_grid.core.errors import UsageError
-from tui_grid.core.players import LOCAL_KINDS, PlayerContext, ProgramCodec, make_player, parse_player, participant_names, player_choices
+from tui_grid.core.players import (
+    LOCAL_KINDS,
+    PlayerContext,
+    ProgramCodec,
+    make_player,
+    parse_player,
+    participant_names,
+    player_choices,
+)
+from tui_grid.core.text import write_control
 from tui_grid.games.registry import (
     BoardFiles,
     GameDefinition,
@@ -428,11 +438,12 @@ class _Progress:
 
     def update(self, done: int, wdl: str) -> None:
         filled = self.WIDTH * done // max(1, self.total)
-        sys.stderr.write(f"\r[{'#' * filled}{'.' * (self.WIDTH - filled)}] {done}/{self.total} games  {wdl}")
+        write_control(sys.stderr, "\r")
+        sys.stderr.write(f"[{'#' * filled}{'.' * (self.WIDTH - filled)}] {done}/{self.total} games  {wdl}")
         sys.stderr.flush()
 
     def clear(self) -> None:
-        sys.stderr.write("\r\x1b[K")
+        write_control(sys.stderr, "\r\x1b[K")
         sys.stderr.flush()
 
 

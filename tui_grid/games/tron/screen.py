@@ -12,10 +12,9 @@ from __future__ import annotations
 
 import random
 import re
+from collections.abc import Sequence
 from dataclasses import replace
-from typing import Any, Sequence
-
-from textual.widgets import Static
+from typing import Any
 
 from tui_grid.core.agents import Agent
 from tui_grid.core.control import SearchControl
@@ -25,13 +24,19 @@ from tui_grid.core.players import LOCAL_KINDS, PlayerContext, is_program, parse_
 from tui_grid.games.registry import GameDefinition, LoadedBoard
 from tui_grid.games.tron.engine import TronEngine
 from tui_grid.games.tron.rules import SEAT_NAMES, TronState
-from tui_grid.games.tron.setup_dialog import TronSetup, TronSetupDialog, load_setup, save_setup
+from tui_grid.games.tron.setup_dialog import (
+    TronSetup,
+    TronSetupDialog,
+    load_setup,
+    save_setup,
+)
 from tui_grid.games.tron.view import HINT_MARK, TronBoardView
 from tui_grid.ui.board_view import BoardView
 from tui_grid.ui.game_screen import Hint
 from tui_grid.ui.key_bar import KeyBar
 from tui_grid.ui.keys import Key
 from tui_grid.ui.match_screen import TICK_FACTOR, MatchScreen, match_keymap
+from tui_grid.ui.plain import Plain, tell
 from tui_grid.ui.settings import Settings
 
 #: Seconds an external program may take per move in the app, whatever the tick.
@@ -163,7 +168,7 @@ class TronScreen(MatchScreen[TronState]):
                 loaded = self._random_map()
         except (BoardError, UsageError) as exc:
             self._setting_up = False
-            self.notify(str(exc), title="Cannot make the map", severity="error")
+            tell(self, str(exc), title="Cannot make the map", severity="error")
             return
         self.close_feed()
         self.players = setup.players
@@ -271,9 +276,9 @@ class TronScreen(MatchScreen[TronState]):
         participant = keyset if len(humans) == 2 else humans[0]
         if self.session.over:
             if self.match.finished:
-                self.notify(f"The match is over: {self.score_text()}. n: new match.", timeout=3)
+                tell(self, f"The match is over: {self.score_text()}. n: new match.", timeout=3)
             else:
-                self.notify("The round is over: enter plays the next one.", timeout=3)  # the verdict stays
+                tell(self, "The round is over: enter plays the next one.", timeout=3)  # the verdict stays
             return
         seat = self.match.seating.index(participant)
         self.session.submit(seat, Direction.from_letter(letter))  # queued: TronEngine.queue_action
@@ -291,7 +296,7 @@ class TronScreen(MatchScreen[TronState]):
         if not self._hint_on:
             self.hint = None
         if self.session.over:  # keep the round's verdict on screen
-            self.notify(text, timeout=3)
+            tell(self, text, timeout=3)
             return
         self.say(text)
         self._request_hint()
@@ -346,14 +351,14 @@ class TronScreen(MatchScreen[TronState]):
         title = f"Tron — {self.loaded.title}  ·  R {names[red]}  vs  G {names[green]}"
         if self.loaded.game_id and self.loaded.game_id != self.loaded.title:
             title += f"  ·  {self.loaded.game_id}"
-        self.query_one("#title", Static).update(title)
-        self.query_one("#legend", Static).update(self.legend())
+        self.query_one("#title", Plain).update(title)
+        self.query_one("#legend", Plain).update(self.legend())
 
     def show_status(self) -> None:
         """The shell's status line without the game id (the title has it): one line at 80
         columns even with long player names."""
-        self.query_one("#status", Static).update(f"{self.status_text(self.shown)}  ·  speed {self.settings.speed}")
-        self.query_one("#message", Static).update(self.message)
+        self.query_one("#status", Plain).update(f"{self.status_text(self.shown)}  ·  speed {self.settings.speed}")
+        self.query_one("#message", Plain).update(self.message)
 
     def score_text(self) -> str:
         """Wins per player and draws, short enough for the status line."""

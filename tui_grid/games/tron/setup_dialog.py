@@ -11,13 +11,20 @@ from textual.app import ComposeResult
 from textual.binding import Binding
 from textual.containers import Grid, Horizontal, Vertical
 from textual.screen import ModalScreen
-from textual.widgets import Button, Input, Label, Select, Static
+from textual.widgets import Button, Input, Select
 
 from tui_grid.core.errors import UsageError
-from tui_grid.core.players import LOCAL_KINDS, dialog_choices, join_player, split_player, takes_text
+from tui_grid.core.players import (
+    LOCAL_KINDS,
+    dialog_choices,
+    join_player,
+    split_player,
+    takes_text,
+)
 from tui_grid.games.registry import parse_count
 from tui_grid.games.tron.definition import DEFAULT_TIME_MS, check_player
 from tui_grid.games.tron.definition import GAME as TRON
+from tui_grid.ui.plain import Plain, PlainInput, PlainLabel, styled
 from tui_grid.ui.settings import MAX_SPEED, MIN_SPEED
 
 SETUP_FILE = "tron-setup.json"
@@ -125,15 +132,15 @@ class TronSetupDialog(ModalScreen[TronSetup | None]):
         setup = self.setup
         title = self.board_title if len(self.board_title) <= 40 else self.board_title[:39] + "…"
         with Vertical():
-            yield Static("[b]New Tron match[/b]")
+            yield Plain(styled(("New Tron match", "b")))
             with Grid():
                 for index, keys in enumerate(("←↑↓→", "WASD")):
                     kind, command = split_player(TRON, setup.players[index])
-                    yield Label(f"Player {index + 1} ({keys})")
+                    yield PlainLabel(f"Player {index + 1} ({keys})")
                     with Horizontal():
                         yield Select(dialog_choices(TRON, LOCAL_KINDS), value=kind, allow_blank=False, compact=True, id=f"kind-{index}", classes="kind")
-                        yield Input(value=command, placeholder="command line, e.g. python3 bot.py", compact=True, id=f"command-{index}", classes="command")
-                yield Label("Board")
+                        yield PlainInput(value=command, placeholder="command line, e.g. python3 bot.py", compact=True, id=f"command-{index}", classes="command")
+                yield PlainLabel("Board")
                 yield Select(
                     [(f"this board: {title}", "this"), ("a new random map", "new"), ("a new random map every round", "each")],
                     value=setup.board,
@@ -141,23 +148,23 @@ class TronSetupDialog(ModalScreen[TronSetup | None]):
                     compact=True,
                     id="board",
                 )
-                yield Label("Random map")
+                yield PlainLabel("Random map")
                 with Horizontal():
-                    yield Static("size", classes="gap")
-                    yield Input(value=setup.size, compact=True, id="size", classes="short")
-                    yield Static("walls %", classes="gap")
-                    yield Input(value=setup.walls, compact=True, id="walls", classes="short")
-                yield Label("Rounds")
+                    yield Plain("size", classes="gap")
+                    yield PlainInput(value=setup.size, compact=True, id="size", classes="short")
+                    yield Plain("walls %", classes="gap")
+                    yield PlainInput(value=setup.walls, compact=True, id="walls", classes="short")
+                yield PlainLabel("Rounds")
                 with Horizontal():
-                    yield Input(value=str(setup.rounds), compact=True, id="rounds", classes="short")
-                    yield Static("speed 1-9", classes="gap")
-                    yield Input(value=str(setup.speed), compact=True, id="speed", classes="short")
-                    yield Static("bot ms/move", classes="gap")
-                    yield Input(value=str(setup.time_ms), compact=True, id="time-ms", classes="short")
-            yield Static("Player 1 drives red in round 1; the seats swap every round. Programs speak HackerRank's Tron protocol (see ? help).", id="about")
-            yield Static(id="error")
+                    yield PlainInput(value=str(setup.rounds), compact=True, id="rounds", classes="short")
+                    yield Plain("speed 1-9", classes="gap")
+                    yield PlainInput(value=str(setup.speed), compact=True, id="speed", classes="short")
+                    yield Plain("bot ms/move", classes="gap")
+                    yield PlainInput(value=str(setup.time_ms), compact=True, id="time-ms", classes="short")
+            yield Plain("Player 1 drives red in round 1; the seats swap every round. Programs speak HackerRank's Tron protocol (see ? help).", id="about")
+            yield Plain(id="error")
             with Horizontal(id="buttons"):
-                yield Static("enter starts · esc cancels · tab moves", id="keys")
+                yield Plain("enter starts · esc cancels · tab moves", id="keys")
                 yield Button("Start", variant="primary", compact=True, id="start")
 
     def on_mount(self) -> None:
@@ -186,7 +193,7 @@ class TronSetupDialog(ModalScreen[TronSetup | None]):
         try:
             setup = self.chosen()
         except UsageError as exc:
-            self.query_one("#error", Static).update(str(exc))
+            self.query_one("#error", Plain).update(str(exc))
             return
         self.dismiss(setup)
 
