@@ -16,7 +16,7 @@ from contextlib import contextmanager
 from typing import Any, NoReturn
 
 from tui_grid import __version__
-from tui_grid.core.control import SearchControl
+from tui_grid.core.control import DEFAULT_TIME_LIMIT, OutOfTime, SearchControl
 from tui_grid.core.errors import BoardError, UsageError
 from tui_grid.core.text import SafeStream, write_control
 from tui_grid.games.registry import (
@@ -35,6 +35,9 @@ from tui_grid.games.registry import (
 EXIT_BAD_INPUT = 2
 #: `solve` answered, but a solver hit its memory budget on the way (see the README).
 EXIT_MEMORY_CAPPED = 3
+#: `solve`, `watch` or `generate` gave up at its time limit (`--time-limit`).
+EXIT_GAVE_UP = 4
+MAX_TIME_LIMIT = 7 * 24 * 3600.0
 MAX_DELAY = 60.0
 BOARD_HELP = "file path, board name, game id, or - for stdin"
 
@@ -85,6 +88,7 @@ def build_parser() -> argparse.ArgumentParser:
     watch.add_argument("game", metavar="GAME", help=f"one of: {games}")
     watch.add_argument("board", metavar="BOARD", help=BOARD_HELP)
     watch.add_argument("--delay", default="0.4", metavar="SECONDS", help="pause between moves (default 0.4)")
+    add_time_limit(watch, "planning")
 
     replay = commands.add_parser("replay", help="print a saved game move by move")
     replay.add_argument("file", metavar="FILE", help="a saved game (a board file with a 'played:' header)")
@@ -200,7 +204,7 @@ def _dispatch(args: argparse.Namespace) -> int:
     if command == "generate":
         return _generate(_need_game("generate", args.game), args.rest)
     if command == "watch":
-        return _watch(get_game(args.game), args.board, _delay(args.delay))
+        return _watch(get_game(args.game), args.board, _delay(args.delay), _time_limit(args.time_limit))
     if command == "replay":
         return _replay(args.file, args.game, _delay(args.delay))
     return _run_verb(_need_game(command, args.game), command, args.rest, f"tui-grid {command}")
@@ -292,22 +296,31 @@ def _solve(game: GameDefinition, rest: list[str]) -> int:
     def configure(parser: argparse.ArgumentParser) -> None:
         parser.add_argument("boards", metavar="BOARD", nargs="+", help=BOARD_HELP)
         parser.add_argument("--json", action="store_true", help="print one JSON object per board, in argument order")
+        add_time_limit(parser, "on a board")
         solver.add_solve_arguments(parser)
 
     args = _sub_parser(f"tui-grid solve {game.key}", configure).parse_args(rest)
     if args.boards.count("-") > 1:
         raise UsageError("'-' (stdin) may be given only once")
-    extra = {key: value for key, value in vars(args).items() if key not in ("boards", "json")}
+    time_limit = _time_limit(args.time_limit)
+    extra = {key: value for key, value in vars(args).items() if key not in ("boards", "json", "time_limit")}
     # Every board (and its saved moves) is checked before any is solved.
     started = []
     for arg in args.boards:
         loaded = game.load(arg)
         engine, state = game.state_after(loaded)
         started.append((loaded, engine, state))
-    capped = False
+    capped = gave_up = False
     for index, (loaded, engine, state) in enumerate(started):
-        with stderr_progress(f"solving {loaded.title}") as control:
-            record = solver.solve_record(engine, state, control, **extra)
+        try:
+            with stderr_progress(f"solving {loaded.title}", time_limit) as control:
+                record = solver.solve_record(engine, state, control, **extra)
+        except OutOfTime as exc:
+            gave_up = True
+            print(f"tui-grid: {loaded.title}: {exc}", file=sys.stderr, flush=True)
+            if args.json:
+                print(json.dumps({"gave_up": True, "time_limit": exc.limit, "nodes": exc.nodes}), flush=True)
+            continue
         capped = capped or bool(record.get("memory_capped"))
         if args.json:
             print(json.dumps(record), flush=True)
@@ -315,7 +328,7 @@ def _solve(game: GameDefinition, rest: list[str]) -> int:
             if len(started) > 1:
                 print(("\n" if index else "") + f"== {loaded.title} ==")
             print(solver.solve_drawing(engine, state, record), flush=True)
-    return EXIT_MEMORY_CAPPED if capped else 0
+    return EXIT_GAVE_UP if gave_up else EXIT_MEMORY_CAPPED if capped else 0
 
 
 def _generate(game: GameDefinition, rest: list[str]) -> int:
@@ -325,41 +338,64 @@ def _generate(game: GameDefinition, rest: list[str]) -> int:
         for option in generator.options:
             option.add_to(parser)
         parser.add_argument("--seed", default=None, metavar="S", help="random seed (default: a new one)")
+        add_time_limit(parser, "generating")
 
     args = _sub_parser(f"tui-grid generate {game.key}", configure).parse_args(rest)
     game_id = generator.id_from_args(args)
-    with stderr_progress(f"generating {game_id}") as control:
-        text = generator.generate_file(game_id, control)
+    try:
+        with stderr_progress(f"generating {game_id}", _time_limit(args.time_limit)) as control:
+            text = generator.generate_file(game_id, control)
+    except OutOfTime as exc:
+        print(f"tui-grid: {game_id}: {exc}; try a smaller board or other options", file=sys.stderr)
+        return EXIT_GAVE_UP
     sys.stdout.write(text)
     return 0
 
 
+#: Seconds between progress lines when stderr is a pipe or a log.
+LOG_PROGRESS_SECONDS = 10.0
+
+
 @contextmanager
-def stderr_progress(label: str) -> Iterator[SearchControl | None]:
-    """A SearchControl that shows a live progress line on stderr when stderr is a terminal
-    (cleared at the end), else None: pipes and logs stay clean."""
-    if not sys.stderr.isatty():
-        yield None
-        return
+def stderr_progress(label: str, time_limit: float | None = DEFAULT_TIME_LIMIT) -> Iterator[SearchControl]:
+    """A SearchControl for a headless search: it gives up past `time_limit` seconds
+    (`OutOfTime`), and shows progress on stderr: a live line on a terminal (cleared at the
+    end), else a plain line every LOG_PROGRESS_SECONDS, so a log shows the search is alive."""
+    live = sys.stderr.isatty()
     started = time.monotonic()
     shown = [0.0]
+    every = 0.2 if live else LOG_PROGRESS_SECONDS
+    limit = f" of {time_limit:g} s" if time_limit else ""
 
     def show(nodes: int, total: int | None) -> None:
         now = time.monotonic()
-        if now - shown[0] < 0.2:
+        if now - (shown[0] or started) < every:
             return
         shown[0] = now
         part = f"{nodes:,}/{total:,}" if total else f"{nodes:,}"
-        write_control(sys.stderr, "\r\x1b[K")
-        sys.stderr.write(f"{label}: {part} nodes, {now - started:.1f} s (ctrl+c stops)")
+        line = f"{label}: {part} nodes, {now - started:.1f} s{limit}"
+        if live:
+            write_control(sys.stderr, "\r\x1b[K")
+            sys.stderr.write(f"{line} (ctrl+c stops)")
+        else:
+            sys.stderr.write(f"tui-grid: {line}\n")
         sys.stderr.flush()
 
     try:
-        yield SearchControl(on_progress=show, every=4096)
+        yield SearchControl(on_progress=show, every=4096, time_limit=time_limit)
     finally:
-        if shown[0]:
+        if shown[0] and live:
             write_control(sys.stderr, "\r\x1b[K")
             sys.stderr.flush()
+
+
+def add_time_limit(parser: argparse.ArgumentParser, what: str) -> None:
+    parser.add_argument("--time-limit", default=str(DEFAULT_TIME_LIMIT), metavar="SECONDS",
+                        help=f"give up {what} after this many seconds, 0 for no limit (default {DEFAULT_TIME_LIMIT:g})")
+
+
+def _time_limit(text: str) -> float | None:
+    return parse_seconds("--time-limit", text, MAX_TIME_LIMIT, zero=True) or None
 
 
 def _print_frames(title: str, frames: list[str], delay: float) -> None:
@@ -378,7 +414,7 @@ def _frames(game: GameDefinition, engine: Any, states: list[Any], captions: list
     return [f"{game.draw(engine, state)}\n{caption}" if caption else game.draw(engine, state) for state, caption in zip(states, captions)]
 
 
-def _watch(game: GameDefinition, board_arg: str, delay: float) -> int:
+def _watch(game: GameDefinition, board_arg: str, delay: float, time_limit: float | None = DEFAULT_TIME_LIMIT) -> int:
     """The headless twin of the watch key: the solver takes the player's seat and the
     driver plays it from the (saved) position, as in the app."""
     from tui_grid.core.agents import PlanAgent
@@ -389,9 +425,8 @@ def _watch(game: GameDefinition, board_arg: str, delay: float) -> int:
     loaded = game.load(board_arg)
     engine, state = game.state_after(loaded)
     session: Session[Any, Any] = Session(engine, start=state, undo=False)
-    with stderr_progress(f"planning {loaded.title}") as control:
-        plan_control = control or SearchControl()
-        agent: PlanAgent[Any, Any] = PlanAgent(lambda engine, state, seat, _: solver.plan(engine, state, seat, plan_control), "solver")
+    with stderr_progress(f"planning {loaded.title}", time_limit) as control:
+        agent: PlanAgent[Any, Any] = PlanAgent(lambda engine, state, seat, _: solver.plan(engine, state, seat, control), "solver")
         session.seat_agent(0, agent)
         states = [state]
         captions = ["start"]
@@ -403,7 +438,11 @@ def _watch(game: GameDefinition, board_arg: str, delay: float) -> int:
                     captions.append(f"move {engine.encode_action(joint[0])}")
 
         session.subscribe(record)
-        drive(session, None)
+        try:
+            drive(session, None)
+        except OutOfTime as exc:
+            print(f"tui-grid: {loaded.title}: {exc}", file=sys.stderr)
+            return EXIT_GAVE_UP
     message = agent.plan.message if agent.plan is not None else ""
     captions[-1] += ("\n" if captions[-1] else "") + message
     _print_frames(loaded.title, _frames(game, engine, states, captions), delay)

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import threading
+import time
 from typing import Callable
 
 ProgressCallback = Callable[[int, "int | None"], None]
@@ -10,6 +11,15 @@ ProgressCallback = Callable[[int, "int | None"], None]
 
 class Cancelled(Exception):
     """Raised inside a search when its cancel event is set."""
+
+
+class OutOfTime(Cancelled):
+    """Raised inside a search that passed its time limit: it gave up, and says so."""
+
+    def __init__(self, limit: float, nodes: int) -> None:
+        super().__init__(f"gave up after {limit:g} s (the time limit), {nodes:,} nodes searched")
+        self.limit = limit
+        self.nodes = nodes
 
 
 class SearchControl:
@@ -22,6 +32,8 @@ class SearchControl:
         every: int = 4096,
         total: int | None = None,
         seconds: float | None = None,
+        time_limit: float | None = None,
+        clock: Callable[[], float] = time.monotonic,
     ) -> None:
         self.cancel = cancel
         self.seconds = seconds  # a time budget the search may use (a live hint); None: its own
@@ -30,6 +42,16 @@ class SearchControl:
         self.total = total
         self.nodes = 0
         self._next_check = self.every
+        #: Seconds the whole search may take (None or 0: no limit), on `clock`.
+        self.time_limit = time_limit or None
+        self.clock = clock
+        self._deadline = clock() + time_limit if time_limit else None
+
+    def take_time_limit(self) -> float | None:
+        """For an anytime search that settles for its best when time runs out: it takes the
+        limit over (and honours it itself), so the control no longer gives up for it."""
+        limit, self._deadline = self.time_limit, None
+        return limit
 
     def tick(self, count: int = 1) -> None:
         self.nodes += count
@@ -40,8 +62,14 @@ class SearchControl:
     def checkpoint(self) -> None:
         if self.cancel is not None and self.cancel.is_set():
             raise Cancelled()
+        if self._deadline is not None and self.clock() >= self._deadline:
+            raise OutOfTime(self.time_limit or 0.0, self.nodes)
         if self.on_progress is not None:
             self.on_progress(self.nodes, self.total)
+
+
+#: Seconds a solve, plan or generation may take unless told otherwise (`--time-limit`).
+DEFAULT_TIME_LIMIT = 120.0
 
 
 #: A control that never cancels and reports nothing, for plain library calls.

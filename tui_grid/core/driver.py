@@ -25,7 +25,7 @@ from dataclasses import dataclass
 from typing import Callable, Generic, TypeVar
 
 from tui_grid.core.agents import Agent, AgentError, Ask, Clock
-from tui_grid.core.control import Cancelled, SearchControl
+from tui_grid.core.control import Cancelled, OutOfTime, SearchControl
 from tui_grid.core.engine import Step
 from tui_grid.core.session import Session
 
@@ -164,6 +164,8 @@ class Driver(Generic[S, A]):
     def _collect(self, seat: int, ask: Ask[S, A], get: Callable[[], A], answers: dict[int, A], failures: list[tuple[int, AgentError]]) -> None:
         try:
             answers[seat] = get()
+        except OutOfTime:
+            raise  # a search that gave up at its time limit ends the run, and its caller says so
         except Cancelled:
             return  # the driver was stopped: nobody wants this answer, and it is no failure
         except AgentError as exc:

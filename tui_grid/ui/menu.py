@@ -14,7 +14,7 @@ from textual.screen import Screen
 from textual.widgets import Footer, OptionList
 
 from tui_grid.core.catalog import BoardEntry
-from tui_grid.core.control import Cancelled, SearchControl
+from tui_grid.core.control import DEFAULT_TIME_LIMIT, Cancelled, OutOfTime, SearchControl
 from tui_grid.core.errors import BoardError, UsageError
 from tui_grid.core.text import clip
 from tui_grid.games.registry import GameDefinition, all_games
@@ -131,7 +131,10 @@ class BoardPickerScreen(Screen):
     def _generate(self, game_id: str, cancel: threading.Event) -> None:
         """Generate off the UI thread: a 1000x1000 map takes seconds."""
         try:
-            loaded = self.game.load_id(game_id, SearchControl(cancel=cancel, every=256))
+            loaded = self.game.load_id(game_id, SearchControl(cancel=cancel, every=256, time_limit=DEFAULT_TIME_LIMIT))
+        except OutOfTime as exc:
+            self.app.call_from_thread(tell, self, f"{game_id}: {exc}; try a smaller board or other options", title="Cannot make board", severity="error")
+            return
         except Cancelled:
             return
         except (BoardError, UsageError, ValueError) as exc:

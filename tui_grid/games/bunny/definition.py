@@ -5,7 +5,6 @@ programs run, separated by ` ; `."""
 from __future__ import annotations
 
 import argparse
-import math
 import threading
 from typing import Any, Mapping
 
@@ -33,7 +32,7 @@ from tui_grid.games.registry import (
 
 #: Seconds the app's hint, solve and watch give the solver before settling for the best found.
 APP_TIME_LIMIT = 20.0
-#: Default `--time-limit` of `tui-grid solve bunny`.
+#: Seconds a library call of `solve_record` without a control gives the solver.
 CLI_TIME_LIMIT = 60.0
 
 HELP = """\
@@ -164,17 +163,9 @@ class BunnyGame(BoardFiles, Generated, Solvable, GameDefinition):
         return {"tokens": str(known.tokens), "program": str(known.program)}
 
     # --- solver -----------------------------------------------------------------------------
-    def add_solve_arguments(self, parser: argparse.ArgumentParser) -> None:
-        parser.add_argument(
-            "--time-limit",
-            dest="time_limit",
-            default=str(CLI_TIME_LIMIT),
-            metavar="SECONDS",
-            help=f"give up proving after this long and print the best program found (default {CLI_TIME_LIMIT:g})",
-        )
-
     def solve_record(self, engine: BunnyEngine, state: BunnyState | None, control: SearchControl | None = None, **options: Any) -> dict[str, Any]:
-        limit = _time_limit(options.get("time_limit", CLI_TIME_LIMIT))
+        # Anytime: past the time limit (`--time-limit`) the best program found is the answer.
+        limit = control.take_time_limit() if control is not None else CLI_TIME_LIMIT
         found = solve(engine.board, limit, control)
         return {
             "program": None if found.program is None else str(found.program),
@@ -226,18 +217,6 @@ def _configure_run(parser: argparse.ArgumentParser) -> None:
     parser.description = "Run a program on a board; exit status 0 when it completes the board, 1 when not."
     parser.add_argument("board", metavar="BOARD", help="file path, board name, game id, or - for stdin")
     parser.add_argument("--program", required=True, metavar="TEXT", help='the program, e.g. "LOOP{F F R}" or "loop(3){ffr}"')
-
-
-def _time_limit(value: Any) -> float | None:
-    if value is None:
-        return None
-    try:
-        seconds = float(value)
-    except (TypeError, ValueError):
-        raise UsageError(f"--time-limit must be a number of seconds, got {value!r}") from None
-    if not math.isfinite(seconds) or seconds <= 0:
-        raise UsageError(f"--time-limit must be a positive number of seconds, got {value}")
-    return seconds
 
 
 GAME = BunnyGame()
