@@ -187,7 +187,7 @@ def test_board_sizes_from_files_are_capped(capsys, tmp_path) -> None:
         path = tmp_path / "big.txt"
         path.write_text(f"size: {size}\n---\nS E\n")
         code, _, err = run(capsys, "solve", "ice", str(path))
-        assert code == 2 and "width and height must be at most 1000" in err
+        assert code == 2 and ("width and height must be at most 10000" in err or "at most 4,000,000 cells" in err)
 
 
 def test_play_without_a_terminal_says_so_in_one_line() -> None:
@@ -235,3 +235,21 @@ def test_one_move_reads_one_move(tmp_path, capsys) -> None:
     assert main(["solve", "ice", str(board)]) == 0
     out = capsys.readouterr().out
     assert "1 move," in out and "1 moves" not in out
+
+
+def test_a_2000x2000_map_is_no_longer_refused(capsys, tmp_path) -> None:
+    """Found by a new user: a 2000x2000 ice map that solved in under a second was refused
+    with "more than 1000 rows". Boards are capped by cells (4,000,000), not by side."""
+    rows = [" " * 2000 for _ in range(2000)]  # all ice: S slides right, then down onto E
+    rows[0] = "S" + " " * 1999
+    rows[-1] = " " * 1999 + "E"
+    path = tmp_path / "huge.txt"
+    path.write_text("\n".join(rows) + "\n")
+    code, out, err = run(capsys, "solve", "ice", str(path), "--json")
+    assert code == 0, err
+    record = json.loads(out)
+    assert record["solvable"] is True and record["path"] in ("rd", "dr")
+    too_big = tmp_path / "too-big.txt"
+    too_big.write_text(("x" * 2001 + "\n") * 2000)
+    code, _, err = run(capsys, "solve", "ice", str(too_big))
+    assert code == 2 and "more than 4,000,000 cells" in err and ":2000:1:" in err

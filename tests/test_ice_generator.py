@@ -61,7 +61,8 @@ def test_malformed_game_ids_are_value_errors(text: str) -> None:
         ((3, 3, 99, 1), "at most 8 moves"),
         ((0, 5, 1, 1), "at least 1"),
         ((1, 1, 1, 1), "too small"),
-        ((2000, 10, 1, 1), "at most 1000"),
+        ((20000, 10, 1, 1), "at most 10000"),
+        ((2001, 2000, 1, 1), "at most 4,000,000 cells"),
         ((5, 5, -1, 1), "negative"),
     ],
 )

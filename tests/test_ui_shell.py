@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import threading
 
+import pytest
 from textual.widgets import OptionList
 
 from tests.conftest import make_app, settle, status
@@ -72,6 +73,58 @@ async def test_new_board_dialog_reports_bad_values_inline() -> None:
         assert "size" in str(app.screen.query_one("#error").content)
         await pilot.press("escape")
         assert isinstance(app.screen, IceScreen)
+
+
+@pytest.mark.parametrize(("size", "words"), [("1x1", "too small"), ("3x", "expected WxH"), ("5000x5000", "cells")])
+async def test_an_impossible_size_is_refused_inline_and_the_error_clears(size: str, words: str) -> None:
+    """Found by a new user: 1x1 closed the dialog with only a toast, while 3x got an
+    inline error. Every refusal is inline, and fixing a field clears it."""
+    app = make_app("ice", "spiral")
+    async with app.run_test(size=(80, 24)) as pilot:
+        await pilot.press("n")
+        dialog = app.screen
+        field = dialog.query_one("#field-size")
+        field.value = size
+        await pilot.press("enter")
+        await pilot.pause()
+        assert app.screen is dialog and words in str(dialog.query_one("#error").content)
+        field.focus()
+        await pilot.press("backspace")
+        await pilot.pause()
+        assert str(dialog.query_one("#error").content) == ""
+
+
+async def test_enter_on_a_closed_dropdown_confirms_the_dialog() -> None:
+    """Found by a new user: enter on a dropdown reopened it instead of making the board."""
+    from textual.widgets import Select
+
+    app = make_app("jimmy", "seed-1")
+    async with app.run_test(size=(80, 24)) as pilot:
+        await pilot.press("n")
+        dialog = app.screen
+        dialog.query_one("#field-size").value = "7x7"
+        select = dialog.query_one("#field-escape", Select)
+        select.focus()
+        await pilot.pause()
+        await pilot.press("enter")
+        await settle(pilot)
+        assert app.screen is not dialog and app.screen.loaded.game_id.startswith("jimmy:7x7:")
+
+
+async def test_an_open_dropdown_still_takes_enter_to_choose() -> None:
+    from textual.widgets import Select
+
+    app = make_app("jimmy", "seed-1")
+    async with app.run_test(size=(80, 24)) as pilot:
+        await pilot.press("n")
+        dialog = app.screen
+        select = dialog.query_one("#field-escape", Select)
+        select.focus()
+        select.expanded = True
+        await pilot.pause()
+        await pilot.press("down", "enter")
+        await pilot.pause()
+        assert app.screen is dialog and not select.expanded and select.value != "any"
 
 
 async def test_escape_cancels_a_slow_solve_and_the_ui_stays_responsive() -> None:

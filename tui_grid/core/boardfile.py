@@ -18,12 +18,15 @@ from tui_grid.core.errors import BoardError, UsageError
 from tui_grid.core.text import printable
 
 HEADER_END = "---"
-#: The largest board side anywhere: files, game ids and generators share this cap.
-MAX_SIDE = 1000
-#: The most bytes read from a board file or stdin: a 1000x1000 board of 4-byte characters
-#: is 4 MB, so this leaves room for long `played:` headers, while `/dev/zero`, a FIFO or a
+#: The most cells of any board: files, game ids and generators share this cap. Boards are
+#: capped by what they cost (cells), not by a side: 2000x2000 and 10000x400 both fit.
+MAX_CELLS = 4_000_000
+#: The longest side, so a 1x4000000 strip cannot make a row of megabytes.
+MAX_SIDE = 10_000
+#: The most bytes read from a board file or stdin: a board of MAX_CELLS 4-byte characters
+#: is 16 MB, so this leaves room for long `played:` headers, while `/dev/zero`, a FIFO or a
 #: huge file cannot exhaust memory.
-MAX_FILE_BYTES = 16 * 1024 * 1024
+MAX_FILE_BYTES = 24 * 1024 * 1024
 _HEADER_LINE = re.compile(r"^([A-Za-z][A-Za-z0-9_.-]*)[ \t]*:[ \t]?(.*)$")
 _SIZE = re.compile(r"^\s*(\d+)\s*[xX]\s*(\d+)\s*$")
 
@@ -81,6 +84,8 @@ def check_side(width: int, height: int) -> None:
         raise ValueError(f"width and height must be at least 1, got {width}x{height}")
     if width > MAX_SIDE or height > MAX_SIDE:
         raise ValueError(f"width and height must be at most {MAX_SIDE}, got {width}x{height}")
+    if width * height > MAX_CELLS:
+        raise ValueError(f"a board has at most {MAX_CELLS:,} cells (2000x2000), got {width}x{height} = {width * height:,}")
 
 
 def parse_board_text(text: str, source: str = "<string>") -> BoardText:
@@ -120,9 +125,13 @@ def parse_board_text(text: str, source: str = "<string>") -> BoardText:
         raise BoardError(source, min(first + 1, len(lines)), 1, "no board rows after the header")
     if len(rows) > MAX_SIDE:
         raise BoardError(source, first + MAX_SIDE + 1, 1, f"more than {MAX_SIDE} rows: width and height must be at most {MAX_SIDE}")
+    widest = 0
     for index, row in enumerate(rows):
         if len(row) > MAX_SIDE:
             raise BoardError(source, first + index + 1, MAX_SIDE + 1, f"row longer than {MAX_SIDE}: width and height must be at most {MAX_SIDE}")
+        widest = max(widest, len(row))
+        if widest * (index + 1) > MAX_CELLS:
+            raise BoardError(source, first + index + 1, 1, f"more than {MAX_CELLS:,} cells (2000x2000): too big a board")
     board = BoardText(
         source=source,
         rows=tuple(rows),

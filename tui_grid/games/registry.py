@@ -229,6 +229,10 @@ class Generated(ABC):
     def game_id_from_options(self, values: Mapping[str, str], seed: int) -> str:
         """Validate option values (dialog or CLI) into a game id; raises UsageError."""
 
+    def check_game_id(self, game_id: str) -> None:
+        """Refuse a game id no board can come from, at once and without generating (the
+        dialog keeps its fields and says why inline); raises UsageError."""
+
     def load_id(self, game_id: str, control: SearchControl | None = None) -> LoadedBoard:
         return LoadedBoard(self.board_from_id(game_id, control), game_id, game_id, game_id=game_id)
 

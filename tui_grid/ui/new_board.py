@@ -5,21 +5,19 @@ from __future__ import annotations
 import random
 
 from textual.app import ComposeResult
-from textual.binding import Binding
 from textual.containers import Grid, Horizontal, Vertical
-from textual.screen import ModalScreen
 from textual.widgets import Button, Input, Select
 
 from tui_grid.core.errors import UsageError
 from tui_grid.games.registry import GameDefinition, parse_seed
+from tui_grid.ui.form import FormDialog
 from tui_grid.ui.plain import Plain, PlainInput, PlainLabel, styled
 
 #: The last values typed per game, so `n` again offers the same settings with a new seed.
 _remembered: dict[str, dict[str, str]] = {}
 
 
-class NewBoardDialog(ModalScreen[str | None]):
-    BINDINGS = [Binding("escape", "cancel", "Cancel")]
+class NewBoardDialog(FormDialog[str | None]):
     DEFAULT_CSS = """
     NewBoardDialog { align: center middle; }
     NewBoardDialog > Vertical {
@@ -61,17 +59,11 @@ class NewBoardDialog(ModalScreen[str | None]):
     def on_mount(self) -> None:
         self.query(Input).first().focus()
 
-    def on_input_submitted(self) -> None:
-        self._make()
-
-    def on_button_pressed(self) -> None:
-        self._make()
-
-    def _make(self) -> None:
+    def confirm(self) -> None:
         try:
             game_id = self._game_id()
         except UsageError as exc:
-            self.query_one("#error", Plain).update(str(exc))
+            self.show_error(str(exc))
             return
         self.dismiss(game_id)
 
@@ -80,6 +72,7 @@ class NewBoardDialog(ModalScreen[str | None]):
         if pasted:
             if not self.game.is_game_id(pasted):
                 raise UsageError(f"{self.game.title} game ids start with '{self.game.key}:'")
+            self.game.check_game_id(pasted)
             return pasted
         values = {}
         for spec in self.game.options:
@@ -87,8 +80,6 @@ class NewBoardDialog(ModalScreen[str | None]):
             values[spec.key] = str(widget.value).strip()
         seed = parse_seed(self.query_one("#field-seed", Input).value.strip())
         game_id = self.game.game_id_from_options(values, seed)
+        self.game.check_game_id(game_id)
         _remembered[self.game.key] = values
         return game_id
-
-    def action_cancel(self) -> None:
-        self.dismiss(None)

@@ -147,6 +147,13 @@ class BunnyGame(BoardFiles, Generated, Solvable, GameDefinition):
         board = self.board_from_id(game_id, control)
         return LoadedBoard(board, game_id, game_id, game_id=game_id, meta=self.generated_meta(board))
 
+    def check_game_id(self, game_id: str) -> None:
+        try:
+            width, height, squares, _ = parse_game_id(game_id)
+            check(width, height, squares)
+        except ValueError as exc:
+            raise UsageError(str(exc)) from None
+
     def game_id_from_options(self, values: Mapping[str, str], seed: int) -> str:
         width, height = parse_size_option(values.get("size", ""))
         squares = parse_count("squares", values.get("squares", ""), minimum=2)

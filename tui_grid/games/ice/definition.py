@@ -12,7 +12,7 @@ from tui_grid.core.errors import UsageError
 from tui_grid.core.geometry import parse_route
 from tui_grid.games.ice.board import IceBoard, parse_ice
 from tui_grid.games.ice.engine import IceEngine
-from tui_grid.games.ice.generator import game_id, generate, parse_game_id
+from tui_grid.games.ice.generator import check_request, game_id, generate, parse_game_id
 from tui_grid.games.ice.rules import IceState, slide_cells
 from tui_grid.games.ice.solver import solve
 from tui_grid.games.registry import (
@@ -92,6 +92,13 @@ class IceGame(BoardFiles, Generated, Solvable, GameDefinition):
         try:
             width, height, min_moves, seed = parse_game_id(text)
             return generate(width, height, min_moves, seed, control)
+        except ValueError as exc:
+            raise UsageError(str(exc)) from None
+
+    def check_game_id(self, game_id: str) -> None:
+        try:
+            width, height, min_moves, _ = parse_game_id(game_id)
+            check_request(width, height, min_moves)
         except ValueError as exc:
             raise UsageError(str(exc)) from None
 

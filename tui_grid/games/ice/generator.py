@@ -16,7 +16,7 @@ from __future__ import annotations
 import random
 import re
 
-from tui_grid.core.boardfile import MAX_SIDE, check_side
+from tui_grid.core.boardfile import MAX_CELLS, check_side
 from tui_grid.core.control import SearchControl
 from tui_grid.core.geometry import Pos
 from tui_grid.core.words import plural
@@ -48,7 +48,8 @@ def _noop(count: int) -> None:
     pass
 
 
-def _check(width: int, height: int, min_moves: int) -> None:
+def check_request(width: int, height: int, min_moves: int) -> None:
+    """Raise ValueError when no map of this shape can need `min_moves` moves."""
     check_side(width, height)
     if width * height < 2:
         raise ValueError(f"a {width}x{height} map is too small: it needs room for S and E")
@@ -136,7 +137,7 @@ def generate(width: int, height: int, min_moves: int, seed: int, control: Search
     when the request is impossible, or when no such map turned up within the budget.
     `control` is checked (cancel, progress in tries) before every try.
     """
-    _check(width, height, min_moves)
+    check_request(width, height, min_moves)
     rng = random.Random(seed)
     tries = max(4, min(MAX_TRIES, WORK_BUDGET // (width * height)))
     best: _Attempt | None = None
@@ -153,5 +154,5 @@ def generate(width: int, height: int, min_moves: int, seed: int, control: Search
         if best is None or attempt.moves >= best.moves:
             best = attempt
     found = f"the best had {plural(best.moves, 'move')}" if best is not None and best.moves > 0 else "none was solvable"
-    advice = "try fewer moves" if width >= MAX_SIDE and height >= MAX_SIDE else "try a bigger map or fewer moves"
+    advice = "try fewer moves" if width * height >= MAX_CELLS else "try a bigger map or fewer moves"
     raise ValueError(f"could not make a {width}x{height} map needing at least {plural(min_moves, 'move')} in {tries} tries ({found}); {advice}")

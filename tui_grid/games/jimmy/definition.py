@@ -104,6 +104,12 @@ class JimmyGame(BoardFiles, Generated, Solvable, GameDefinition):
         except ValueError as exc:
             raise UsageError(str(exc)) from None
 
+    def check_game_id(self, game_id: str) -> None:
+        try:
+            parse_game_id(game_id)  # checks the request too
+        except ValueError as exc:
+            raise UsageError(str(exc)) from None
+
     def game_id_from_options(self, values: Mapping[str, str], seed: int) -> str:
         width, height = parse_size_option(values.get("size", ""))
         ghosts = parse_count("ghosts", values.get("ghosts", ""))

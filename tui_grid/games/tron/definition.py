@@ -180,6 +180,15 @@ class TronGame(BoardFiles, Generated, Solvable, GameDefinition):
         except ValueError as exc:
             raise UsageError(f"{game_id}: {exc}") from None
 
+    def check_game_id(self, game_id: str) -> None:
+        from tui_grid.games.tron.generator import check_request, parse_game_id
+
+        try:
+            width, height, walls, _ = parse_game_id(game_id)
+            check_request(width, height, walls)
+        except ValueError as exc:
+            raise UsageError(str(exc)) from None
+
     def game_id_from_options(self, values: Mapping[str, str], seed: int) -> str:
         from tui_grid.games.tron.generator import check_request, game_id
 

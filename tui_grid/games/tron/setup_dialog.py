@@ -8,9 +8,7 @@ from dataclasses import asdict, dataclass, replace
 from typing import Any
 
 from textual.app import ComposeResult
-from textual.binding import Binding
 from textual.containers import Grid, Horizontal, Vertical
-from textual.screen import ModalScreen
 from textual.widgets import Button, Input, Select
 
 from tui_grid.core.errors import UsageError
@@ -24,6 +22,7 @@ from tui_grid.core.players import (
 from tui_grid.games.registry import parse_count
 from tui_grid.games.tron.definition import DEFAULT_TIME_MS, check_player
 from tui_grid.games.tron.definition import GAME as TRON
+from tui_grid.ui.form import FormDialog
 from tui_grid.ui.plain import Plain, PlainInput, PlainLabel, styled
 from tui_grid.ui.settings import MAX_SPEED, MIN_SPEED
 
@@ -100,10 +99,9 @@ def save_setup(setup: TronSetup) -> None:
         pass  # a read-only data folder only costs the memory of the choices
 
 
-class TronSetupDialog(ModalScreen[TronSetup | None]):
+class TronSetupDialog(FormDialog[TronSetup | None]):
     """Seats, board, rounds and speed for a new match; fits 80x24."""
 
-    BINDINGS = [Binding("escape", "cancel", "Cancel")]
     DEFAULT_CSS = """
     TronSetupDialog { align: center middle; }
     TronSetupDialog > Vertical {
@@ -172,6 +170,7 @@ class TronSetupDialog(ModalScreen[TronSetup | None]):
         self.query_one("#start", Button).focus()
 
     def on_select_changed(self) -> None:
+        self.show_error("")
         self._sync()
 
     def _sync(self) -> None:
@@ -183,17 +182,11 @@ class TronSetupDialog(ModalScreen[TronSetup | None]):
         for name in ("size", "walls"):
             self.query_one(f"#{name}", Input).disabled = not random_map
 
-    def on_input_submitted(self) -> None:
-        self._start()
-
-    def on_button_pressed(self) -> None:
-        self._start()
-
-    def _start(self) -> None:
+    def confirm(self) -> None:
         try:
             setup = self.chosen()
         except UsageError as exc:
-            self.query_one("#error", Plain).update(str(exc))
+            self.show_error(str(exc))
             return
         self.dismiss(setup)
 
@@ -222,6 +215,3 @@ class TronSetupDialog(ModalScreen[TronSetup | None]):
         if time_ms > 60_000:
             raise UsageError(f"bot ms/move must be at most 60000, got {time_ms}")
         return TronSetup((players[0], players[1]), board, size, walls, rounds, speed, time_ms)
-
-    def action_cancel(self) -> None:
-        self.dismiss(None)

@@ -1,0 +1,54 @@
+"""Dialogs of fields (new board, new match): enter confirms from any field, a closed
+dropdown included, and the error line clears as soon as a field changes."""
+
+from __future__ import annotations
+
+from typing import TypeVar
+
+from textual.binding import Binding
+from textual.screen import ModalScreen
+from textual.widgets import Select
+
+from tui_grid.ui.plain import Plain
+
+T = TypeVar("T")
+
+
+class FormDialog(ModalScreen[T]):
+    """Subclasses compose their fields with a `Plain(id="error")` line and implement
+    `confirm`, which either dismisses with the result or calls `show_error`."""
+
+    BINDINGS = [
+        Binding("escape", "cancel", "Cancel"),
+        # Priority, so a focused dropdown does not take enter to open itself again; an open
+        # one (its list has the focus) still takes enter to choose.
+        Binding("enter", "confirm", "Confirm", show=False, priority=True),
+    ]
+
+    def check_action(self, action: str, parameters: tuple[object, ...]) -> bool | None:
+        if action == "confirm":
+            focused = self.focused
+            return isinstance(focused, Select) and not focused.expanded
+        return True
+
+    def action_confirm(self) -> None:
+        self.confirm()
+
+    def confirm(self) -> None:
+        raise NotImplementedError
+
+    def on_input_submitted(self) -> None:
+        self.confirm()
+
+    def on_button_pressed(self) -> None:
+        self.confirm()
+
+    def on_input_changed(self) -> None:
+        self.show_error("")
+
+    def show_error(self, text: str) -> None:
+        for line in self.query("#error").results(Plain):
+            line.update(text)
+
+    def action_cancel(self) -> None:
+        self.dismiss(None)
