@@ -67,10 +67,12 @@ async def test_type_a_program_by_keys_and_run_it_to_complete() -> None:
         assert screen.session.over
         await pilot.press("left", "left", "backspace", "r", "enter")  # runs again after a win
         assert screen.state.runs == 3 and not screen.session.over and "Stuck in a forever loop" in status(app)  # a plain next run: the board plays on
-        await pilot.press("u")  # the complete run comes back, program and all
+        await pilot.press("u")  # the complete run comes back, with the program as edited since
+        assert screen.session.over and str(screen.draft.program()[0]) == "LOOP{LOOP(7){L R} F}"
+        await pilot.press("u", "u")  # each edit is an undo step too (Tatham-style)
         assert screen.session.over and str(screen.draft.program()[0]) == "LOOP{LOOP(7){L F} F}"
-        await pilot.press("y")
-        assert screen.state.result == "stuck"
+        await pilot.press("y", "y", "y")
+        assert screen.state.result == "stuck" and str(screen.draft.program()[0]) == "LOOP{LOOP(7){L R} F}"
 
 
 async def test_step_one_token_at_a_time_then_the_run_is_recorded() -> None:
@@ -114,11 +116,11 @@ async def test_save_and_resume_keep_the_runs(tmp_path) -> None:
         target = tmp_path / "bunny-saved.txt"
         app.screen.query_one("Input").value = str(target)
         await pilot.press("enter")
-        assert "played: F ; F F" in target.read_text()
+        assert "played: edit@1:F ; F ; edit@2:F F ; F F" in target.read_text()  # edits are moves too
     again = make_app("bunny", str(target))
     async with again.run_test(size=(80, 24)) as pilot:
         screen: BunnyScreen = again.screen
-        assert len(screen.session.log) == 2 and "Complete in 2 tokens" in status(again)
+        assert len(screen.session.log) == 4 and "Complete in 2 tokens" in status(again)
         assert str(screen.draft.program()[0]) == "F F"
 
 
@@ -147,3 +149,44 @@ async def test_space_pauses_a_running_program_and_resumes_it() -> None:
                 break
         assert screen.shown is not held and not screen.animation_paused
         assert any(key.common == "pause" for key in screen.KEYMAP.keys)  # listed in help
+
+
+async def test_every_edit_is_an_undo_step_and_no_typed_program_is_lost() -> None:
+    """Found by a new user: edits were not undoable, and undo, redo or solve threw the typed
+    program away (the optimum, typed after a run, was gone after u then y)."""
+    app = make_app("bunny", "doodle-4-two-rings")
+    async with app.run_test(size=(80, 24)) as pilot:
+        screen: BunnyScreen = app.screen
+        await pilot.press("f", "f", "enter")
+        await pilot.press("backspace", "backspace", "left_square_bracket", "2", "f", "f", "r")
+        typed = str(screen.draft.program()[0])
+        assert typed == "LOOP(2){F F R}"
+        await pilot.press("u")  # the last edit (the r), not the run
+        assert str(screen.draft.program()[0]) == "LOOP(2){F F}" and screen.state.runs == 1
+        await pilot.press("y")
+        assert str(screen.draft.program()[0]) == typed
+        await pilot.press("s")
+        await settle(pilot)
+        assert "Complete in 5 tokens" in status(app) and str(screen.draft.program()[0]) != typed
+        await pilot.press("u")  # the solve is one step: the typed program comes back
+        assert str(screen.draft.program()[0]) == typed
+        assert "edited since the last run" in panel(app)
+
+
+async def test_a_typed_program_never_run_is_autosaved(tmp_path, monkeypatch) -> None:
+    """Found by a new user: `[2ffr`, q, reopen: no resume offer and an empty editor."""
+    from tui_grid.ui.resume_dialog import ResumeDialog
+
+    monkeypatch.setenv("TUI_GRID_DATA", str(tmp_path / "data"))
+    app = make_app("bunny", "doodle-4-two-rings")
+    async with app.run_test(size=(80, 24)) as pilot:
+        await pilot.press("left_square_bracket", "2", "f", "f", "r", "left")
+        await pilot.press("q")
+    again = make_app("bunny", "doodle-4-two-rings")
+    async with again.run_test(size=(80, 24)) as pilot:
+        await pilot.pause()
+        assert isinstance(again.screen, ResumeDialog)
+        await pilot.press("enter")
+        screen: BunnyScreen = again.screen
+        assert str(screen.draft.program()[0]) == "LOOP(2){F F R}" and screen.state.runs == 0
+        assert screen.draft.cursor == 4  # where the last edit left it (a cursor move alone is no step)

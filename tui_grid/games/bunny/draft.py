@@ -32,6 +32,12 @@ class Draft:
         self.items: list[Item] = items or []
         self.cursor = len(self.items)
 
+    def copy(self) -> Draft:
+        """An independent draft (loop openings are mutable) with the same cursor."""
+        twin = Draft([Open(item.count) if isinstance(item, Open) else item for item in self.items])
+        twin.cursor = self.cursor
+        return twin
+
     @classmethod
     def of(cls, program: Program) -> Draft:
         items: list[Item] = []

@@ -11,14 +11,19 @@ otherwise.
 thinned: frames are taken at evenly spaced steps, always including the last one, so
 no run produces more than `MAX_FRAMES` frames.
 
-The move log is the programs run, in canonical text, separated by ` ; ` (programs
-contain spaces, so the default space-separated log would not round-trip).
+An edit of the typed program is an action too (`Edit`: the program as typed and the
+cursor), so each edit is one undo step, as in Tatham's puzzles, and a program typed but
+not run is in the log, and so in the autosave: no edit is ever lost.
+
+The move log is the programs run and the edits, in canonical text, separated by ` ; `
+(programs contain spaces, so the default space-separated log would not round-trip); an
+edit reads `edit@CURSOR:PROGRAM`.
 """
 
 from __future__ import annotations
 
-from dataclasses import dataclass
-from typing import Sequence
+from dataclasses import dataclass, replace
+from typing import Sequence, Union
 
 from tui_grid.core.engine import (
     PLAYING,
@@ -42,6 +47,8 @@ from tui_grid.games.bunny.interpreter import (
     outcome_line,
 )
 from tui_grid.games.bunny.program import (
+    Loop,
+    Node,
     Program,
     ProgramError,
     format_program,
@@ -54,6 +61,19 @@ LOG_SEPARATOR = " ; "
 MAX_STEPS = MAX_RUN_STEPS
 
 NOT_RUN = "not run"
+EDIT_PREFIX = "edit@"
+
+
+@dataclass(frozen=True)
+class Edit:
+    """The program as typed after one edit, and where the cursor stands in it (an index
+    into the editor's items: tokens and brackets)."""
+
+    typed: Program
+    cursor: int
+
+
+Action = Union[Program, Edit]
 
 
 @dataclass(frozen=True)
@@ -73,6 +93,14 @@ class BunnyState:
     left: int = 0
     runs: int = 0
     path: tuple[int, ...] | None = None
+    #: The program in the editor and its cursor, when an edit made it differ from `program`.
+    typed: Program | None = None
+    cursor: int | None = None
+
+    @property
+    def editing(self) -> Program | None:
+        """What the editor shows: the typed program, else the one last run."""
+        return self.typed if self.typed is not None else self.program
 
     @property
     def complete(self) -> bool:
@@ -85,7 +113,7 @@ class BunnyState:
         return outcome_line(self.result, tokens, self.steps, self.left)
 
 
-class BunnyEngine(Engine[BunnyState, Program]):
+class BunnyEngine(Engine[BunnyState, Action]):
     seats = ("player",)
     #: A complete program is a status, not a lock: the player may run a shorter one.
     plays_on_after_end = True
@@ -98,14 +126,18 @@ class BunnyEngine(Engine[BunnyState, Program]):
         marks = self.board.initially_marked
         return BunnyState(self.board.start, EAST, marks, left=len(self.board.squares) - len(marks))
 
-    def legal_actions(self, state: BunnyState, seat: int = 0) -> Sequence[Program]:
+    def legal_actions(self, state: BunnyState, seat: int = 0) -> Sequence[Action]:
         """Any program is legal; there are infinitely many, so none are listed."""
         return ()
 
     def step(self, state: BunnyState, actions: Joint) -> Step[BunnyState]:
         program = actions[0]
+        if isinstance(program, Edit):
+            if not 0 <= program.cursor <= _items(program.typed):
+                raise IllegalAction(f"cursor {program.cursor} is outside the program")
+            return Step(replace(state, typed=program.typed, cursor=program.cursor, path=None), (), ())
         if not isinstance(program, Program):
-            raise IllegalAction(f"an action is a program, not {type(program).__name__}")
+            raise IllegalAction(f"an action is a program or an edit, not {type(program).__name__}")
         runner = Runner(self.board, program)
         runs = state.runs + 1
         frames: list[BunnyState] = []
@@ -146,29 +178,50 @@ class BunnyEngine(Engine[BunnyState, Program]):
     def observation(self, state: BunnyState, seat: int = 0) -> str:
         return draw(self.board, state.marks, (state.pos, state.heading))
 
-    def encode_action(self, action: Program) -> str:
+    def encode_action(self, action: Action) -> str:
+        if isinstance(action, Edit):
+            return f"{EDIT_PREFIX}{action.cursor}:{format_program(action.typed)}"
         return format_program(action)
 
-    def decode_action(self, text: str) -> Program:
+    def decode_action(self, text: str) -> Action:
+        stripped = text.strip()
+        if stripped.startswith(EDIT_PREFIX):
+            cursor, _, typed = stripped[len(EDIT_PREFIX):].partition(":")
+            if not cursor.isdigit() or len(cursor) > 9:
+                raise ProgramError(0, f"an edit reads {EDIT_PREFIX}CURSOR:PROGRAM, got {stripped[:40]!r}")
+            edit = Edit(parse_program(typed), int(cursor))
+            if edit.cursor > _items(edit.typed):
+                raise ProgramError(0, f"cursor {edit.cursor} is outside the program")
+            return edit
         return parse_program(text)
 
     def format_log(self, steps: Sequence[Joint]) -> str:
         """Programs run, in order, separated by ` ; `."""
         return LOG_SEPARATOR.join(self.encode_action(joint[0]) for joint in steps)
 
-    def parse_log(self, text: str, start: BunnyState | None = None) -> list[dict[int, Program]]:
+    def parse_log(self, text: str, start: BunnyState | None = None) -> list[dict[int, Action]]:
         """The inverse of `format_log`; an empty text is no runs. Errors name the run.
         Every run starts from S and the board plays on after a complete one, so any
         program may follow any other: no replay from `start` is needed to check the log."""
         if not text.strip():
             return []
-        steps: list[dict[int, Program]] = []
+        steps: list[dict[int, Action]] = []
         for index, part in enumerate(text.split(";")):
             try:
                 steps.append({0: self.decode_action(part)})
             except ProgramError as exc:
                 raise ValueError(f"run {index + 1} ({part.strip()!r}): {exc}") from None
         return steps
+
+
+def _items(program: Program) -> int:
+    """How many items the editor shows for `program`: a token each, and a closing bracket
+    for each loop (its opening is a token)."""
+
+    def closings(nodes: tuple[Node, ...]) -> int:
+        return sum(1 + closings(node.body) for node in nodes if isinstance(node, Loop))
+
+    return program.tokens + closings(program.body)
 
 
 def _thin(frames: list[BunnyState], limit: int) -> list[BunnyState]:

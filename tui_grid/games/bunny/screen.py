@@ -16,11 +16,11 @@ from textual.app import ComposeResult
 
 from tui_grid.core.geometry import Pos
 from tui_grid.games.bunny.definition import APP_TIME_LIMIT, BunnyGame, plan_message
-from tui_grid.games.bunny.engine import BunnyState
+from tui_grid.games.bunny.engine import BunnyState, Edit
 from tui_grid.games.bunny.interpreter import RUNNING, Runner
 from tui_grid.games.bunny.program import Program
 from tui_grid.games.bunny.solver import Solution
-from tui_grid.games.bunny.draft import Draft, item_text, reveal_text
+from tui_grid.games.bunny.draft import Draft, reveal_text
 from tui_grid.games.bunny.view import BunnyBoardView, ProgramPanel
 from tui_grid.ui.board_view import BoardView
 from tui_grid.ui.game_screen import GameScreen
@@ -60,13 +60,12 @@ class BunnyScreen(GameScreen[BunnyState]):
 
     def start_game(self, loaded: Any) -> None:
         super().start_game(loaded)
-        program = self.session.state.program
-        self.draft = Draft.of(program) if program is not None else Draft()
+        self.draft = Draft()
+        self._load_draft(self.session.state)
         self.stepper: Runner | None = None
         self.solution: Solution | None = self.game.known_solution(loaded.board)
         self.revealed = 0
         self._skip_upto = 0
-        self._edited = False
         self._end_message = ""
 
     def compose(self) -> ComposeResult:
@@ -86,10 +85,14 @@ class BunnyScreen(GameScreen[BunnyState]):
             if change.kind in ("undo", "redo", "restart", "load"):
                 self._end_message = ""
             super().session_changed(session, change)
-            if change.kind in ("undo", "redo", "load") and change.state.program is not None:
-                self._load_draft(change.state.program)
+            if change.kind in ("undo", "redo", "load", "restart"):
+                self._load_draft(change.state)
             self.stepper = None
             self._show_panel()
+            return
+        if change.state.typed is not None:  # an edit (a run clears `typed`): nothing to animate
+            self._load_draft(change.state)
+            self.display_state(change.state)
             return
         self.hint = None
         self.stepper = None
@@ -98,16 +101,20 @@ class BunnyScreen(GameScreen[BunnyState]):
             stride = len(frames) / MAX_ANIMATION_FRAMES
             frames = [frames[int(i * stride)] for i in range(MAX_ANIMATION_FRAMES - 1)] + [frames[-1]]
         state: BunnyState = change.state
-        if state.program is not None:
-            self._load_draft(state.program)
-        self._edited = False
+        self._load_draft(state)
         self.message = ""  # said when the animation reaches the end, not before
         self._end_message = self._after_run(state)
         self._run_frames(frames, state)
 
-    def _load_draft(self, program: Program) -> None:
+    def _load_draft(self, state: BunnyState) -> None:
+        """The editor shows what the state says was typed (or last run), cursor included."""
+        program = state.editing
+        if program is None:
+            program = Program(())
         if self.draft.program()[0] != program:
             self.draft = Draft.of(program)
+        if state.cursor is not None:
+            self.draft.cursor = min(state.cursor, len(self.draft.items))
 
     def _after_run(self, state: BunnyState) -> str:
         if not state.complete:
@@ -144,46 +151,50 @@ class BunnyScreen(GameScreen[BunnyState]):
             self.say(reason)
 
     # --- editing ---------------------------------------------------------------------------------
-    def _edit(self, change: Callable[[], str]) -> None:
+    def _edit(self, change: Callable[[Draft], str]) -> None:
+        """Apply one edit to a copy of the draft: a change of the program is a session step
+        (an undo step, kept in the autosave); a cursor move is only the editor's."""
         self._stop_watching()
         self._finish_animation()
         if self.stepper is not None:
             self.stepper = None
             self.display_state(self.state)
-        before = [item_text(item) for item in self.draft.items]
-        error = change()
-        if [item_text(item) for item in self.draft.items] != before:
-            self._edited = True
+        trial = self.draft.copy()
+        error = change(trial)
+        typed = trial.program()[0]
+        if typed != self.draft.program()[0]:
+            self.session.submit(0, Edit(typed, trial.cursor))
+        self.draft = trial
         self.message = error
         self.show_status()
         self._show_panel()
 
     def action_token(self, kind: str) -> None:
-        self._edit(lambda: self.draft.insert(kind))
+        self._edit(lambda draft: draft.insert(kind))
 
     def action_open_loop(self) -> None:
-        self._edit(self.draft.open_loop)
+        self._edit(Draft.open_loop)
 
     def action_close_loop(self) -> None:
-        self._edit(self.draft.close_loop)
+        self._edit(Draft.close_loop)
 
     def action_digit(self, value: int) -> None:
-        self._edit(lambda: self.draft.digit(value))
+        self._edit(lambda draft: draft.digit(value))
 
     def action_backspace(self) -> None:
-        self._edit(self.draft.backspace)
+        self._edit(Draft.backspace)
 
     def action_delete(self) -> None:
-        self._edit(self.draft.delete)
+        self._edit(Draft.delete)
 
     def action_cursor(self, delta: int) -> None:
-        self._edit(lambda: self.draft.move(delta))
+        self._edit(lambda draft: draft.move(delta))
 
     def action_home(self) -> None:
-        self._edit(self.draft.home)
+        self._edit(Draft.home)
 
     def action_end(self) -> None:
-        self._edit(self.draft.end)
+        self._edit(Draft.end)
 
     # --- running -------------------------------------------------------------------------------
     def action_run(self) -> None:
@@ -258,7 +269,8 @@ class BunnyScreen(GameScreen[BunnyState]):
             parts.append(f"best known {published}")
         else:
             parts.append("best known ?  (h asks the solver)")
-        if self._edited and self.state.runs:
+        state: BunnyState = self.state
+        if state.runs and state.typed is not None and state.typed != state.program:
             parts.append("edited since the last run")
         return "  ·  ".join(parts)
 
