@@ -2,7 +2,18 @@
 
 from __future__ import annotations
 
+import os
+from pathlib import Path
+
+import pytest
+
 from tests.conftest import make_app
+
+
+@pytest.fixture(autouse=True)
+def data_dir(tmp_path, monkeypatch) -> Path:
+    monkeypatch.setenv("TUI_GRID_DATA", str(tmp_path / "data"))
+    return tmp_path / "data"
 
 
 def test_menu_80x24(snap_compare) -> None:
@@ -43,3 +54,45 @@ def test_jimmy_half_blocks_16_colours_80x24(snap_compare, monkeypatch) -> None:
 def test_ice_whole_board_no_color_80x24(snap_compare, monkeypatch) -> None:
     monkeypatch.setenv("NO_COLOR", "1")
     assert snap_compare(make_app("ice", "ice:300x300:m3#seed7"), terminal_size=(80, 24), press=["z", "z"])
+
+
+def _board_text(app) -> str:  # type: ignore[no-untyped-def]
+    board = app.screen.query_one("#board")
+    return "\n".join(board.render_line(y).text for y in range(board.size.height))
+
+
+async def test_a_large_tron_board_stays_readable_without_colour(monkeypatch) -> None:
+    """Found by a new user: with NO_COLOR, trails and walls of gen-40x30-w10 in half blocks
+    became the same grey blocks. Each character now shows its more important cell's glyph."""
+    from tests.test_ui_tron import remember
+
+    monkeypatch.setenv("NO_COLOR", "1")
+    remember(Path(os.environ["TUI_GRID_DATA"]), players=["easy", "easy"], rounds=1)
+    app = make_app("tron", "gen-40x30-w10")
+    async with app.run_test(size=(80, 24)) as pilot:
+        await pilot.press("enter")
+        screen = app.screen
+        for _ in range(200):
+            await pilot.pause(0.05)
+            if screen.shown.turn >= 6:
+                break
+        await pilot.press("space")
+        text = _board_text(app)
+        assert "▀" not in text
+        assert text.count("█") > 100 and "░" in text and "▒" in text  # walls, red and green trails
+
+
+async def test_the_whole_evasion_board_shows_its_walls_without_colour(monkeypatch) -> None:
+    monkeypatch.setenv("NO_COLOR", "1")
+    app = make_app("evasion", "standard")
+    async with app.run_test(size=(80, 24)) as pilot:
+        screen = app.screen
+        await pilot.pause()
+        await pilot.press("j")  # a horizontal wall from the hunter
+        for _ in range(100):
+            await pilot.pause(0.05)
+            if screen.shown.walls:
+                break
+        await pilot.press("space")
+        text = _board_text(app)
+        assert "▀" not in text and "H" in text and "P" in text and text.count("█") >= 20

@@ -88,6 +88,9 @@ class BoardView(ScrollView, can_focus=False):
     FRAMED: ClassVar[bool] = False
     #: Kinds drawn as a glyph even in the half-block zooms: kind -> one character.
     MARKERS: ClassVar[dict[str, str]] = {}
+    #: One character per kind for half blocks without colour; kinds not given are learnt
+    #: from the cells drawn (their glyph's first character).
+    GLYPHS: ClassVar[dict[str, str]] = {}
 
     zoom_choice: reactive[Zoom | None] = reactive(None)  # None picks the largest zoom that fits
     show_coords: reactive[bool] = reactive(False)  # row and column numbers around the board
@@ -105,6 +108,9 @@ class BoardView(ScrollView, can_focus=False):
         self._styles: dict[str, Style] = {}
         self._pair_styles: dict[tuple[str, str | None], Style] = {}
         self._rank = {kind: index for index, kind in enumerate(self.KINDS)}
+        #: Each kind's glyph (its first character), learnt while drawing: without colour,
+        #: a half block shows the glyph of the more important of its two cells instead.
+        self._glyph_of: dict[str, str] = dict(self.GLYPHS)
 
     # --- to implement ------------------------------------------------------------
     def cell(self, row: int, col: int) -> tuple[str, str]:
@@ -337,14 +343,25 @@ class BoardView(ScrollView, can_focus=False):
         return segments
 
     def _half_block_segments(self, top_row: int, first: int, last: int) -> list[Segment]:
-        top = [kind for _, kind in self.row_cells(top_row, first, last)]
-        bottom = [kind for _, kind in self.row_cells(top_row + 1, first, last)] if top_row + 1 < self.grid_height else None
+        top = self._kinds(self.row_cells(top_row, first, last))
+        bottom = self._kinds(self.row_cells(top_row + 1, first, last)) if top_row + 1 < self.grid_height else None
         return self._pair_segments(top, bottom)
+
+    def _kinds(self, cells: list[tuple[str, str]]) -> list[str]:
+        glyphs = self._glyph_of
+        kinds = []
+        for glyph, kind in cells:
+            if kind not in glyphs:
+                glyphs[kind] = glyph[:1] or " "
+            kinds.append(kind)
+        return kinds
 
     def _pair_segments(self, top: list[str], bottom: list[str] | None) -> list[Segment]:
         """Upper-half blocks: the top kind as foreground, the bottom one as background. A
         marker kind (the player, a ghost...) is drawn as its glyph instead, so it stays
         visible where colours are few or none (NO_COLOR, 16 colours)."""
+        if self.app.no_color:
+            return self._pair_glyphs(top, bottom)
         segments: list[Segment] = []
         styles = self._pair_styles
         markers = self.MARKERS
@@ -360,6 +377,23 @@ class BoardView(ScrollView, can_focus=False):
                 style = Style(color=colour, bgcolor=self._fill_colour(pair[1])) if pair[1] is not None else Style(color=colour)
                 styles[pair] = style
             segments.append(Segment("▀", style))
+        return list(Segment.simplify(segments))
+
+    def _pair_glyphs(self, top: list[str], bottom: list[str] | None) -> list[Segment]:
+        """Without colour a half block says nothing: each character shows the glyph of the
+        more important of its two cells (a marker first, then by KINDS order), so walls,
+        trails and players stay apart (NO_COLOR)."""
+        markers = self.MARKERS
+        rank = self._rank
+        worst = len(rank)
+        glyphs = self._glyph_of
+        segments: list[Segment] = []
+        for index, kind in enumerate(top):
+            other = bottom[index] if bottom is not None else None
+            if other is not None and (other in markers or (kind not in markers and rank.get(other, worst) < rank.get(kind, worst))):
+                kind = other
+            text = markers.get(kind) or glyphs.get(kind, "▀")
+            segments.append(Segment(text, self.style_of(kind)))
         return list(Segment.simplify(segments))
 
     def _block_segments(self, top_line: int, first: int, last: int) -> list[Segment]:
@@ -378,7 +412,7 @@ class BoardView(ScrollView, can_focus=False):
         start_col, end_col = first * k, min(self.grid_width, last * k)
         for row in range(block_row * k, min(self.grid_height, (block_row + 1) * k)):
             cells = self.row_cells(row, start_col, end_col)
-            for offset, (_, kind) in enumerate(cells):
+            for offset, kind in enumerate(self._kinds(cells)):
                 value = rank.get(kind, worst)
                 index = offset // k
                 if value < best[index]:

@@ -27,6 +27,7 @@ class EvasionBoardView(BoardView):
     KINDS = ("prey", "hunter", "heading", "selected", "wall", "floor")
     COMPONENT_CLASSES = {f"board--{kind}" for kind in KINDS}
     MARKERS = {"prey": "P", "hunter": "H"}  # visible in the whole-board zoom in every colour mode
+    GLYPHS = {"floor": " ", "wall": "█", "selected": "▒", "heading": "·"}  # blocks never see a cell
 
     def __init__(self) -> None:
         super().__init__(id="board")
