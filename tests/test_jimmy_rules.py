@@ -241,3 +241,18 @@ def test_states_are_values() -> None:
     b = board("##########\n......g...\n#.o.......\n#.....g...\n##########\n")
     assert initial_state(b) == initial_state(b)
     assert replace(initial_state(b), moves=3).moves == 3
+
+
+def test_stacked_ghosts_are_drawn_as_their_count_headless_as_in_the_app() -> None:
+    """Found by a new user: CLI frames drew two ghosts on one cell as `g`; the app shows `2`."""
+    from dataclasses import replace as _replace
+
+    from tui_grid.games.registry import get_game
+
+    jimmy = get_game("jimmy")
+    loaded = jimmy.load("seed-1")
+    engine, state = jimmy.state_after(loaded)
+    ghost = state.ghosts[0]
+    stacked = _replace(state, ghosts=(ghost, ghost))
+    drawn = engine.observation(stacked).splitlines()
+    assert drawn[ghost.row][ghost.col] == "2" and "g" not in "".join(drawn)

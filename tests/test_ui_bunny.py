@@ -28,6 +28,16 @@ def message(app) -> str:
     return str(app.screen.query_one("#message").content)
 
 
+def test_a_digit_after_an_inner_loop_counts_that_loop_not_the_outer_one() -> None:
+    """Found by a new user: `[[ff]3` set the outer loop's count."""
+    draft = Draft()
+    for action in (draft.open_loop, draft.open_loop, lambda: draft.insert("F"), lambda: draft.insert("F"), draft.close_loop, lambda: draft.digit(3)):
+        assert action() == ""
+    assert str(draft.program()[0]) == "LOOP{LOOP(3){F F}}"
+    draft.insert("R")
+    assert draft.digit(2) == "" and str(draft.program()[0]) == "LOOP(2){LOOP(3){F F} R}"  # inside: its own loop
+
+
 def panel(app) -> str:
     return str(app.screen.query_one("#program").content)
 

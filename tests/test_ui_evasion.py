@@ -212,3 +212,21 @@ async def test_a_human_hunter_can_concede_and_the_roles_swap():
         assert screen.session.over and "the hunter forfeits: conceded" in str(screen.query_one("#message").content)
         await pilot.press("enter")
         assert screen.match.seating == (1, 0) and screen.is_human(PREY) and not screen.session.over
+
+
+async def test_the_key_bar_shows_only_the_keys_of_the_human_seat() -> None:
+    """Found by a new user: hunter and prey keys were offered whoever played; and the roles
+    swap each round, so does the bar."""
+    from tui_grid.ui.key_bar import KeyBar
+
+    app = make_app("evasion", "standard", speed=1)
+    async with app.run_test(size=(80, 24)) as pilot:
+        screen = await paused(pilot)
+        labels = {label for _, label in screen.query_one(KeyBar).items}
+        assert screen.is_human(HUNTER) and "H-wall" in labels and "Prey" not in labels and "Concede" in labels
+        await pilot.press("g")
+        await wait_idle(pilot)
+        await pilot.press("enter")  # round 2: the human is the prey
+        await pilot.pause()
+        labels = {label for _, label in screen.query_one(KeyBar).items}
+        assert screen.is_human(PREY) and "Prey" in labels and "H-wall" not in labels

@@ -355,3 +355,17 @@ async def test_a_slow_per_move_program_is_named_as_what_slows_the_clock(data_dir
                 break
             await pilot.pause(0.05)
         assert "the clock waits for the program" in message(app) and "one run per round" in message(app)
+
+
+async def test_a_match_of_bots_shows_no_steering_keys(data_dir) -> None:
+    """Found by a new user: the key bar offered steer keys when no human drives."""
+    from tui_grid.ui.key_bar import KeyBar
+
+    remember(data_dir, players=["easy", "medium"], rounds=1)
+    app = make_app("tron", "standard")
+    async with app.run_test(size=(80, 24)) as pilot:
+        await pilot.press("enter")
+        await pilot.pause()
+        labels = {label for _, label in app.screen.query_one(KeyBar).items}
+        assert "Steer" not in labels and "Hint" not in labels and "Help" in labels
+        await pilot.press("space")

@@ -27,6 +27,7 @@ from tui_grid.core.control import SearchControl
 from tui_grid.core.engine import Engine, Plan
 from tui_grid.core.errors import BoardError, UsageError
 from tui_grid.core.players import PlayerContext, ProgramCodec, make_player
+from tui_grid.core.words import article
 
 PLAYED_KEY = "played"
 
@@ -177,7 +178,7 @@ class BoardFiles(ABC):
             return self.load_id(arg)
         if re.match(r"^[a-z]+:", arg) and not arg.startswith(f"{self.key}:"):
             other = arg.split(":", 1)[0]
-            raise UsageError(f"{arg}: that is a {other} game id; this wants a {self.key} board")
+            raise UsageError(f"{arg}: that is {article(other)} game id; this wants {article(self.key)} board")
         text = read_board_arg(self.key, arg)
         return self.loaded_from_text(text, arg)
 

@@ -13,8 +13,9 @@ from __future__ import annotations
 
 import threading
 from collections import deque
+from collections.abc import Callable
 from dataclasses import dataclass, field
-from typing import Any, Callable, ClassVar, Generic, TypeVar
+from typing import Any, ClassVar, Generic, TypeVar
 
 from textual import work
 from textual.app import ComposeResult
@@ -22,20 +23,29 @@ from textual.containers import Horizontal
 from textual.message import Message
 from textual.screen import Screen
 from textual.timer import Timer
-from textual.widgets import ProgressBar, Static
+from textual.widgets import ProgressBar
 
 from tui_grid.core.agents import Agent, HumanAgent, PlanAgent
-from tui_grid.core.control import Cancelled, SearchControl
+from tui_grid.core.control import Cancelled, DEFAULT_TIME_LIMIT, OutOfTime, SearchControl
 from tui_grid.core.driver import Driver
 from tui_grid.core.engine import Engine, Plan
 from tui_grid.core.errors import BoardError, UsageError
 from tui_grid.core.geometry import Pos
 from tui_grid.core.session import Change, Session
-from tui_grid.games.registry import BoardFiles, GameDefinition, Generated, LoadedBoard, Plannable, Solvable
+from tui_grid.games.registry import (
+    BoardFiles,
+    GameDefinition,
+    Generated,
+    LoadedBoard,
+    Plannable,
+    Solvable,
+)
 from tui_grid.ui import messages
 from tui_grid.ui.board_view import BoardView, Overlay
 from tui_grid.ui.key_bar import KeyBar
-from tui_grid.ui.keys import Keymap, keymap
+from tui_grid.ui.keys import Key, Keymap, keymap
+from tui_grid.ui.legend import Legend
+from tui_grid.ui.plain import Plain, tell
 from tui_grid.ui.settings import Settings, thin_frames
 
 S = TypeVar("S")
@@ -78,7 +88,7 @@ class GameScreen(Screen, Generic[S]):
     GameScreen #busy { height: 1; display: none; padding: 0 1; }
     GameScreen #busy.-active { display: block; }
     GameScreen #busy ProgressBar { width: 24; }
-    GameScreen #busy-label { width: 1fr; }
+    GameScreen #busy-label { width: 1fr; padding-left: 2; }  /* never runs into the bar */
     """
 
     def __init_subclass__(cls, **kwargs: Any) -> None:
@@ -119,15 +129,15 @@ class GameScreen(Screen, Generic[S]):
 
     # --- layout -----------------------------------------------------------------------
     def compose(self) -> ComposeResult:
-        yield Static(id="title")
+        yield Plain(id="title")
         yield self.view
-        yield Static(self.legend(), id="legend")
-        yield Static(id="status")
+        yield Legend(self.legend(), id="legend")
+        yield Plain(id="status")
         with Horizontal(id="busy"):
             yield ProgressBar(total=None, show_eta=False, show_percentage=False)
-            yield Static(id="busy-label")
-        yield Static(id="message")
-        yield KeyBar(self.KEYMAP, self.offers)
+            yield Plain(id="busy-label")
+        yield Plain(id="message")
+        yield KeyBar(self.KEYMAP, self.shows_key)
 
     def on_mount(self) -> None:
         self.view.set_grid_size(*self.grid_size())
@@ -167,6 +177,17 @@ class GameScreen(Screen, Generic[S]):
     def state(self) -> S:
         return self.session.state
 
+    def shows_key(self, key: Key) -> bool:
+        """Whether the key bar shows `key`: its common action is offered, and in a match
+        someone at this board would press it."""
+        if key.common and not self.offers(key.common):
+            return False
+        return key.seat is None or self.serves_seat(key.seat)
+
+    def serves_seat(self, seat: int) -> bool:
+        """Whether a human plays `seat` (or any seat, for ANY_HUMAN): a solo puzzle's always."""
+        return True
+
     def offers(self, common: str) -> bool:
         """Whether a common action is available here, for the key bar, help and bindings."""
         if common in ("undo", "redo", "restart"):
@@ -193,7 +214,7 @@ class GameScreen(Screen, Generic[S]):
         title = f"{self.game.title} — {self.loaded.title}"
         if self.loaded.game_id and self.loaded.game_id != self.loaded.title:
             title += f"  [{self.loaded.game_id}]"
-        self.query_one("#title", Static).update(title)
+        self.query_one("#title", Plain).update(title)
         self.show_status()
         self.view.use(self.engine, self.board)
         self.view.show(self.shown, self.overlay(), self.focus_of(self.shown))
@@ -207,8 +228,8 @@ class GameScreen(Screen, Generic[S]):
         elif self.animation_paused:
             parts.append("paused: space resumes")
         parts.append(f"speed {self.settings.speed}")
-        self.query_one("#status", Static).update("  ·  ".join(parts))
-        self.query_one("#message", Static).update(self.message)
+        self.query_one("#status", Plain).update("  ·  ".join(parts))
+        self.query_one("#message", Plain).update(self.message)
 
     def say(self, message: str, cells: tuple[tuple[int, int], ...] = ()) -> None:
         """Show a message; `cells` are the board cells it is about, marked until the next one."""
@@ -365,9 +386,12 @@ class GameScreen(Screen, Generic[S]):
         def progress(nodes: int, total: int | None) -> None:
             self._progress = (nodes, total)  # read by a UI timer: the worker never waits for the UI
 
-        control = SearchControl(cancel=cancel, on_progress=progress, every=2048)
+        control = SearchControl(cancel=cancel, on_progress=progress, every=2048, time_limit=DEFAULT_TIME_LIMIT)
         try:
             result = task(control)
+        except OutOfTime as exc:
+            self.app.call_from_thread(self._worker_failed, cancel, str(exc).capitalize() + ".", "warning")
+            return
         except Cancelled:
             return
         except (BoardError, UsageError, ValueError) as exc:
@@ -385,7 +409,7 @@ class GameScreen(Screen, Generic[S]):
         for bar in self.query("#busy ProgressBar").results(ProgressBar):
             if total:
                 bar.update(total=total, progress=min(nodes, total))
-        for label in self.query("#busy-label").results(Static):
+        for label in self.query("#busy-label").results(Plain):
             label.update(f"{self._busy_what}…  {nodes:,} nodes  ·  esc cancels")
 
     def _worker_done(self, cancel: threading.Event, done: Callable[[Any], None], result: Any) -> None:
@@ -409,7 +433,7 @@ class GameScreen(Screen, Generic[S]):
         what = self._busy_what
         self._end_busy()
         self._stop_watching()
-        self.notify(text, title=f"{what} failed", severity=severity)
+        tell(self, text, title=f"{what} failed", severity=severity)
 
     def _end_busy(self) -> None:
         self._cancel = None
@@ -424,7 +448,7 @@ class GameScreen(Screen, Generic[S]):
             box.set_class(busy, "-active")
             if busy:
                 self.query_one("#busy ProgressBar", ProgressBar).update(total=None, progress=0)
-                self.query_one("#busy-label", Static).update(label)
+                self.query_one("#busy-label", Plain).update(label)
 
     @property
     def solving(self) -> bool:
@@ -485,7 +509,7 @@ class GameScreen(Screen, Generic[S]):
         try:
             self.session.play_steps([{seat: action} for action in plan.actions])  # one undo step
         except ValueError as exc:  # a solver bug: say so rather than play nonsense
-            self.notify(f"Solver move refused: {exc}", severity="error")
+            tell(self, f"Solver move refused: {exc}", severity="error")
         self.message = plan.message
         self.show_status()
 

@@ -8,7 +8,7 @@ from typing import Callable
 from rich.text import Text
 from textual.widget import Widget
 
-from tui_grid.ui.keys import Keymap
+from tui_grid.ui.keys import Key, Keymap
 
 
 class KeyBar(Widget):
@@ -19,14 +19,14 @@ class KeyBar(Widget):
     KeyBar > .keybar--label { color: $footer-description-foreground; }
     """
 
-    def __init__(self, keymap: Keymap, offers: Callable[[str], bool] = lambda _: True, *, id: str | None = None) -> None:
+    def __init__(self, keymap: Keymap, shows: Callable[[Key], bool] = lambda _: True, *, id: str | None = None) -> None:
         super().__init__(id=id)
         self.keymap = keymap
-        self.offers = offers
+        self.shows = shows
 
     @property
     def items(self) -> list[tuple[str, str]]:
-        return [(key.bar_key, key.label) for key in self.keymap.keys if key.show and (not key.common or self.offers(key.common))]
+        return [(key.bar_key, key.label) for key in self.keymap.keys if key.show and self.shows(key)]
 
     def render(self) -> Text:
         key_style = self.get_component_rich_style("keybar--key")

@@ -22,6 +22,9 @@ class Key:
     display: str = ""
     show: bool = True
     common: str = ""
+    #: Whose key it is in a match: a seat (or keyset) a human presses it for, ANY_HUMAN, or
+    #: None (everyone's). The key bar leaves out keys no human at the board would press.
+    seat: int | None = None
 
     @property
     def key_list(self) -> tuple[str, ...]:
@@ -41,6 +44,8 @@ class Key:
 def _pretty(key: str) -> str:
     return {"question_mark": "?", "escape": "esc", "equals_sign": "=", "plus": "+", "minus": "-", "full_stop": ".", "enter": "enter"}.get(key, key)
 
+
+ANY_HUMAN = -1
 
 #: The common actions, in key-bar order. A game lists the ones it supports.
 COMMON: dict[str, Key] = {

@@ -22,7 +22,8 @@ from tui_grid.core.players import LOCAL_KINDS, PlayerContext, participant_names
 from tui_grid.core.session import Change, Session
 from tui_grid.games.registry import GameDefinition, LoadedBoard
 from tui_grid.ui.game_screen import GameScreen, S
-from tui_grid.ui.keys import MATCH_COMMON, Key, Keymap, keymap
+from tui_grid.ui.key_bar import KeyBar
+from tui_grid.ui.keys import ANY_HUMAN, MATCH_COMMON, Key, Keymap, keymap
 from tui_grid.ui.settings import Settings
 
 #: Multiplies the game's tick length at each speed (5 is the game's own pace).
@@ -149,6 +150,7 @@ class MatchScreen(GameScreen[S]):
         self.message = ""
         self.view.set_grid_size(*self.grid_size())
         self.redraw()
+        self.query_one(KeyBar).refresh(layout=True)  # seats swap: so do whose keys are shown
 
     def on_mount(self) -> None:
         # Textual runs GameScreen.on_mount too (handlers run along the class hierarchy).
@@ -173,6 +175,10 @@ class MatchScreen(GameScreen[S]):
     @property
     def driving(self) -> bool:
         return self.driver is not None and self.driver.busy
+
+    def serves_seat(self, seat: int) -> bool:
+        humans = [index for index, agent in enumerate(self.session.agents) if agent.human]
+        return bool(humans) and (seat == ANY_HUMAN or seat in humans)
 
     def offers(self, common: str) -> bool:
         if common in ("undo", "redo", "restart", "solve", "watch", "new", "save"):

@@ -24,7 +24,7 @@ class NewBoardDialog(FormDialog[str | None]):
         width: 60; height: auto; max-height: 100%;
         border: thick $primary; background: $surface; padding: 0 1;
     }
-    NewBoardDialog Grid { grid-size: 2; grid-columns: 14 1fr; grid-rows: 1; grid-gutter: 1 0; height: auto; margin: 1 0; }
+    NewBoardDialog Grid { grid-size: 2; grid-columns: 17 1fr; grid-rows: 1; grid-gutter: 1 0; height: auto; margin: 1 0; }
     NewBoardDialog #error { color: $error; height: auto; }
     NewBoardDialog #buttons { height: 1; }
     NewBoardDialog #keys { width: 1fr; color: $text-muted; }

@@ -6,9 +6,9 @@ from textual.app import ComposeResult
 from textual.binding import Binding
 from textual.containers import Vertical
 from textual.screen import ModalScreen
-from textual.widgets import Static
 
 from tui_grid.core.words import plural
+from tui_grid.ui.plain import Plain, styled
 
 
 class ResumeDialog(ModalScreen[bool | None]):
@@ -32,8 +32,8 @@ class ResumeDialog(ModalScreen[bool | None]):
 
     def compose(self) -> ComposeResult:
         with Vertical():
-            yield Static(f"[b]Resume your game on {self.board_title}?[/b]\nYou left it after {plural(self.moves, 'move')}.")
-            yield Static("enter or r resumes · n starts over (the saved game is dropped) · esc: not now (kept)", id="keys")
+            yield Plain(styled((f"Resume your game on {self.board_title}?", "b"), f"\nYou left it after {plural(self.moves, 'move')}."))
+            yield Plain("enter or r resumes · n starts over (the saved game is dropped) · esc: not now (kept)", id="keys")
 
     def action_choose(self, resume: bool) -> None:
         self.dismiss(resume)

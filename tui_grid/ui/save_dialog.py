@@ -9,12 +9,13 @@ from textual.app import ComposeResult
 from textual.binding import Binding
 from textual.containers import Vertical
 from textual.screen import ModalScreen
-from textual.widgets import Input, Static
+from textual.widgets import Input
 
 from tui_grid.core import saves
 from tui_grid.core.session import Session
-from tui_grid.games.registry import GameDefinition, LoadedBoard
 from tui_grid.core.words import plural
+from tui_grid.games.registry import GameDefinition, LoadedBoard
+from tui_grid.ui.plain import Plain, PlainInput, styled, tell
 
 
 class SaveDialog(ModalScreen[Path | None]):
@@ -33,10 +34,10 @@ class SaveDialog(ModalScreen[Path | None]):
     def compose(self) -> ComposeResult:
         name = "".join(ch if ch.isalnum() or ch in "-_" else "-" for ch in self.loaded.name)[:40] or "game"
         with Vertical():
-            yield Static(f"[b]Save this {self.game.title} game[/b]  ({plural(len(self.session.log), 'move')})")
-            yield Input(value=f"{self.game.key}-{name}-saved.txt", compact=True, id="path")
-            yield Static(id="error")
-            yield Static("enter saves · esc cancels · open it again with tui-grid play GAME FILE", id="keys")
+            yield Plain(styled((f"Save this {self.game.title} game", "b"), f"  ({plural(len(self.session.log), 'move')})"))
+            yield PlainInput(value=f"{self.game.key}-{name}-saved.txt", compact=True, id="path")
+            yield Plain(id="error")
+            yield Plain("enter saves · esc cancels · open it again with tui-grid play GAME FILE", id="keys")
 
     def on_mount(self) -> None:
         self.query_one(Input).focus()
@@ -46,9 +47,9 @@ class SaveDialog(ModalScreen[Path | None]):
         try:
             saves.write(path, saves.save_text(self.game, self.loaded, self.session))
         except OSError as exc:
-            self.query_one("#error", Static).update(f"Cannot save to {path}: {exc.strerror or exc}")
+            self.query_one("#error", Plain).update(f"Cannot save to {path}: {exc.strerror or exc}")
             return
-        self.app.notify(f"Saved {plural(len(self.session.log), 'move')} to {path}", title="Saved")
+        tell(self, f"Saved {plural(len(self.session.log), 'move')} to {path}", title="Saved")
         self.dismiss(path)
 
     def action_cancel(self) -> None:

@@ -125,7 +125,12 @@ class Draft:
         return ""
 
     def digit(self, value: int) -> str:
-        opening = self.enclosing()
+        """A digit of a loop's count: the loop that ends right before the cursor (typed
+        after its `}`, as in `[ff]3`), else the loop the cursor is in."""
+        if self.cursor and self.items[self.cursor - 1] == CLOSE:
+            opening: int | None = self._match(self.cursor - 1)
+        else:
+            opening = self.enclosing()
         if opening is None:
             return "Digits set a loop's count: press [ first."
         loop: Open = self.items[opening]

@@ -232,6 +232,9 @@ class EvasionGame(Plannable, GameDefinition):
     def load_id(self, game_id: str, control: SearchControl | None = None) -> LoadedBoard:
         return self.load(game_id)
 
+    def check_game_id(self, game_id: str) -> None:
+        self.load(game_id)  # a setup is only parsed: nothing to generate
+
     def draw(self, engine: Engine[Any, Any], state: State) -> str:
         return draw_state(engine, state)  # type: ignore[arg-type]
 

@@ -34,7 +34,7 @@ from tui_grid.games.evasion.rules import Config, Wall
 from tui_grid.games.evasion.view import EvasionBoardView
 from tui_grid.games.registry import GameDefinition, LoadedBoard
 from tui_grid.ui.board_view import BoardView, Zoom
-from tui_grid.ui.keys import Key
+from tui_grid.ui.keys import ANY_HUMAN, Key
 from tui_grid.ui.match_screen import MatchScreen, match_keymap
 from tui_grid.ui.plain import tell
 from tui_grid.ui.settings import Settings
@@ -58,15 +58,15 @@ DIRECTION_NAMES = {(dx, dy): name for _, dx, dy, name in PREY_KEYS}
 PREY_KEY_OF = {(dx, dy): keys.split(",")[0] for keys, dx, dy, _ in PREY_KEYS}
 
 OWN_KEYS = (
-    Key("j", "wall('h')", "H-wall", "hunter: build a horizontal wall through H (it extends to the nearest obstacles)"),
-    Key("k", "wall('v')", "V-wall", "hunter: build a vertical wall through H (it extends to the nearest obstacles)"),
-    Key("tab", "select_wall", "Select", "hunter: select the next wall (shown ▒)", display="tab"),
-    Key("backspace,delete", "remove_wall", "Remove", "hunter: remove the selected wall", display="⌫"),
-    Key("g", "concede", "Concede", "give up this round: your seat loses it, and the next round swaps the roles"),
+    Key("j", "wall('h')", "H-wall", "hunter: build a horizontal wall through H (it extends to the nearest obstacles)", seat=HUNTER),
+    Key("k", "wall('v')", "V-wall", "hunter: build a vertical wall through H (it extends to the nearest obstacles)", seat=HUNTER),
+    Key("tab", "select_wall", "Select", "hunter: select the next wall (shown ▒)", display="tab", seat=HUNTER),
+    Key("backspace,delete", "remove_wall", "Remove", "hunter: remove the selected wall", display="⌫", seat=HUNTER),
+    Key("g", "concede", "Concede", "give up this round: your seat loses it, and the next round swaps the roles", seat=ANY_HUMAN),
 ) + tuple(
     Key(keys, f"flee({dx},{dy})", "Prey" if index == 0 else f"Prey {name}",
         "prey: move (w e r / s d f / x c v around d = stay, or the digits of a keypad, or the arrows); it keeps going",
-        display="wer/sdf/xcv" if index == 0 else "", show=index == 0)
+        display="wer/sdf/xcv" if index == 0 else "", show=index == 0, seat=PREY)
     for index, (keys, dx, dy, name) in enumerate(PREY_KEYS)
 )
 

@@ -3,6 +3,7 @@ solve JSON; the ghosts are part of the rules, not a seat."""
 
 from __future__ import annotations
 
+from collections import Counter
 from dataclasses import replace
 from typing import Sequence
 
@@ -69,8 +70,8 @@ class JimmyEngine(Engine[JimmyState, Direction]):
         grid = [list(row.replace("o", ".").replace("g", ".")) for row in self.board.rows()]
         for cell in state.visited:
             grid[cell.row][cell.col] = "*"
-        for ghost in state.ghosts:
-            grid[ghost.row][ghost.col] = "g"
+        for ghost, count in Counter(state.ghosts).items():
+            grid[ghost.row][ghost.col] = "g" if count == 1 else str(min(count, 9))  # stacked: how many, as in the app
         grid[state.jimmy.row][state.jimmy.col] = "o"
         return "\n".join("".join(row) for row in grid)
 

@@ -295,9 +295,13 @@ def _run_bot(args: argparse.Namespace) -> int:
 
 
 # --- tui-grid match tron RED GREEN ---------------------------------------------------------------
+#: Who can play a headless match: everyone local but a human.
+HEADLESS_KINDS = tuple(kind for kind in LOCAL_KINDS if kind != "human")
+
+
 def _configure_match(parser: argparse.ArgumentParser) -> None:
     parser.description = "Play a match headless, as fast as the players answer; the seats swap every game."
-    parser.add_argument("red", metavar="RED", help=f"who drives red in game 1: {player_choices(GAME, LOCAL_KINDS)} (cmd: one process per game, oneshot: one per move)")
+    parser.add_argument("red", metavar="RED", help=f"who drives red in game 1: {player_choices(GAME, HEADLESS_KINDS)} (cmd: one process per game, oneshot: one per move)")
     parser.add_argument("green", metavar="GREEN", help="who drives green in game 1 (same choices)")
     parser.add_argument("--games", default="2", metavar="N", help="games to play (default 2)")
     where = parser.add_mutually_exclusive_group()
@@ -316,8 +320,9 @@ def _run_match(args: argparse.Namespace) -> int:
 
     players = (args.red, args.green)
     for text in players:
-        if parse_player(GAME, text, LOCAL_KINDS).kind == "human":
+        if text.strip() == "human":
             raise UsageError("a headless match has no humans: use tui-grid play tron to play")
+        parse_player(GAME, text, HEADLESS_KINDS)  # an unknown player's error names only these choices
     games = parse_count("--games", args.games)
     if games > MAX_GAMES:
         raise UsageError(f"--games must be at most {MAX_GAMES}, got {games}")

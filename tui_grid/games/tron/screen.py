@@ -50,10 +50,10 @@ ARROW_KEYS = (("up", "u"), ("down", "d"), ("left", "l"), ("right", "r"))
 WASD_KEYS = (("w", "u"), ("s", "d"), ("a", "l"), ("d", "r"))
 OWN_KEYS = tuple(
     Key(name, f"drive({letter!r}, 0)", "Steer" if index == 0 else f"Steer {name}", "player 1: steer (a lone human may use either set)",
-        display="←↑↓→", show=index == 0)
+        display="←↑↓→", show=index == 0, seat=0)
     for index, (name, letter) in enumerate(ARROW_KEYS)
 ) + tuple(
-    Key(name, f"drive({letter!r}, 1)", "Steer" if index == 0 else f"Steer {name}", "player 2: steer with W A S D", display="WASD", show=index == 0)
+    Key(name, f"drive({letter!r}, 1)", "Steer" if index == 0 else f"Steer {name}", "player 2: steer with W A S D", display="WASD", show=index == 0, seat=1)
     for index, (name, letter) in enumerate(WASD_KEYS)
 ) + (Key("n", "setup", "New", "new match: choose the players, the board, the rounds and the speed"),)
 
@@ -189,6 +189,12 @@ class TronScreen(MatchScreen[TronState]):
         self.query_one(KeyBar).refresh(layout=True)  # the hint key comes and goes with humans
         if not self._humans():
             self.say("Watching: space pauses, . steps one tick, + and - change the speed.")
+
+    def serves_seat(self, seat: int) -> bool:
+        """A keyset belongs to a participant, whatever colour they drive; a lone human has
+        both."""
+        humans = self._humans()
+        return bool(humans) and (len(humans) == 1 or seat in humans)
 
     def _humans(self) -> list[int]:
         """Participants played by people."""

@@ -105,7 +105,7 @@ class TronSetupDialog(FormDialog[TronSetup | None]):
     DEFAULT_CSS = """
     TronSetupDialog { align: center middle; }
     TronSetupDialog > Vertical {
-        width: 78; max-width: 100%; height: auto; max-height: 100%;
+        width: 90%; min-width: 78; max-width: 130; height: auto; max-height: 100%;
         border: thick $primary; background: $surface; padding: 0 1;
     }
     TronSetupDialog Grid { grid-size: 2; grid-columns: 17 1fr; grid-rows: 1; grid-gutter: 1 0; height: auto; margin: 1 0 0 0; }
