@@ -200,3 +200,17 @@ async def test_a_typed_program_never_run_is_autosaved(tmp_path, monkeypatch) -> 
         screen: BunnyScreen = again.screen
         assert str(screen.draft.program()[0]) == "LOOP(2){F F R}" and screen.state.runs == 0
         assert screen.draft.cursor == 4  # where the last edit left it (a cursor move alone is no step)
+
+
+def test_nested_loops_differ_in_16_colours() -> None:
+    """Found by a new user: in 16 colours nested loops shared one background."""
+    import re
+
+    from rich.color import Color, ColorSystem
+
+    from tui_grid.games.bunny.view import ProgramPanel
+
+    backgrounds = dict(re.findall(r"program--(op|loop\d)\s*\{ background: (#[0-9a-f]{6})", ProgramPanel.DEFAULT_CSS))
+    assert set(backgrounds) == {"op", "loop0", "loop1", "loop2"}
+    standard = {name: Color.parse(colour).downgrade(ColorSystem.STANDARD).number for name, colour in backgrounds.items()}
+    assert len(set(standard.values())) == 4, standard

@@ -52,8 +52,8 @@ class ProgramPanel(Plain):
     ProgramPanel { height: auto; max-height: 4; padding: 0 1; }
     ProgramPanel > .program--label  { color: $text-muted; }
     ProgramPanel > .program--op     { background: #31405a; color: #ffffff; text-style: bold; }
-    ProgramPanel > .program--loop0  { background: #6b4fa0; color: #ffffff; text-style: bold; }
-    ProgramPanel > .program--loop1  { background: #2e7d6b; color: #ffffff; text-style: bold; }
+    ProgramPanel > .program--loop0  { background: #8e44ad; color: #ffffff; text-style: bold; }
+    ProgramPanel > .program--loop1  { background: #1f8a8a; color: #ffffff; text-style: bold; }
     ProgramPanel > .program--loop2  { background: #9c5a2c; color: #ffffff; text-style: bold; }
     ProgramPanel > .program--cursor { color: #ffd23f; text-style: bold; }
     ProgramPanel > .program--exec   { background: #ffd23f; color: #000000; text-style: bold; }
