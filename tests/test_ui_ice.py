@@ -103,3 +103,17 @@ async def test_watching_a_board_with_no_way_out_says_so() -> None:
         await wait_idle(pilot)
         assert not screen.watching and "cannot be reached" in screen.message
         assert "u undoes" not in screen.message  # nothing to undo yet
+
+
+async def test_a_move_that_loses_the_exit_is_said_at_once() -> None:
+    """Found by a new user: Ice did not notice the exit became unreachable until h."""
+    app = make_app("ice", "one-way")
+    async with app.run_test(size=(80, 24)) as pilot:
+        screen = app.screen
+        await pilot.press("up")
+        await wait_idle(pilot)
+        await pilot.pause()
+        assert "can no longer be reached" in str(screen.query_one("#message").content)
+        await pilot.press("u")
+        await wait_idle(pilot)
+        assert "can no longer be reached" not in str(screen.query_one("#message").content)

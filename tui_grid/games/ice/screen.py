@@ -10,6 +10,7 @@ from tui_grid.games.ice.board import IceBoard
 from tui_grid.games.ice.definition import short_route
 from tui_grid.games.ice.engine import DIRECTION_NAMES
 from tui_grid.games.ice.rules import IceState, slide_cells
+from tui_grid.games.ice.solver import solve
 from tui_grid.ui.board_view import BoardView
 from tui_grid.ui import messages
 from tui_grid.ui.game_screen import GameScreen, Hint
@@ -81,6 +82,23 @@ class IceScreen(GameScreen[IceState]):
 
     def legend(self) -> str:
         return "@ you   S start   E exit   ░ rough: stops you   █ obstacle   blank: ice   → * hint: slide and stop"
+
+    def session_changed(self, session: Any, change: Any) -> None:
+        super().session_changed(session, change)
+        if change.kind == "step" and not self.engine.outcome(change.state).over:
+            self._check_reachable(change.state)
+
+    def _check_reachable(self, state: IceState) -> None:
+        """Say at once when the exit became unreachable, without waiting for h: a quiet
+        search from here after every move (a plain BFS over stopping cells)."""
+        board = self.board
+        log = len(self.session.log)
+
+        def said(reachable: bool) -> None:
+            if not reachable and self.state == state and len(self.session.log) == log:
+                self.say(f"The exit can no longer be reached from here: {messages.next_steps(self.session)}.")
+
+        self.run_in_worker("Checking the exit", lambda control: solve(board, state.pos, control) is not None, said, quiet=True)
 
     def game_over(self) -> None:
         """Say whether the route just played was optimal, from a solve of the whole map."""
