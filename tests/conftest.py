@@ -10,6 +10,7 @@ from tui_grid.ui.settings import Settings
 def make_app(game: str | None = None, board: str | None = None, **settings) -> TuiGridApp:
     """An app with animation off by default so key presses land instantly and deterministically."""
     settings.setdefault("animate", False)
+    settings.setdefault("countdown", 0)  # a real-time round starts at once: tests step by work, not seconds
     loaded = get_game(game).load(board) if game and board else None
     return TuiGridApp(game_key=game, loaded=loaded, settings=Settings(**settings))
 

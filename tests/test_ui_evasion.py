@@ -4,7 +4,7 @@
 from __future__ import annotations
 
 
-from tests.conftest import make_app, wait_idle
+from tests.conftest import make_app, until, wait_idle
 from tui_grid.games import registry
 from tui_grid.games.evasion.engine import HUNTER, PREY
 from tui_grid.ui.board_view import Zoom
@@ -144,10 +144,7 @@ async def test_served_game_on_screen_with_a_human_prey():
         screen = app.screen_shown
         await pilot.pause(0.1)
         await pilot.press("c")  # down, queued for the server's next prey step
-        for _ in range(100):
-            await pilot.pause(0.05)
-            if app.feed.result is not None:
-                break
+        await until(pilot, lambda: app.feed.result is not None, limit=30)  # a human's pace: ~7 steps/s
         await pilot.pause(0.1)
         assert app.feed.result is not None and app.feed.result["steps"] == 40
         assert screen.shown.prey[1] > 200 and screen.shown.prey_velocity == (0, 1)

@@ -13,7 +13,7 @@ from pathlib import Path
 
 import pytest
 
-from tests.conftest import make_app, status, wait_idle
+from tests.conftest import make_app, status, until, wait_idle
 
 
 from tui_grid.core.agents import AgentError
@@ -369,3 +369,30 @@ async def test_a_match_of_bots_shows_no_steering_keys(data_dir) -> None:
         labels = {label for _, label in app.screen.query_one(KeyBar).items}
         assert "Steer" not in labels and "Hint" not in labels and "Help" in labels
         await pilot.press("space")
+
+
+async def test_a_round_with_a_human_starts_after_a_countdown(data_dir, monkeypatch) -> None:
+    """Found by a new user: Tron started the instant enter was pressed, at 4 ticks a second.
+    Now 3, 2, 1 first (counted here by hand: the beat never fires), at a human's pace."""
+    from tui_grid.ui.match_screen import MatchScreen
+
+    monkeypatch.setattr(MatchScreen, "COUNTDOWN_BEAT", 3600.0)
+    remember(data_dir, players=["human", "easy"], rounds=2)
+    app = make_app("tron", "standard", countdown=3)
+    async with app.run_test(size=(80, 24)) as pilot:
+        await pilot.press("enter")
+        screen = app.screen
+        await pilot.pause()
+        assert screen.paused and screen.counting_down and "Get ready: 3" in message(app)
+        assert screen.tick_seconds() == pytest.approx(0.4)  # a human drives: 2.5 ticks a second at speed 5
+        screen._countdown_tick()
+        assert "Get ready: 2" in message(app) and screen.session.state.turn == 0
+        screen._countdown_tick()
+        screen._countdown_tick()
+        assert not screen.paused and not screen.counting_down and "Go!" in message(app)
+        assert await until(pilot, lambda: screen.session.over, limit=30)
+        await pilot.press("enter")  # round 2 counts down too
+        await pilot.pause()
+        assert screen.paused and screen.counting_down and screen.session.state.turn == 0
+        await pilot.press("space")  # space during the countdown holds the round
+        assert screen.paused and not screen.counting_down and "space resumes" in message(app)

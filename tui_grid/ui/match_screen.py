@@ -71,6 +71,11 @@ class MatchScreen(GameScreen[S]):
     starts it, steers its pace (space, `.`, + and -) and draws what it is told."""
 
     KEYMAP: ClassVar[Keymap] = match_keymap(())
+    #: Seconds per tick at speed 5 when a human plays (None: the engine's own): a person
+    #: reacting in a quarter of a second must be able to steer.
+    HUMAN_TICK_SECONDS: ClassVar[float | None] = None
+    #: Seconds per count of the countdown.
+    COUNTDOWN_BEAT: ClassVar[float] = 1.0
 
     def __init__(
         self,
@@ -155,14 +160,63 @@ class MatchScreen(GameScreen[S]):
     def on_mount(self) -> None:
         # Textual runs GameScreen.on_mount too (handlers run along the class hierarchy).
         if self.feed is not None and not self.holds_clock():
-            self.feed.start()
+            self.start_clock()
+
+    def start_clock(self) -> None:
+        """Start the feed; with a human at the board, held for a visible countdown first."""
+        assert self.feed is not None
+        counting = self._wants_countdown()
+        if counting:
+            self.feed.pause(True)
+        self.feed.start()
+        if counting:
+            self._count_down()
+
+    def _wants_countdown(self) -> bool:
+        return self.settings.countdown > 0 and self.feed is not None and self.feed.advances and self.serves_seat(ANY_HUMAN)
+
+    def _count_down(self) -> None:
+        """3, 2, 1 on screen, a second each, then the clock runs: nobody is caught unready."""
+        self._stop_countdown()
+        self._countdown_left = self.settings.countdown
+        self.say(f"Get ready: {self._countdown_left}…")
+        self._countdown_timer = self.set_interval(self.COUNTDOWN_BEAT, self._countdown_tick)
+
+    def _countdown_tick(self) -> None:
+        self._countdown_left -= 1
+        if self._countdown_left > 0:
+            self.say(f"Get ready: {self._countdown_left}…")
+            return
+        self._stop_countdown()
+        if self.feed is not None and self.paused:
+            self.feed.pause(False)
+        self.say("Go!")
+
+    def _stop_countdown(self) -> bool:
+        timer = getattr(self, "_countdown_timer", None)
+        self._countdown_timer = None
+        if timer is None:
+            return False
+        timer.stop()
+        return True
+
+    @property
+    def counting_down(self) -> bool:
+        return getattr(self, "_countdown_timer", None) is not None
 
     def holds_clock(self) -> bool:
         """Whether the clock waits (a setup dialog first); the feed starts when not."""
         return False
 
+    def engine_tick_seconds(self) -> float:
+        """The game's own tick at speed 5 (its engine's), before any round exists too."""
+        return self.session.engine.tick_seconds or 0.25
+
     def tick_seconds(self) -> float:
-        return (self.session.engine.tick_seconds or 0.25) * TICK_FACTOR[self.settings.speed]
+        base = self.engine_tick_seconds()
+        if self.HUMAN_TICK_SECONDS is not None and self.feed is not None and self.serves_seat(ANY_HUMAN):
+            base = self.HUMAN_TICK_SECONDS
+        return base * TICK_FACTOR[self.settings.speed]
 
     def agent_timeout(self) -> float:
         """Seconds each agent has per step: about a tick."""
@@ -177,6 +231,8 @@ class MatchScreen(GameScreen[S]):
         return self.driver is not None and self.driver.busy
 
     def serves_seat(self, seat: int) -> bool:
+        if self.feed is None:
+            return False  # no match yet (a setup dialog first)
         humans = [index for index, agent in enumerate(self.session.agents) if agent.human]
         return bool(humans) and (seat == ANY_HUMAN or seat in humans)
 
@@ -237,6 +293,9 @@ class MatchScreen(GameScreen[S]):
     def action_pause(self) -> None:
         if self.feed is None:
             return
+        if self._stop_countdown():  # space during the countdown: hold the round until space again
+            self.say("Paused: . plays one tick, space resumes.")
+            return
         self.feed.pause()
         self.say("Paused: . plays one tick, space resumes." if self.paused else "")
 
@@ -255,7 +314,12 @@ class MatchScreen(GameScreen[S]):
         if self.match.finished:
             self.say(f"The match is over: {self.match.score.summary()}. esc goes back.")
             return
+        counting = self._wants_countdown()
+        if counting:
+            self.feed.pause(True)  # before the new round exists, so its first tick waits too
         self.feed.next_round()  # show_round follows, from the feed
+        if counting:
+            self._count_down()
 
     def action_speed(self, change: int) -> None:
         self.settings = self.settings.faster() if change > 0 else self.settings.slower()

@@ -17,6 +17,8 @@ MAX_FRAMES_PER_MOVE = 24
 class Settings:
     speed: int = 5
     animate: bool = True
+    #: Seconds of "3, 2, 1" before a real-time round with a human starts (0: none).
+    countdown: int = 3
 
     def faster(self) -> Settings:
         return replace(self, speed=min(MAX_SPEED, self.speed + 1))

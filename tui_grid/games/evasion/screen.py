@@ -73,6 +73,7 @@ OWN_KEYS = (
 
 class EvasionScreen(MatchScreen[State]):
     KEYMAP = match_keymap(OWN_KEYS, {"hint": "hint: say what the builtin bot would do in your seat, and its key"})
+    HUMAN_TICK_SECONDS = 0.15  # about 7 steps a second with a human seat; bots alone: 20
 
     def __init__(
         self,

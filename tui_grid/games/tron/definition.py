@@ -103,6 +103,10 @@ each state with one line and flush its output. A state ends at its all-`#` botto
 A program that crashes, exits, answers late or prints anything else loses the round,
 and the message says why. No program outlives its round's end, the screen or the app.
 
+**Pace.** With a human driving, each round starts after a 3-2-1 countdown (*space*
+during it holds the round), and the clock runs at 2.5 ticks a second at speed 5, so a
+quarter-second reaction can steer; bots alone play at 4 a second.
+
 **Watching.** *space* pauses and resumes, *.* plays one tick (and pauses), *+* and *-*
 change the speed, *enter* starts the next round (a match of bots goes on by itself).
 *h* turns the hint on or off: each tick it marks `◆` where the hard bot would drive

@@ -34,8 +34,8 @@ from tui_grid.games.tron.view import HINT_MARK, TronBoardView
 from tui_grid.ui.board_view import BoardView
 from tui_grid.ui.game_screen import Hint
 from tui_grid.ui.key_bar import KeyBar
-from tui_grid.ui.keys import Key
-from tui_grid.ui.match_screen import TICK_FACTOR, MatchScreen, match_keymap
+from tui_grid.ui.keys import ANY_HUMAN, Key
+from tui_grid.ui.match_screen import MatchScreen, match_keymap
 from tui_grid.ui.plain import Plain, tell
 from tui_grid.ui.settings import Settings
 
@@ -76,6 +76,7 @@ def name_seats(reason: str, names: dict[str, str]) -> str:
 
 class TronScreen(MatchScreen[TronState]):
     KEYMAP = match_keymap(OWN_KEYS)
+    HUMAN_TICK_SECONDS = 0.4  # 2.5 ticks a second at speed 5 with a human driving; bots alone: 4
     DEFAULT_CSS = """
     TronScreen #message { height: auto; min-height: 2; max-height: 3; }
     """
@@ -136,8 +137,8 @@ class TronScreen(MatchScreen[TronState]):
     def holds_clock(self) -> bool:
         return self.ask_setup
 
-    def tick_seconds(self) -> float:
-        return TronEngine.tick_seconds * TICK_FACTOR[self.settings.speed]
+    def engine_tick_seconds(self) -> float:
+        return TronEngine.tick_seconds  # asked before the first match is set up
 
     def action_setup(self) -> None:
         """Open the setup dialog; the match waits meanwhile."""
@@ -182,19 +183,21 @@ class TronScreen(MatchScreen[TronState]):
         self._slow_said = False
         self.hint = None
         assert self.feed is not None
-        self.feed.start()
         self.message = ""
         self.view.set_grid_size(*self.grid_size())
         self.redraw()
         self.query_one(KeyBar).refresh(layout=True)  # the hint key comes and goes with humans
         if not self._humans():
             self.say("Watching: space pauses, . steps one tick, + and - change the speed.")
+        self.start_clock()
 
     def serves_seat(self, seat: int) -> bool:
         """A keyset belongs to a participant, whatever colour they drive; a lone human has
         both."""
+        if self.feed is None:
+            return False  # no match yet: the setup dialog comes first
         humans = self._humans()
-        return bool(humans) and (len(humans) == 1 or seat in humans)
+        return bool(humans) and (seat == ANY_HUMAN or len(humans) == 1 or seat in humans)
 
     def _humans(self) -> list[int]:
         """Participants played by people."""
