@@ -36,7 +36,7 @@ OWN_KEYS = (
     Key("r", "token('R')", "Token R", "insert a token: f hop forward (F), l turn left (L), r turn right (R)", display="f l r", show=False),
     Key("left_square_bracket", "open_loop", "Loop", "open a loop; digits then set its count (none: forever)", display="["),
     *(
-        Key(str(d), f"digit({d})", f"Count {d}", "type the count of the loop the cursor is in", display="0-9", show=False)
+        Key(str(d), f"digit({d})", "Count", "type the count of the loop the cursor is in (or of the loop just closed)", display="0-9", show=False)
         for d in range(10)
     ),
     Key("right_square_bracket", "close_loop", "Close", "close the loop: the cursor steps out of it", display="]"),
