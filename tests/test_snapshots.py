@@ -96,3 +96,18 @@ async def test_the_whole_evasion_board_shows_its_walls_without_colour(monkeypatc
         await pilot.press("space")
         text = _board_text(app)
         assert "▀" not in text and "H" in text and "P" in text and text.count("█") >= 20
+
+
+@pytest.mark.parametrize(("size", "zoom"), [((160, 50), "huge"), ((80, 24), "large"), ((80, 18), "wide")])
+async def test_the_board_grows_with_the_terminal(size, zoom) -> None:
+    """Found by a new user: at 160x50 a small board stayed 30x15 characters. The largest
+    zoom that fits is chosen: 3 rows a cell, 2, or 1."""
+    app = make_app("ice", "spiral")
+    async with app.run_test(size=size) as pilot:
+        await pilot.pause()
+        view = app.screen.query_one("#board")
+        assert view.zoom.value == zoom
+        text = _board_text(app)
+        assert "@" in text and "E" in text and "┌" in text  # the player, the exit, and the map's edge
+        await pilot.press("z")
+        assert view.zoom.value != zoom

@@ -27,14 +27,21 @@ from tui_grid.core.geometry import Pos
 class Zoom(Enum):
     """How many terminal columns and rows one board cell takes."""
 
+    HUGE = "huge"  # 6 columns x 3 rows: a small board fills a big terminal
+    LARGE = "large"  # 4 columns x 2 rows
     WIDE = "wide"  # 2 columns x 1 row, full glyphs
     NARROW = "narrow"  # 1 column x 1 row, first glyph character
     HALF = "half"  # 1 column x half a row, colour only
     WHOLE = "whole"  # half blocks of k x k cells: the whole board at once
 
     @property
+    def scale(self) -> int:
+        """Terminal rows per cell (the glyph zooms that grow with the terminal)."""
+        return {Zoom.HUGE: 3, Zoom.LARGE: 2}.get(self, 1)
+
+    @property
     def cell_width(self) -> int:
-        return 2 if self is Zoom.WIDE else 1
+        return 2 * self.scale if self in (Zoom.HUGE, Zoom.LARGE, Zoom.WIDE) else 1
 
     @property
     def rows_per_line(self) -> int:
@@ -43,6 +50,8 @@ class Zoom(Enum):
     @property
     def label(self) -> str:
         return {
+            Zoom.HUGE: "huge cells (3 rows each)",
+            Zoom.LARGE: "large cells (2 rows each)",
             Zoom.WIDE: "wide cells",
             Zoom.NARROW: "narrow cells",
             Zoom.HALF: "half blocks (colour only)",
@@ -50,7 +59,11 @@ class Zoom(Enum):
         }[self]
 
 
-ZOOM_ORDER = (Zoom.WIDE, Zoom.NARROW, Zoom.HALF, Zoom.WHOLE)
+ZOOM_ORDER = (Zoom.HUGE, Zoom.LARGE, Zoom.WIDE, Zoom.NARROW, Zoom.HALF, Zoom.WHOLE)
+#: The zooms that draw each cell's glyph (and so may have a frame and coordinates).
+GLYPH_ZOOMS = (Zoom.HUGE, Zoom.LARGE, Zoom.WIDE, Zoom.NARROW)
+#: Glyphs that fill a cell: drawn across the whole of a large cell, so walls stay solid.
+FILL_GLYPHS = frozenset("█░▒▓")
 
 
 @dataclass(frozen=True)
@@ -135,7 +148,7 @@ class BoardView(ScrollView, can_focus=False):
         width, height = self.scrollable_content_region.size
         if width <= 0 or height <= 0:
             return Zoom.WIDE
-        for zoom in (Zoom.WIDE, Zoom.NARROW):
+        for zoom in (Zoom.HUGE, Zoom.LARGE, Zoom.WIDE, Zoom.NARROW):  # the largest that fits
             size = self._board_size(zoom)
             if size.width <= width and size.height <= height:
                 return zoom
@@ -173,11 +186,11 @@ class BoardView(ScrollView, can_focus=False):
         self.scroll_to_focus()
 
     def _framed(self, zoom: Zoom) -> bool:
-        return self.FRAMED and zoom in (Zoom.WIDE, Zoom.NARROW)
+        return self.FRAMED and zoom in GLYPH_ZOOMS
 
     def _decorated(self, zoom: Zoom) -> bool:
         """Glyph zooms with a frame or coordinates are drawn by `_decorated_line`."""
-        return zoom in (Zoom.WIDE, Zoom.NARROW) and (self.FRAMED or self.show_coords)
+        return zoom in GLYPH_ZOOMS and (self.FRAMED or self.show_coords)
 
     def _origin(self, zoom: Zoom) -> tuple[int, int]:
         """Content (x, y) of cell (0, 0): after the row-number gutter, the ruler and the frame."""
@@ -191,13 +204,13 @@ class BoardView(ScrollView, can_focus=False):
         if self._decorated(zoom):
             x0, y0 = self._origin(zoom)
             edge = 1 if self._framed(zoom) else 0
-            return Size(x0 + self.grid_width * zoom.cell_width + edge, y0 + self.grid_height + edge)
+            return Size(x0 + self.grid_width * zoom.cell_width + edge, y0 + self.grid_height * zoom.scale + edge)
         if zoom is Zoom.WHOLE:
             k = self.block
             columns, rows = -(-self.grid_width // k), -(-self.grid_height // k)
             return Size(columns, (rows + 1) // 2)
         lines = (self.grid_height + zoom.rows_per_line - 1) // zoom.rows_per_line
-        return Size(self.grid_width * zoom.cell_width, lines)
+        return Size(self.grid_width * zoom.cell_width, lines * zoom.scale)
 
     def _update_virtual_size(self) -> None:
         self.virtual_size = self._board_size(self.zoom)
@@ -212,7 +225,7 @@ class BoardView(ScrollView, can_focus=False):
         zoom = self.zoom
         k = self.block
         x0, y0 = self._origin(zoom)
-        return Region(x0 + pos.col // k * zoom.cell_width, y0 + pos.row // k // zoom.rows_per_line, zoom.cell_width, 1)
+        return Region(x0 + pos.col // k * zoom.cell_width, y0 + pos.row // k // zoom.rows_per_line * zoom.scale, zoom.cell_width, zoom.scale)
 
     def scroll_to_focus(self) -> None:
         """Keep the focus cell in view with a margin of a quarter of the view on every side,
@@ -275,6 +288,8 @@ class BoardView(ScrollView, can_focus=False):
             segments = self._block_segments(line * 2, first_col, min(last_col, self._board_size(zoom).width))
         elif zoom is Zoom.HALF:
             segments = self._half_block_segments(line * 2, first_col, last_col)
+        elif zoom.scale > 1:
+            segments = self._scaled_segments(line // zoom.scale, line % zoom.scale, first_col, last_col, zoom.scale)
         else:
             segments = self._glyph_segments(line, first_col, last_col, zoom)
         left = [Segment(" " * margin_x, base)] if margin_x else []
@@ -291,10 +306,12 @@ class BoardView(ScrollView, can_focus=False):
         coords = self.style_of("coords")
         gutter = x0 - (1 if framed else 0)
         left = [Segment(" " * margin_x, base)] if margin_x else []
-        row = line - y0
+        scale = zoom.scale
+        relative = line - y0
+        row, sub = (relative // scale, relative % scale) if relative >= 0 else (-1, 0)
         if self.show_coords and line == 0:
             ruler = [" "] * (self.grid_width * cw)
-            step = 5 if cw == 1 else 2
+            step = 5 if cw == 1 else 2 if cw == 2 else 1
             for col in range(0, self.grid_width, step):
                 label = str(col + 1)
                 at = col * cw
@@ -302,19 +319,23 @@ class BoardView(ScrollView, can_focus=False):
                     ruler[at : at + len(label)] = label
             text = " " * x0 + "".join(ruler)
             return Strip(left + [Segment(text, coords)]).crop(scroll_x, None).extend_cell_length(width, base).crop(0, width)
-        if framed and (row == -1 or row == self.grid_height):
-            corners = ("┌", "┐") if row == -1 else ("└", "┘")
+        if framed and (relative == -1 or relative == self.grid_height * scale):
+            corners = ("┌", "┐") if relative == -1 else ("└", "┘")
             border = corners[0] + "─" * (self.grid_width * cw) + corners[1]
             strip = Strip(left + [Segment(" " * gutter, base), Segment(border, frame)]).crop(scroll_x, None)
             return strip.extend_cell_length(width, base).crop(0, width)
         first_col = max(0, (scroll_x - x0) // cw)
         last_col = min(self.grid_width, (scroll_x + width) // cw + 1)
-        segments = self._glyph_segments(row, first_col, last_col, zoom)
+        if scale > 1:
+            segments = self._scaled_segments(row, sub, first_col, last_col, scale)
+        else:
+            segments = self._glyph_segments(row, first_col, last_col, zoom)
         start = x0 + first_col * cw
         if first_col == 0:
             prefix: list[Segment] = []
             if gutter:
-                prefix.append(Segment(f"{row + 1:>{gutter - 1}} ", coords))
+                number = f"{row + 1}" if sub == scale // 2 else ""
+                prefix.append(Segment(f"{number:>{gutter - 1}} ", coords))
             if framed:
                 prefix.append(Segment("│", frame))
             segments = prefix + segments
@@ -341,6 +362,26 @@ class BoardView(ScrollView, can_focus=False):
         if run_text:
             segments.append(Segment("".join(run_text), self.style_of(run_kind)))
         return segments
+
+    def _scaled_segments(self, row: int, sub: int, first: int, last: int, scale: int) -> list[Segment]:
+        """One of `scale` terminal lines of a board row in a large zoom: each cell is a
+        block of its kind's colours, its glyph in the middle (filling glyphs fill it)."""
+        width = 2 * scale
+        middle = sub == scale // 2
+        pad = (width - 2) // 2
+        marked = self.marked
+        segments: list[Segment] = []
+        for col, (glyph, kind) in enumerate(self.row_cells(row, first, last), first):
+            if marked and (row, col) in marked:
+                kind = "mark"
+            if glyph[:1] in FILL_GLYPHS:
+                text = glyph[0] * width
+            elif middle:
+                text = " " * pad + glyph + " " * (width - 2 - pad)
+            else:
+                text = " " * width
+            segments.append(Segment(text, self.style_of(kind)))
+        return list(Segment.simplify(segments))
 
     def _half_block_segments(self, top_row: int, first: int, last: int) -> list[Segment]:
         top = self._kinds(self.row_cells(top_row, first, last))
