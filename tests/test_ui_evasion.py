@@ -227,3 +227,21 @@ async def test_the_key_bar_shows_only_the_keys_of_the_human_seat() -> None:
         await pilot.pause()
         labels = {label for _, label in screen.query_one(KeyBar).items}
         assert screen.is_human(PREY) and "Prey" in labels and "H-wall" not in labels
+
+
+async def test_the_full_size_view_points_to_the_other_player_off_screen() -> None:
+    """Found by a new user: in the full-size view the other player was simply gone."""
+    app = make_app("evasion", "standard", speed=1)
+    async with app.run_test(size=(80, 24)) as pilot:
+        screen = await paused(pilot)
+        assert "off screen" not in status_line(app)  # the whole board: both are shown
+        await pilot.press("z", "z")  # full size, centred on the human hunter
+        await pilot.pause()
+        state = screen.state
+        dx, dy = state.prey[0] - state.hunter[0], state.prey[1] - state.hunter[1]
+        assert f"P {'↘' if dx > 0 and dy > 0 else ''}" in status_line(app) or "off screen" in status_line(app)
+        assert f"{abs(dx)},{abs(dy)} off screen" in status_line(app)
+
+
+def status_line(app) -> str:  # type: ignore[no-untyped-def]
+    return str(app.screen.query_one("#status").content)

@@ -227,6 +227,14 @@ class BoardView(ScrollView, can_focus=False):
         x0, y0 = self._origin(zoom)
         return Region(x0 + pos.col // k * zoom.cell_width, y0 + pos.row // k // zoom.rows_per_line * zoom.scale, zoom.cell_width, zoom.scale)
 
+    def is_visible(self, pos: Pos) -> bool:
+        """Whether a cell is on screen now (a scrolled full-size board hides most of it)."""
+        width, height = self.scrollable_content_region.size
+        if width <= 0 or height <= 0:
+            return True  # not laid out yet: nothing to point at
+        scroll_x, scroll_y = self.scroll_offset
+        return Region(scroll_x, scroll_y, width, height).overlaps(self.cell_region(pos))
+
     def scroll_to_focus(self) -> None:
         """Keep the focus cell in view with a margin of a quarter of the view on every side,
         so the player is never drawn against the edge or the scrollbar."""

@@ -139,9 +139,25 @@ class EvasionScreen(MatchScreen[State]):
             f" · next wall {'now' if wait == 0 else f'in {wait}'} (N={self.config.n})"
             f" · dist {math.hypot(px - hx, py - hy):.0f}"
         )
+        pointer = self.pointer(state)
+        if pointer:
+            text = f"{pointer} · {text}"  # first: the status line is cut at the terminal's edge
         if outcome.over:
             text += f" · {outcome.reason}"
         return text
+
+    def pointer(self, state: State) -> str:
+        """Where the other player is when the full-size view has scrolled it off screen:
+        a direction and how far across and down, e.g. `P ↘ 120,40 off screen`."""
+        focus = self.focus_of(state)
+        other_x, other_y = state.hunter if (focus.col, focus.row) == tuple(state.prey) else state.prey
+        if not self.is_mounted or self.view.is_visible(Pos(other_y, other_x)):
+            return ""
+        dx, dy = other_x - focus.col, other_y - focus.row
+        arrow = {(0, -1): "↑", (0, 1): "↓", (-1, 0): "←", (1, 0): "→", (1, 1): "↘", (1, -1): "↗", (-1, 1): "↙", (-1, -1): "↖"}
+        sign = ((dx > 0) - (dx < 0), (dy > 0) - (dy < 0))
+        letter = "H" if (other_x, other_y) == tuple(state.hunter) else "P"
+        return f"{letter} {arrow.get(sign, '·')} {abs(dx)},{abs(dy)} off screen"
 
     def focus_of(self, state: State) -> Pos:
         seat = PREY if self.is_human(PREY) and not self.is_human(HUNTER) else HUNTER
