@@ -80,3 +80,18 @@ def test_run_report_draws_marks_and_bunny() -> None:
     with pytest.raises(ProgramError) as info:
         run_report(CORNER, "LOOP(2){F F R")
     assert info.value.column == 14
+
+
+def test_a_run_knows_each_loops_iteration() -> None:
+    """What the panel shows while a run plays: the iteration of every loop around the token."""
+    from tui_grid.games.bunny.interpreter import Runner
+    from tui_grid.games.registry import get_game
+
+    board = get_game("bunny").load("doodle-4-two-rings").board
+    runner = Runner(board, parse_program("LOOP{LOOP(7){L F} F}"))
+    seen = []
+    while runner.step() and len(seen) < 17:
+        seen.append((runner.path, runner.loops))
+    assert seen[0] == ((0, 0, 0), (1, 1)) and seen[3] == ((0, 0, 1), (1, 2))
+    assert seen[14] == ((0, 1), (1,))  # the outer F: only the outer loop around it
+    assert seen[15] == ((0, 0, 0), (2, 1))  # the inner loop starts over in the outer's 2nd turn

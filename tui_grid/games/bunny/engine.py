@@ -96,6 +96,8 @@ class BunnyState:
     #: The program in the editor and its cursor, when an edit made it differ from `program`.
     typed: Program | None = None
     cursor: int | None = None
+    #: While running: the iteration of each loop around the token just run, outermost first.
+    loops: tuple[int, ...] = ()
 
     @property
     def editing(self) -> Program | None:
@@ -168,6 +170,7 @@ class BunnyEngine(Engine[BunnyState, Action]):
             left=runner.left,
             runs=runs,
             path=runner.path,
+            loops=runner.loops if result == RUNNING else (),
         )
 
     def outcome(self, state: BunnyState) -> Outcome:

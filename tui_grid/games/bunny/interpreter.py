@@ -54,9 +54,12 @@ class Runner:
         self._total = len(board.squares)
         self.steps = 0
         self.path: tuple[int, ...] | None = None
+        #: The iteration (1-based) of each loop around the token just run, outermost first.
+        self.loops: tuple[int, ...] = ()
         self.status = COMPLETE if len(self.marks) == self._total else RUNNING
+        self._stack: list[int] = []
         self._tokens = self._walk(program.body, ())
-        self._ahead: tuple[tuple[int, ...], str] | None = None
+        self._ahead: tuple[tuple[int, ...], str, tuple[int, ...]] | None = None
 
     @property
     def done(self) -> bool:
@@ -67,7 +70,7 @@ class Runner:
         """Squares still unmarked."""
         return self._total - len(self.marks)
 
-    def _next_token(self) -> tuple[tuple[int, ...], str] | None:
+    def _next_token(self) -> tuple[tuple[int, ...], str, tuple[int, ...]] | None:
         """The next primitive token, or None with the status set when the run is over."""
         if self._ahead is not None:
             token, self._ahead = self._ahead, None
@@ -88,7 +91,7 @@ class Runner:
         token = self._next_token()
         if token is None:
             return False
-        path, kind = token
+        path, kind, self.loops = token
         self.path = path
         self.steps += 1
         if kind == "F":
@@ -113,25 +116,34 @@ class Runner:
             count += 1
         return self.status
 
-    # The program walk: yields (path, kind) before each primitive is executed.
-    def _walk(self, nodes: tuple[Node, ...], prefix: tuple[int, ...]) -> Iterator[tuple[tuple[int, ...], str]]:
+    # The program walk: yields (path, kind, loop iterations) before each primitive is run.
+    def _walk(self, nodes: tuple[Node, ...], prefix: tuple[int, ...]) -> Iterator[tuple[tuple[int, ...], str, tuple[int, ...]]]:
+        stack = self._stack
         for i, node in enumerate(nodes):
             path = prefix + (i,)
             if not isinstance(node, Loop):
-                yield path, node.kind
+                yield path, node.kind, tuple(stack)
             elif node.count is None:
                 seen: dict[tuple[Pos, int], int] = {}
+                stack.append(0)
                 while True:
                     key = (self.pos, self.heading)
                     if seen.get(key) == len(self.marks):
                         raise _Stuck()
                     seen[key] = len(self.marks)
+                    stack[-1] += 1
+                    depth = len(stack)
                     yield from self._walk(node.body, path)
+                    del stack[depth:]
             else:
+                stack.append(0)
+                depth = len(stack)
                 yield from self._finite(node, path)
+                del stack[depth - 1 :]
 
-    def _finite(self, node: Loop, path: tuple[int, ...]) -> Iterator[tuple[tuple[int, ...], str]]:
+    def _finite(self, node: Loop, path: tuple[int, ...]) -> Iterator[tuple[tuple[int, ...], str, tuple[int, ...]]]:
         count = node.count or 0
+        depth = len(self._stack)  # this loop's counter is the last one
         # iteration start (square, heading) -> (iterations done, marks, steps) at that time
         seen: dict[tuple[Pos, int], tuple[int, int, int]] | None = {} if count > FAST_FORWARD_FROM else None
         done = 0
@@ -149,7 +161,9 @@ class Runner:
                         break
                 else:
                     seen[key] = (done, len(self.marks), self.steps)
+            self._stack[depth - 1] = done + 1
             yield from self._walk(node.body, path)
+            del self._stack[depth:]
             done += 1
 
 

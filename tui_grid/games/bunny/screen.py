@@ -230,6 +230,7 @@ class BunnyScreen(GameScreen[BunnyState]):
                 left=runner.left,
                 runs=self.state.runs,
                 path=runner.path,
+                loops=runner.loops,
             )
             token = program.node_at(runner.path) if runner.path is not None else None
             self.message = f"Step {runner.steps}: {token}.  . steps on, enter runs the rest."
@@ -247,6 +248,17 @@ class BunnyScreen(GameScreen[BunnyState]):
         if program != state.program:
             return None
         return index_of.get(state.path)
+
+    def loop_counts(self) -> dict[int, int]:
+        """While a run is shown: the draft index of each loop around the token just run,
+        and which iteration it is in."""
+        state: BunnyState = self.shown
+        if state.path is None or state.program is None or state.result != RUNNING or not state.loops:
+            return {}
+        program, index_of = self.draft.program()
+        if program != state.program:
+            return {}
+        return {index_of[state.path[: depth + 1]]: count for depth, count in enumerate(state.loops) if state.path[: depth + 1] in index_of}
 
     # --- what the panel says ---------------------------------------------------------------------
     def best_tokens(self) -> int | None:

@@ -77,6 +77,7 @@ class ProgramPanel(Plain):
         text = Text(no_wrap=False)
         text.append("Program ", style("program--label"))
         executing = screen.executing_index()
+        counts = screen.loop_counts()
         depth = 0
         for i, item in enumerate(draft.items):
             text.append("▏" if i == draft.cursor else " ", style("program--cursor"))
@@ -85,7 +86,10 @@ class ProgramPanel(Plain):
             tile = style(f"program--loop{depth % 3}") if isinstance(item, Open) or item == CLOSE else style("program--op")
             if i == executing:
                 tile = style("program--exec")
-            text.append(f" {item_text(item)} " if not isinstance(item, Open) and item != CLOSE else item_text(item), tile)
+            label = item_text(item)
+            if i in counts:  # a running loop: which iteration, of how many
+                label = f"LOOP({counts[i]}/{item.count}){{" if item.count is not None else f"LOOP(#{counts[i]}){{"
+            text.append(f" {label} " if not isinstance(item, Open) and item != CLOSE else label, tile)
             if isinstance(item, Open):
                 depth += 1
         if draft.cursor == len(draft.items):
