@@ -65,3 +65,12 @@ def test_watch_plays_the_optimal_program(capsys) -> None:
     assert main(["watch", "bunny", "doodle-3-ring", "--delay", "0"]) == 0
     out = capsys.readouterr().out
     assert "move LOOP{F L F}" in out and "Complete in 4 tokens" in out and "proven optimal" in out
+
+
+def test_watch_prints_every_step_of_the_run(capsys) -> None:
+    """Found by a new user: `watch bunny` printed the first and the last frame only."""
+    assert main(["watch", "bunny", "doodle-3-ring", "--delay", "0"]) == 0
+    out = capsys.readouterr().out
+    steps = [line for line in out.splitlines() if line.startswith("Running: step ")]
+    assert [int(line.split()[2].rstrip(",")) for line in steps] == list(range(1, len(steps) + 1))
+    assert len(steps) >= 10 and "Complete in 4 tokens" in out

@@ -434,8 +434,13 @@ def _watch(game: GameDefinition, board_arg: str, delay: float, time_limit: float
         def record(_: Session[Any, Any], change: Change[Any]) -> None:
             if change.kind == "step":
                 for joint, step in zip(session.log[-len(change.steps):], change.steps):
+                    move = engine.encode_action(joint[0])
+                    if game.watch_frames:
+                        for number, frame in enumerate(step.frames[:-1], 1):
+                            states.append(frame)
+                            captions.append(f"move {move}: frame {number} of {len(step.frames)}")
                     states.append(step.state)
-                    captions.append(f"move {engine.encode_action(joint[0])}")
+                    captions.append(f"move {move}")
 
         session.subscribe(record)
         try:

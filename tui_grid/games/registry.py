@@ -97,6 +97,9 @@ class GameDefinition(ABC):
     bot_levels: tuple[str, ...] = ()
     #: Who fills each participant when nobody chose.
     default_players: tuple[str, ...] = ("human",)
+    #: Whether headless `watch` prints every animation frame of a move (Bunny: a run is one
+    #: move of many steps), not only the state after each move.
+    watch_frames: bool = False
 
     @abstractmethod
     def help_markdown(self) -> str:

@@ -76,6 +76,7 @@ class BunnyGame(BoardFiles, Generated, Solvable, GameDefinition):
     key = "bunny"
     order = 30
     title = "Bunny coding"
+    watch_frames = True  # a run is one move: watch prints each of its steps
     tagline = "Write the shortest loop program that marks every square."
     screen_path = "tui_grid.games.bunny.screen:BunnyScreen"
     options = (
