@@ -214,3 +214,19 @@ def test_nested_loops_differ_in_16_colours() -> None:
     assert set(backgrounds) == {"op", "loop0", "loop1", "loop2"}
     standard = {name: Color.parse(colour).downgrade(ColorSystem.STANDARD).number for name, colour in backgrounds.items()}
     assert len(set(standard.values())) == 4, standard
+
+
+async def test_the_hint_goes_on_from_a_typed_start_and_says_when_it_is_not_one() -> None:
+    """Found by a new user: the hint always started from the first token."""
+    app = make_app("bunny", "doodle-4-two-rings")
+    async with app.run_test(size=(80, 24)) as pilot:
+        await pilot.press("left_square_bracket", "left_square_bracket", "7", "l")  # LOOP{LOOP(7){L
+        await pilot.press("h")
+        await settle(pilot)
+        assert "Hint 4/5: LOOP{LOOP(7){L F" in panel(app)
+        assert "(3 tokens) is the start of it" in message(app)
+        await pilot.press("ctrl+r")
+        app.screen.session.restart()
+        await pilot.press("f", "h")
+        await settle(pilot)
+        assert "not the start of it" in message(app)

@@ -20,7 +20,8 @@ from tui_grid.games.bunny.engine import BunnyState, Edit
 from tui_grid.games.bunny.interpreter import RUNNING, Runner
 from tui_grid.games.bunny.program import Program
 from tui_grid.games.bunny.solver import Solution
-from tui_grid.games.bunny.draft import Draft, reveal_text
+from tui_grid.games.bunny.draft import CLOSE, Draft, reveal_text
+from tui_grid.core.words import plural
 from tui_grid.games.bunny.view import BunnyBoardView, ProgramPanel
 from tui_grid.ui.board_view import BoardView
 from tui_grid.ui.game_screen import GameScreen
@@ -52,6 +53,17 @@ OWN_KEYS = (
 )
 
 COMMON_KEYS = ("undo", "redo", "new", "hint", "solve", "watch", "pause", "faster", "slower", "zoom", "save", "help", "back", "quit")
+
+
+def typed_prefix(draft: Draft, best: Program) -> int | None:
+    """How many tokens of `best` the typed program already is, when it is the start of it
+    (open loops still to be closed are fine); None when it is not."""
+    items = list(draft.items)
+    while items and items[-1] == CLOSE:
+        items.pop()  # brackets typed in pairs: the closings still ahead of the cursor
+    if Draft.of(best).items[: len(items)] != items:
+        return None
+    return sum(1 for item in items if item != CLOSE)
 
 
 class BunnyScreen(GameScreen[BunnyState]):
@@ -314,10 +326,16 @@ class BunnyScreen(GameScreen[BunnyState]):
             self.say(solution.message or "No program completes this board.")
             return
         total = solution.program.tokens
-        self.revealed = min(total, self.revealed + 1)
         proof = "proven optimal" if solution.proven_optimal else "best found, not proven"
+        typed = typed_prefix(self.draft, solution.program)
+        if typed is None:
+            self.revealed = min(total, self.revealed + 1)
+            start = "Your program is not the start of it: the hint shows it from the beginning. " if self.draft.tokens else ""
+        else:
+            self.revealed = min(total, max(self.revealed, typed) + 1)
+            start = f"What you typed ({plural(typed, 'token')}) is the start of it, so the hint goes on from there. " if typed else ""
         more = "h shows one more token." if self.revealed < total else "That is all of it: type it in, or s runs it."
-        self.say(f"The best program has {total} tokens ({proof}). {more}")
+        self.say(f"The best program has {total} tokens ({proof}). {start}{more}")
         self._show_panel()
 
     def action_solve(self) -> None:
