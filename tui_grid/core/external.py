@@ -15,10 +15,19 @@ Two modes:
 A program that crashes, exits, prints nothing in time or prints something the game cannot
 parse raises `AgentError(reason, forfeit=True)`, with a reason naming the seat, the
 program and what went wrong. The deadline is the ask's (`ask.remaining()`), or `timeout`
-when the ask has none. Every program runs in its own process group; `close()` kills the
-group, and an atexit hook closes whatever is still running when the interpreter exits, so
-no process outlives the app. The program's stderr goes to a bounded buffer (`stderr_tail`),
-never to the terminal.
+when the ask has none. Every program runs in its own process group with a token in its
+environment; ending it kills the group and every process that descends from it or
+carries the token, `setsid` and double-forked ones included (`reaper.py`). `close()` ends
+it, and an atexit hook closes whatever is still running when the interpreter exits, so no
+process outlives the app.
+
+Limits: each program starts (before exec) with RLIMIT_DATA `TUI_GRID_PROGRAM_MEMORY_MB`
+(default 4096 MiB; 0 for none), RLIMIT_NPROC at the user's current processes and threads
+plus `TUI_GRID_PROGRAM_PROCESSES` (default 256; 0 for none) and no core files. Its output
+cannot run away with time or memory: reading is linear and checks the deadline between
+chunks, at most `MAX_OUTPUT` bytes are read per move and a line may be `MAX_LINE` bytes,
+beyond either it forfeits; its stderr goes to a bounded buffer (`stderr_tail`), never to
+the terminal. Outside text in a reason is clipped (`text.echo`).
 """
 
 from __future__ import annotations
@@ -26,6 +35,7 @@ from __future__ import annotations
 import atexit
 import collections
 import os
+import re
 import selectors
 import shlex
 import signal
@@ -33,13 +43,32 @@ import subprocess
 import threading
 import time
 import weakref
-from typing import Any, Callable
+from collections.abc import Callable
+from typing import Any
 
+from tui_grid.core import reaper
 from tui_grid.core.agents import Agent, AgentError, Ask
+from tui_grid.core.text import echo
+
+try:
+    import resource
+except ImportError:  # pragma: no cover - not POSIX
+    resource = None  # type: ignore[assignment]
 
 MODES = ("oneshot", "persistent")
 #: Longest answer line read; anything longer is garbage.
 MAX_LINE = 4096
+#: Bytes of output read per move at most (blank lines, leftovers and the answer): a
+#: program that prints more without answering forfeits.
+MAX_OUTPUT = 65536
+#: Bytes read from a pipe at a time.
+CHUNK = 65536
+#: Environment variables that override the limits (see the module docstring).
+MEMORY_ENV = "TUI_GRID_PROGRAM_MEMORY_MB"
+PROCESSES_ENV = "TUI_GRID_PROGRAM_PROCESSES"
+DEFAULT_MEMORY_MB = 4096
+DEFAULT_PROCESSES = 256
+_NON_BLANK = re.compile(rb"[^ \t\n\r\x0b\x0c]")
 #: Bytes of stderr kept per agent.
 STDERR_KEEP = 8192
 #: Seconds a one-shot program may take when the ask has no deadline.
@@ -47,7 +76,7 @@ DEFAULT_TIMEOUT = 10.0
 #: Seconds past a driver's deadline before an uncancelled ask gives up by itself.
 BACKSTOP_SECONDS = 5.0
 
-_live: "weakref.WeakSet[ExternalProgramAgent]" = weakref.WeakSet()
+_live: weakref.WeakSet[ExternalProgramAgent] = weakref.WeakSet()
 _live_lock = threading.Lock()
 
 
@@ -61,10 +90,65 @@ def _close_all() -> None:
 atexit.register(_close_all)
 
 
+def _limit_from_env(name: str, default: int) -> int:
+    """A non-negative whole number from the environment, else `default`."""
+    try:
+        value = int(os.environ.get(name, "").strip() or default)
+    except ValueError:
+        return default
+    return value if value >= 0 else default
+
+
+def program_limits() -> list[tuple[int, tuple[int, int]]]:
+    """The (resource, (soft, hard)) limits a program starts with, never above the ones
+    this process has (see the module docstring)."""
+    if resource is None:
+        return []
+    wanted: list[tuple[int, int]] = [(resource.RLIMIT_CORE, 0)]
+    memory_mb = _limit_from_env(MEMORY_ENV, DEFAULT_MEMORY_MB)
+    if memory_mb:
+        wanted.append((resource.RLIMIT_DATA, memory_mb * 1024 * 1024))
+    headroom = _limit_from_env(PROCESSES_ENV, DEFAULT_PROCESSES)
+    nproc = getattr(resource, "RLIMIT_NPROC", None)
+    if headroom and nproc is not None:
+        current = reaper.user_tasks()
+        if current is not None:  # relative: the limit counts every process of this user
+            wanted.append((nproc, current + headroom))
+    limits = []
+    for which, value in wanted:
+        try:
+            soft, _ = resource.getrlimit(which)  # soft <= hard
+        except (OSError, ValueError):
+            continue
+        if soft != resource.RLIM_INFINITY:
+            value = min(value, soft)
+        limits.append((which, (value, value)))
+    return limits
+
+
+def _limiter(limits: list[tuple[int, tuple[int, int]]]) -> Callable[[], None] | None:
+    """A preexec_fn that sets `limits` in the child before exec: C calls only, no imports."""
+    if not limits:
+        return None
+    setrlimit = resource.setrlimit
+
+    def apply() -> None:
+        for which, pair in limits:
+            try:
+                setrlimit(which, pair)
+            except (OSError, ValueError):
+                pass
+
+    return apply
+
+
 class _Process:
     """One running program: pipes, a stderr drain thread and a line buffer for stdout."""
 
     def __init__(self, argv: list[str], stderr_sink: collections.deque[bytes], cwd: str | None, env: dict[str, str] | None) -> None:
+        self.token = reaper.new_token()
+        child_env = dict(os.environ if env is None else env)
+        child_env[reaper.ENV_VAR] = self.token  # inherited by all it starts: how kill() finds them
         self.proc = subprocess.Popen(
             argv,
             stdin=subprocess.PIPE,
@@ -72,35 +156,64 @@ class _Process:
             stderr=subprocess.PIPE,
             start_new_session=True,  # its own process group, killed as one
             cwd=cwd,
-            env=env,
+            env=child_env,
             bufsize=0,
+            preexec_fn=_limiter(program_limits()),  # noqa: PLW1509 - C calls only (see _limiter)
         )
         self.pid = self.proc.pid
+        self.started = reaper.start_time(self.pid)
         self.killed = False
-        self.buffer = b""
+        self.terminated = False
+        self._end_lock = threading.Lock()
+        self.descendants: list[int] = []  # other processes killed with it, for diagnostics
+        self.buffer = bytearray()
         self.eof = False
-        assert self.proc.stdout is not None and self.proc.stderr is not None
+        assert self.proc.stdout is not None and self.proc.stderr is not None and self.proc.stdin is not None
         os.set_blocking(self.proc.stdout.fileno(), False)
+        os.set_blocking(self.proc.stdin.fileno(), False)
         self._drain = threading.Thread(target=self._drain_stderr, args=(self.proc.stderr, stderr_sink), daemon=True)
         self._drain.start()
 
     @staticmethod
     def _drain_stderr(stream: Any, sink: collections.deque[bytes]) -> None:
+        kept = sum(len(c) for c in sink)
         try:
             while True:
-                chunk = stream.read1(4096) if hasattr(stream, "read1") else stream.read(4096)
+                chunk = stream.read1(CHUNK) if hasattr(stream, "read1") else stream.read(CHUNK)
                 if not chunk:
                     return
+                chunk = chunk[-STDERR_KEEP:]
                 sink.append(chunk)
-                while sum(len(c) for c in sink) > STDERR_KEEP and len(sink) > 1:
-                    sink.popleft()
+                kept += len(chunk)
+                while kept > STDERR_KEEP and len(sink) > 1:
+                    kept -= len(sink.popleft())
         except (OSError, ValueError):
             return
 
-    def send(self, text: str) -> None:
+    def send(self, text: str, deadline: float, cancel: threading.Event | None) -> bool:
+        """Write `text` to the program's stdin; False when the deadline passes (or the ask
+        is cancelled) first, as with a program that never reads its input. Raises OSError
+        (BrokenPipeError) when it has closed its input."""
         assert self.proc.stdin is not None
-        self.proc.stdin.write(text.encode("utf-8"))
-        self.proc.stdin.flush()
+        data = memoryview(text.encode("utf-8"))
+        fd = self.proc.stdin.fileno()
+        with selectors.DefaultSelector() as selector:
+            selector.register(fd, selectors.EVENT_WRITE)
+            while data:
+                try:
+                    written = os.write(fd, data)
+                except BlockingIOError:
+                    written = 0
+                data = data[written:]
+                if not data:
+                    return True
+                if cancel is not None and cancel.is_set():
+                    return False
+                left = deadline - time.monotonic()
+                if left <= 0:
+                    return False
+                selector.select(min(left, 0.05))
+        return True
 
     def close_stdin(self) -> None:
         try:
@@ -109,49 +222,82 @@ class _Process:
         except OSError:
             pass
 
-    def _pump(self) -> None:
-        """Read whatever stdout has now, without blocking."""
+    def _read_chunk(self, size: int) -> int:
+        """Read up to `size` bytes of stdout into the buffer without blocking; how many."""
         assert self.proc.stdout is not None
-        while not self.eof:
-            try:
-                chunk = os.read(self.proc.stdout.fileno(), 65536)
-            except BlockingIOError:
-                return
-            except OSError:
-                self.eof = True
-                return
-            if not chunk:
-                self.eof = True
-                return
-            self.buffer += chunk
+        try:
+            chunk = os.read(self.proc.stdout.fileno(), size)
+        except BlockingIOError:
+            return 0
+        except OSError:
+            self.eof = True
+            return 0
+        if not chunk:
+            self.eof = True
+            return 0
+        self.buffer += chunk
+        return len(chunk)
 
     def discard_pending(self) -> None:
-        self._pump()
-        self.buffer = b""
+        """Drop output left from an earlier state: what is there now, at most MAX_OUTPUT
+        bytes (the rest of a flood counts against the next answer)."""
+        budget = MAX_OUTPUT
+        while budget > 0 and not self.eof:
+            got = self._read_chunk(min(CHUNK, budget))
+            if not got:
+                break
+            budget -= got
+            self.buffer.clear()
+        self.buffer.clear()
+
+    def _take_line(self) -> str | None:
+        """The next non-blank complete line in the buffer, taken out of it; None if there
+        is none yet. Linear in the bytes looked at: blank lines go in one step. Raises
+        ValueError for a line longer than MAX_LINE."""
+        buffer = self.buffer
+        while True:
+            found = _NON_BLANK.search(buffer)
+            if found is None:
+                buffer.clear()
+                return None
+            start = found.start()
+            end = buffer.find(b"\n", start, start + MAX_LINE + 1)
+            if end < 0:
+                if len(buffer) - start > MAX_LINE:
+                    raise ValueError(f"an output line longer than {MAX_LINE} bytes")
+                del buffer[:start]
+                return None
+            line = bytes(buffer[start:end])
+            del buffer[: end + 1]
+            text = line.decode("utf-8", "replace").strip()
+            if text:
+                return text
 
     def read_line(self, deadline: float, cancel: threading.Event | None) -> str | None:
         """The next non-blank line, "" on end of output, None on timeout or cancel.
-        Raises ValueError for a line longer than MAX_LINE."""
+        Raises ValueError for a line longer than MAX_LINE, or for more than MAX_OUTPUT
+        bytes read without a line."""
         assert self.proc.stdout is not None
+        budget = MAX_OUTPUT
         with selectors.DefaultSelector() as selector:
             selector.register(self.proc.stdout, selectors.EVENT_READ)
             while True:
-                while b"\n" in self.buffer:
-                    line, self.buffer = self.buffer.split(b"\n", 1)
-                    if line.strip():
-                        return line.decode("utf-8", "replace").strip()
-                if len(self.buffer) > MAX_LINE:
-                    raise ValueError(f"an output line longer than {MAX_LINE} bytes")
+                line = self._take_line()
+                if line is not None:
+                    return line
                 if self.eof:
-                    rest, self.buffer = self.buffer, b""
+                    rest = bytes(self.buffer)
+                    self.buffer.clear()
                     return rest.decode("utf-8", "replace").strip()
                 if cancel is not None and cancel.is_set():
                     return None
                 left = deadline - time.monotonic()
                 if left <= 0:
                     return None
+                if budget <= 0:
+                    raise ValueError(f"more than {MAX_OUTPUT} bytes without an answer line")
                 if selector.select(min(left, 0.05)):
-                    self._pump()
+                    budget -= self._read_chunk(min(CHUNK, budget + 1))
 
     def alive(self) -> bool:
         return self.proc.poll() is None
@@ -161,20 +307,35 @@ class _Process:
         ends at end of output; the bound only matters if a grandchild keeps it open)."""
         self._drain.join(timeout=seconds)
 
+    def terminate(self) -> None:
+        """Kill the program, its process group and every process it started (`reaper`),
+        once, without waiting for anything: safe from another thread while one reads."""
+        with self._end_lock:
+            if self.terminated:
+                return
+            self.terminated = True
+            # Once reaped its number may be another's: then only its token finds the rest.
+            root = self.pid if self.proc.returncode is None else None
+            self.descendants = reaper.kill_tree(root, self.token, self.started)
+            if root is None:
+                return
+            try:
+                os.killpg(self.pid, signal.SIGKILL)
+            except (ProcessLookupError, PermissionError):
+                pass
+            try:
+                self.proc.kill()
+            except OSError:
+                pass
+
     def kill(self) -> None:
-        """Kill the whole process group and reap the process, once: after it is reaped its
+        """Terminate and reap the process and close its pipes, once: after it is reaped its
         number may belong to another process, which a second killpg would hit."""
-        if self.killed:
-            return
-        self.killed = True
-        try:
-            os.killpg(self.pid, signal.SIGKILL)
-        except (ProcessLookupError, PermissionError):
-            pass
-        try:
-            self.proc.kill()
-        except OSError:
-            pass
+        with self._end_lock:
+            if self.killed:
+                return
+            self.killed = True
+        self.terminate()
         try:
             self.proc.wait(timeout=2)
         except subprocess.TimeoutExpired:  # pragma: no cover - SIGKILL is not ignorable
@@ -226,6 +387,7 @@ class ExternalProgramAgent(Agent[Any, Any]):
         self.env = env
         self._stderr: collections.deque[bytes] = collections.deque()
         self._process: _Process | None = None
+        self._active: _Process | None = None  # the one in an exchange now, for close()
         self._lock = threading.Lock()
         self.pids: list[int] = []  # every process started, for tests and diagnostics
         with _live_lock:
@@ -243,11 +405,11 @@ class ExternalProgramAgent(Agent[Any, Any]):
     def _who(self, ask: Ask[Any, Any]) -> str:
         seats = getattr(ask.engine, "seats", ())
         seat = seats[ask.seat] if 0 <= ask.seat < len(seats) else f"seat {ask.seat}"
-        return f"{seat} ({self.label})"
+        return f"{seat} ({echo(self.label)})"
 
     def _fail(self, ask: Ask[Any, Any], what: str) -> AgentError:
         tail = self.stderr_tail(200).strip().splitlines()
-        extra = f"; stderr: {tail[-1]}" if tail else ""
+        extra = f"; stderr: {echo(tail[-1])}" if tail else ""
         return AgentError(f"{self._who(ask)} {what}{extra}", forfeit=True)
 
     # --- processes ------------------------------------------------------------------------
@@ -255,7 +417,7 @@ class ExternalProgramAgent(Agent[Any, Any]):
         try:
             process = _Process(self.argv, self._stderr, self.cwd, self.env)
         except OSError as exc:
-            raise self._fail(ask, f"could not start: {exc.strerror or exc}") from None
+            raise self._fail(ask, f"could not start: {echo(exc.strerror or exc)}") from None
         self.pids.append(process.pid)
         return process
 
@@ -270,15 +432,18 @@ class ExternalProgramAgent(Agent[Any, Any]):
             self._process = None
 
     def close(self) -> None:
+        active = self._active
+        if active is not None:  # end an exchange in progress now rather than at its deadline
+            active.terminate()
         with self._lock:
             self._end(self._process)
             self._process = None
 
     def __del__(self) -> None:  # a forgotten agent still leaves no process behind
         try:
-            process = self._process
-            if process is not None:
-                process.kill()
+            for process in (self._active, self._process):
+                if process is not None:
+                    process.kill()
         except Exception:
             pass
 
@@ -294,10 +459,11 @@ class ExternalProgramAgent(Agent[Any, Any]):
             text += "\n"
         with self._lock:
             if self.mode == "oneshot":
-                process = self._spawn(ask)
+                process = self._active = self._spawn(ask)
                 try:
                     return self._exchange(ask, process, text, deadline, budget, oneshot=True)
                 finally:
+                    self._active = None
                     process.kill()
             process = self._process
             if process is not None and not process.alive():
@@ -307,6 +473,7 @@ class ExternalProgramAgent(Agent[Any, Any]):
                 raise self._fail(ask, f"exited (code {code}) between moves")
             if process is None:
                 process = self._process = self._spawn(ask)
+            self._active = process
             try:
                 return self._exchange(ask, process, text, deadline, budget, oneshot=False)
             except BaseException:
@@ -314,12 +481,15 @@ class ExternalProgramAgent(Agent[Any, Any]):
                 process.kill()
                 self._process = None
                 raise
+            finally:
+                self._active = None
 
     def _exchange(self, ask: Ask[Any, Any], process: _Process, text: str, deadline: float, budget: float, oneshot: bool) -> Any:
         if not oneshot:
             process.discard_pending()
+        sent = True
         try:
-            process.send(text)
+            sent = process.send(text, deadline, ask.control.cancel)
         except (BrokenPipeError, OSError):
             if oneshot:
                 pass  # it may have answered without reading its input
@@ -328,10 +498,12 @@ class ExternalProgramAgent(Agent[Any, Any]):
                 raise self._fail(ask, f"exited (code {code}) before reading its state") from None
         if oneshot:
             process.close_stdin()
-        try:
-            line = process.read_line(deadline, ask.control.cancel)
-        except ValueError as exc:
-            raise self._fail(ask, f"printed {exc}") from None
+        line: str | None = None
+        if sent:
+            try:
+                line = process.read_line(deadline, ask.control.cancel)
+            except ValueError as exc:
+                raise self._fail(ask, f"printed {exc}") from None
         if line is None:
             if ask.control.cancel is not None and ask.control.cancel.is_set():
                 raise AgentError(f"{self._who(ask)} was cancelled", forfeit=False)
@@ -349,5 +521,4 @@ class ExternalProgramAgent(Agent[Any, Any]):
         try:
             return self.parse_answer(line)
         except ValueError as exc:
-            shown = line if len(line) <= 60 else line[:57] + "..."
-            raise self._fail(ask, f"printed {shown!r}, {exc}") from None
+            raise self._fail(ask, f"printed '{echo(line)}', {echo(exc)}") from None

@@ -3,7 +3,10 @@
 Reads states until end of input and answers each with one line (`UP`, `DOWN`, `LEFT` or
 `RIGHT`), flushed at once. One state then end of input is exactly HackerRank's run; a
 stream of states works too, of any board size (where a state ends: `protocol.py`).
-A malformed state prints an error on stderr and exits with code 2.
+A malformed state prints an error on stderr and exits with code 2, and so does input that
+could never be a state: a line longer than `MAX_LINE` characters or a state of more than
+`MAX_STATE_LINES` lines, found while reading it in bounded pieces (so a 200 MB line costs
+no more memory than a short one). Errors quote at most a clipped piece of the input.
 
 Run it as `python -m tui_grid.games.tron.botmain [--level L] [--time-ms N]` or through
 the CLI. Imports only the stdlib, the protocol and the bots, so it starts fast.
@@ -18,6 +21,48 @@ from tui_grid.games.tron import protocol
 from tui_grid.games.tron.bots import DEFAULT_TIME_MS, LEVELS, WORDS, choose_index
 
 USAGE = "usage: tui-grid tron bot [--level easy|medium|hard] [--time-ms N]"
+#: Longest input line, in characters (a grid row is at most 40 wide).
+MAX_LINE = 1024
+#: Most lines in one state (a grid is at most 30 rows high).
+MAX_STATE_LINES = 1024
+#: Characters of an error message quoting the input, at most.
+MESSAGE_LIMIT = 160
+
+
+class InputError(ValueError):
+    """Input that is no state, found while reading; the message names the line."""
+
+
+class BoundedLines:
+    """The lines of `stream`, read at most MAX_LINE + 2 characters at a time; a longer
+    line, or more than MAX_STATE_LINES lines in one state, raises InputError at once.
+    `line` counts the current state's lines from its first non-blank one (`run` resets
+    it after each state)."""
+
+    def __init__(self, stream) -> None:  # type: ignore[no-untyped-def]
+        self.stream = stream
+        self.line = 0
+
+    def __iter__(self):  # type: ignore[no-untyped-def]
+        readline = getattr(self.stream, "readline", None)
+        if readline is None:  # any iterable of lines, already in memory
+            for line in self.stream:
+                yield self._check(line)
+            return
+        while True:
+            line = readline(MAX_LINE + 2)  # room for the line's own "\r\n"
+            if not line:
+                return
+            yield self._check(line)
+
+    def _check(self, line: str) -> str:
+        if self.line or line.strip():
+            self.line += 1
+        if len(line.rstrip("\r\n")) > MAX_LINE:
+            raise InputError(f"line {self.line}: longer than {MAX_LINE} characters")
+        if self.line > MAX_STATE_LINES:
+            raise InputError(f"more than {MAX_STATE_LINES} lines")
+        return line
 
 
 def parse_args(argv: list[str]) -> tuple[str, float]:
@@ -52,18 +97,31 @@ def parse_args(argv: list[str]) -> tuple[str, float]:
 def run(stdin, stdout, level: str = "hard", time_ms: float = DEFAULT_TIME_MS) -> int:  # type: ignore[no-untyped-def]
     """Answer every state on `stdin`; returns the exit code."""
     count = 0
-    for lines in protocol.read_states(stdin):
-        start = time.perf_counter()
-        count += 1
+    source = BoundedLines(stdin)
+    states = protocol.read_states(source)
+    while True:
         try:
+            lines = next(states, None)
+            if lines is None:
+                return 0
+            source.line = 0
+            start = time.perf_counter()
+            count += 1
             state = protocol.parse_lines(lines)
-        except protocol.ProtocolError as exc:
-            print(f"tui-grid tron bot: error: state {count}: {exc}", file=sys.stderr)
-            return 2
+        except (InputError, protocol.ProtocolError, UnicodeDecodeError) as exc:
+            number = count if isinstance(exc, protocol.ProtocolError) else count + 1
+            what = "not UTF-8 text" if isinstance(exc, UnicodeDecodeError) else str(exc)
+            return _error(f"state {number}: {what}")
         index = choose_index(state, state.seat, time_ms, None, level, start)
         stdout.write(WORDS[index] + "\n")
         stdout.flush()
-    return 0
+
+
+def _error(message: str) -> int:
+    from tui_grid.core.text import echo  # only now: the bot loop must start fast
+
+    print(f"tui-grid tron bot: error: {echo(message, MESSAGE_LIMIT)}", file=sys.stderr)
+    return 2
 
 
 def main(argv: list[str] | None = None) -> int:
