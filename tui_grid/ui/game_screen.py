@@ -282,6 +282,7 @@ class GameScreen(Screen, Generic[S]):
         """A human seat's action, in the game's action encoding."""
         self._stop_watching()
         self.cancel_solver()
+        self.cancel_quiet()
         self._finish_animation()
         if self.session.over:
             self.say(messages.game_over(self.session))
@@ -352,7 +353,14 @@ class GameScreen(Screen, Generic[S]):
     def _interrupt(self) -> None:
         self._stop_watching()
         self.cancel_solver()
+        self.cancel_quiet()
         self._finish_animation()
+
+    def cancel_quiet(self) -> None:
+        """Stop a quiet background search (a hint still improving): its answer is stale."""
+        if self._quiet_cancel is not None:
+            self._quiet_cancel.set()
+            self._quiet_cancel = None
 
     # --- workers ------------------------------------------------------------------------------
     def run_in_worker(self, what: str, task: Callable[[SearchControl], Any], done: Callable[[Any], None], *, quiet: bool = False) -> None:

@@ -141,11 +141,11 @@ class JimmyGame(BoardFiles, Generated, Solvable, GameDefinition):
         capped = " (The search reached its memory budget and ran without caching from there: slower, still exact.)" if result.memory_capped else ""
         if result.escape:
             return Plan(result.path, f"Escape in {plural(len(result.path), 'move')}.{capped}", {"escape": True})
-        line = survive(engine.board, state, control)
+        line = survive(engine.board, state, control, seconds=control.seconds)
         return Plan(
             line.path,
             f"No escape from here: playing the longest line found ({plural(len(line.path), 'move')}), which ends: {line.end.reason}.{capped}",
-            {"escape": False},
+            {"escape": False, "proven": line.proven},
         )
 
     def solve_drawing(self, engine: JimmyEngine, state: JimmyState, record: dict[str, Any]) -> str:

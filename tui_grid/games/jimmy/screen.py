@@ -10,11 +10,17 @@ from tui_grid.core.geometry import Direction, Pos
 from tui_grid.games.jimmy.board import JimmyBoard
 from tui_grid.games.jimmy.engine import NAMES
 from tui_grid.games.jimmy.rules import JimmyState, Outcome, play, step_ghosts
+from tui_grid.games.jimmy.solver import survive
 from tui_grid.ui.board_view import BoardView
 from tui_grid.ui.game_screen import GameScreen, Hint
 from tui_grid.ui.keys import arrow_moves, keymap
 from tui_grid.core.words import plural
 
+#: Seconds the hint gives the longest-line search before showing its first answer, and
+#: then the most it keeps improving that line in the background (and in nodes).
+QUICK_LINE_SECONDS = 1.0
+ANYTIME_SECONDS = 20.0
+ANYTIME_NODES = 5_000_000
 ARROWS = {Direction.UP: "↑ ", Direction.DOWN: "↓ ", Direction.LEFT: "← ", Direction.RIGHT: "→ "}
 
 
@@ -87,6 +93,7 @@ class JimmyBoardView(BoardView):
 
 class JimmyScreen(GameScreen[JimmyState]):
     KEYMAP = keymap(arrow_moves({"up": "U", "down": "D", "left": "L", "right": "R"}))
+    _best = 0  # moves of the longest line shown by the hint so far
 
     def make_board_view(self) -> BoardView:
         return JimmyBoardView()
@@ -108,6 +115,52 @@ class JimmyScreen(GameScreen[JimmyState]):
 
     def legend(self) -> str:
         return "o Jimmy  g ghost  × ghost's next step  · trail  ░ border: escape  █ solid  ↑ hint  ◦ ! longest line, its end  X caught"
+
+    # --- the hint: the answer at once, then a line that keeps improving (anytime) -----------
+    def action_hint(self) -> None:
+        self._interrupt()
+        if self._refuse_when_over():
+            return
+        state = self.state
+
+        def quick(control: Any) -> Plan[Any]:
+            control.seconds = QUICK_LINE_SECONDS  # the answer now; the longest line comes later
+            return self.find_plan(state, control)
+
+        self.run_in_worker("Hint", quick, lambda plan: self._first_hint(state, plan))
+
+    def _first_hint(self, state: JimmyState, plan: Plan[Any]) -> None:
+        if state != self.state:
+            return
+        hint = self.hint_from_plan(state, plan)
+        if plan.info.get("escape") or plan.info.get("proven"):
+            self._show_hint(state, hint)
+            return
+        self._best = len(plan.actions)
+        self._show_hint(state, Hint(f"{hint.message} Searching for a longer line (up to {ANYTIME_SECONDS:g} s)…", hint.marks))
+        board = self.board
+
+        def longer(control: Any) -> Any:
+            def better(path: tuple[Any, ...]) -> None:
+                self.app.call_from_thread(self._longer_line, state, path)
+
+            return survive(board, state, control, budget_nodes=ANYTIME_NODES, seconds=ANYTIME_SECONDS, on_better=better)
+
+        self.run_in_worker("Longer line", longer, lambda line: self._last_line(state, line), quiet=True)
+
+    def _longer_line(self, state: JimmyState, path: tuple[Any, ...]) -> None:
+        if state != self.state or self.hint is None or len(path) <= self._best:
+            return
+        self._best = len(path)
+        hint = self.hint_from_plan(state, Plan(path, "", {"escape": False}))
+        self._show_hint(state, Hint(f"{hint.message} Still searching…", hint.marks))
+
+    def _last_line(self, state: JimmyState, line: Any) -> None:
+        if state != self.state or self.hint is None:
+            return
+        hint = self.hint_from_plan(state, Plan(line.path, "", {"escape": False}))
+        found = "no line lasts longer" if line.proven else f"the longest found in {ANYTIME_SECONDS:g} s"
+        self._show_hint(state, Hint(f"{hint.message} ({found})", hint.marks))
 
     def hint_from_plan(self, state: JimmyState, plan: Plan[Any]) -> Hint:
         if plan.info.get("escape"):

@@ -24,6 +24,7 @@ each with bigger budgets, the last one without a limit.
 
 from __future__ import annotations
 
+import time
 from collections import deque
 from dataclasses import dataclass
 from typing import Callable
@@ -48,6 +49,8 @@ class EscapeResult:
 class SurvivalLine:
     path: tuple[Direction, ...]
     end: JimmyState
+    #: The search finished: no line lasts longer (else it stopped at its budget or time).
+    proven: bool = False
 
 
 class _Layout:
@@ -716,6 +719,10 @@ def survive(
     state: JimmyState | None = None,
     control: SearchControl | None = None,
     budget_nodes: int = 200_000,
+    *,
+    seconds: float | None = None,
+    on_better: Callable[[tuple[Direction, ...]], None] | None = None,
+    clock: Callable[[], float] = time.monotonic,
 ) -> SurvivalLine:
     """A line that lasts as many turns as possible (an escape line if one is met on the way).
 
@@ -723,8 +730,10 @@ def survive(
     branch is cut when the moves made plus a bound on the moves still possible cannot
     beat the best line so far; the bound is the number of cells he can still reach, or
     what an earlier, finished branch proved for the same cell, ghosts and a larger
-    region. Stops after `budget_nodes` nodes (the line found so far is then played out
-    to its end). Deterministic for the same board and state.
+    region. Stops after `budget_nodes` nodes or `seconds` on `clock`, whichever comes
+    first (the line found so far is then played out to its end); `on_better` hears of
+    each longer line as it is found (an anytime hint). Deterministic for the same board,
+    state and budget in nodes.
     """
     state = _start(board, state)
     if state.outcome is not Outcome.PLAYING:
@@ -775,6 +784,8 @@ def survive(
 
     # Frame: [children, next index, memo key, region, bound on the moves still possible]
     stack: list[list] = [[children(j0, ghosts0, visited0) or [], 0, None, 0, 0]]
+    deadline = None if seconds is None else clock() + seconds
+    stopped = False
     while stack:
         frame = stack[-1]
         kids, index = frame[0], frame[1]
@@ -798,7 +809,10 @@ def survive(
             break
         if len(path) > len(best):
             best = list(path)
-        if nodes >= budget_nodes:
+            if on_better is not None:
+                on_better(tuple(best))
+        if nodes >= budget_nodes or (deadline is not None and not nodes & 255 and clock() >= deadline):
+            stopped = True
             break
         region = lay.region(n, open_mask & ~visited, frame[3])
         bound = region.bit_count()
@@ -817,7 +831,7 @@ def survive(
             continue
         stack.append([grand, 0, key, region, 0])
     if escape is not None:
-        return SurvivalLine(tuple(escape), replay(board, escape, state))
+        return SurvivalLine(tuple(escape), replay(board, escape, state), proven=True)
     # A budget stop can leave the best line unfinished: play it out, farthest from the ghosts first.
     end = replay(board, best, state)
     line = list(best)
@@ -829,4 +843,4 @@ def survive(
         d = kids[0][1]
         line.append(d)
         end = replay(board, [d], end)
-    return SurvivalLine(tuple(line), end)
+    return SurvivalLine(tuple(line), end, proven=not stopped)
