@@ -3,11 +3,13 @@ in the user's data folder (`$TUI_GRID_DATA` overrides it, for tests)."""
 
 from __future__ import annotations
 
+import contextlib
 import hashlib
 import os
 import re
+import tempfile
 from pathlib import Path
-from typing import Any
+from typing import Any, Iterator
 
 from tui_grid.core.session import Session
 
@@ -51,8 +53,49 @@ def pending(game: Any, loaded: Any) -> Path | None:
 
 
 def write(path: Path, text: str) -> None:
-    """Write through a temporary file, so a crash never leaves half a save."""
+    """Write a save so that nothing can lose or leak it: the text goes to a new temporary
+    file with a random name, created exclusively (a link planted in the folder is never
+    followed), flushed to disk, then renamed over `path` in one step, so a reader sees the
+    old save or the new one, never half of one. A lock next to the save keeps two app
+    instances from writing it at once. Any failure (a read-only folder, a full disk) raises
+    OSError and leaves the old save as it was."""
     path.parent.mkdir(parents=True, exist_ok=True)
-    temporary = path.with_suffix(path.suffix + ".tmp")
-    temporary.write_text(text, encoding="utf-8")
-    os.replace(temporary, path)
+    data = text.encode("utf-8")
+    with _locked(path):
+        fd, temporary = tempfile.mkstemp(prefix=f".{path.name}.", suffix=".tmp", dir=path.parent)
+        try:
+            try:
+                _write_all(fd, data)
+                os.fsync(fd)
+            finally:
+                os.close(fd)
+            os.replace(temporary, path)
+        except BaseException:
+            with contextlib.suppress(OSError):
+                os.unlink(temporary)
+            raise
+
+
+def _write_all(fd: int, data: bytes) -> None:
+    """Every byte, or OSError (ENOSPC on a full disk): tests replace it to fill a disk."""
+    view = memoryview(data)
+    while view:
+        written = os.write(fd, view)
+        view = view[written:]
+
+
+@contextlib.contextmanager
+def _locked(path: Path) -> Iterator[None]:
+    """An exclusive lock on `path`'s lock file (never a link), where the OS has flock."""
+    try:
+        import fcntl
+    except ImportError:  # not on this OS: the rename alone still never leaves half a save
+        yield
+        return
+    flags = os.O_RDWR | os.O_CREAT | getattr(os, "O_NOFOLLOW", 0) | getattr(os, "O_CLOEXEC", 0)
+    fd = os.open(path.with_name(f".{path.name}.lock"), flags, 0o600)
+    try:
+        fcntl.flock(fd, fcntl.LOCK_EX)
+        yield
+    finally:
+        os.close(fd)  # closing releases the lock

@@ -99,8 +99,9 @@ class TuiGridApp(App):
 
         if self.quitting:
             return
-        self.quitting = True
         for screen in self.screen_stack:
-            if isinstance(screen, GameScreen):
-                screen.autosave()
+            if isinstance(screen, GameScreen) and not screen.autosave() and not screen._leave_unsaved:
+                screen._leave_unsaved = True  # told once; q again quits without the save
+                return
+        self.quitting = True
         self.exit()

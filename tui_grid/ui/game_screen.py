@@ -640,7 +640,9 @@ class GameScreen(Screen, Generic[S]):
         if self._finish_animation():
             self.say("Animation skipped to its end.")
             return
-        self.autosave()
+        if not self.autosave() and not self._leave_unsaved:
+            self._leave_unsaved = True  # said once: a second esc leaves without the save
+            return
         self.app.pop_screen()
 
     def action_quit(self) -> None:
@@ -654,13 +656,26 @@ class GameScreen(Screen, Generic[S]):
         self.session.close()
 
     # --- saving -----------------------------------------------------------------------------
-    def autosave(self) -> None:
+    _leave_unsaved = False  # the autosave failed and the player was told: leaving is their call
+
+    def autosave(self) -> bool:
         """Keep a game in progress in the user's data folder; a finished or untouched one
-        leaves no save behind."""
+        leaves no save behind. False when the folder cannot be written (read-only, full):
+        the game stays here, in memory, and the message offers ctrl+s to another place."""
         from tui_grid.core import saves
 
-        if isinstance(self.game, BoardFiles):
+        if not isinstance(self.game, BoardFiles):
+            return True
+        try:
             saves.autosave(self.game, self.loaded, self.session)
+        except OSError as exc:
+            text = (f"Cannot keep this game in {saves.data_dir()}: {exc.strerror or exc}. It is still here: "
+                    "ctrl+s saves it elsewhere; esc or q again leaves without it.")
+            self.say(text)
+            tell(self, text, title="Not saved", severity="warning", timeout=10)
+            return False
+        self._leave_unsaved = False
+        return True
 
     def action_save(self) -> None:
         from tui_grid.ui.save_dialog import SaveDialog
@@ -684,7 +699,9 @@ class GameScreen(Screen, Generic[S]):
     def load_board(self, loaded: LoadedBoard) -> None:
         """Start over on another board; the old game is saved if it was in progress."""
         self._interrupt()
-        self.autosave()
+        if not self.autosave() and not self._leave_unsaved:
+            self._leave_unsaved = True
+            return
         self.session.close()
         self.start_game(loaded)
         self.hint = None

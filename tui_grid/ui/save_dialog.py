@@ -42,8 +42,25 @@ class SaveDialog(ModalScreen[Path | None]):
     def on_mount(self) -> None:
         self.query_one(Input).focus()
 
+    _overwrite: Path | None = None  # a file the player was asked about, and confirmed by enter again
+
+    def on_input_changed(self) -> None:
+        self._overwrite = None
+        self.query_one("#error", Plain).update("")
+
     def on_input_submitted(self) -> None:
-        path = Path(self.query_one(Input).value.strip()).expanduser()
+        text = self.query_one(Input).value.strip()
+        if not text:
+            self.query_one("#error", Plain).update("Type a file name to save to.")
+            return
+        path = Path(text).expanduser()
+        if path.is_dir():
+            self.query_one("#error", Plain).update(f"{path} is a folder: add a file name.")
+            return
+        if (path.exists() or path.is_symlink()) and self._overwrite != path:
+            self._overwrite = path
+            self.query_one("#error", Plain).update(f"{path} exists: enter again replaces it, or change the name.")
+            return
         try:
             saves.write(path, saves.save_text(self.game, self.loaded, self.session))
         except OSError as exc:
