@@ -327,8 +327,9 @@ class MatchScreen(GameScreen[S]):
         self._pace_driver()
         self.show_status()
 
-    def autosave(self) -> None:
+    def autosave(self) -> bool:
         """A real-time match is not saved: there is nothing to resume into."""
+        return True
 
     def close_feed(self) -> None:
         """Stop the match and let go of it (a new setup makes another)."""
