@@ -29,6 +29,7 @@ from tui_grid.games.registry import (
     all_games,
     game_keys,
     get_game,
+    parse_count,
     parse_seconds,
 )
 
@@ -172,8 +173,9 @@ def _command_help(command: str) -> int:
     about = {"solve": "solve boards headless", "generate": "print a new random board in file format"}.get(command)
     if about is None:
         about = next(verb.help for game in all_games() for verb in game.verbs() if verb.name == command)
+    web = "\n'tui-grid serve web' serves the whole app to web browsers (see 'tui-grid serve web --help')." if command == "serve" else ""
     print(f"usage: tui-grid {command} GAME ...  (or tui-grid GAME {command} ...)\n\n{about}.\n\n"
-          f"GAME: one of {', '.join(owners)}\nSee 'tui-grid {command} GAME --help' for that game's options.")
+          f"GAME: one of {', '.join(owners)}\nSee 'tui-grid {command} GAME --help' for that game's options.{web}")
     return 0
 
 
@@ -199,6 +201,8 @@ def _dispatch(args: argparse.Namespace) -> int:
         return _run_app(game.key, loaded)
     if command == "boards":
         return _list_boards(args.game)
+    if command == "serve" and args.game == "web":
+        return _serve_web(args.rest)
     if command == "solve":
         return _solve(_need_game("solve", args.game), args.rest)
     if command == "generate":
@@ -208,6 +212,25 @@ def _dispatch(args: argparse.Namespace) -> int:
     if command == "replay":
         return _replay(args.file, args.game, _delay(args.delay))
     return _run_verb(_need_game(command, args.game), command, args.rest, f"tui-grid {command}")
+
+
+def _serve_web(rest: list[str]) -> int:
+    """The whole app in a browser (textual-serve): each tab runs its own app."""
+
+    def configure(parser: argparse.ArgumentParser) -> None:
+        parser.description = "Serve the app to web browsers: each tab gets its own app."
+        parser.add_argument("--host", default="127.0.0.1", help="address to listen on (default 127.0.0.1)")
+        parser.add_argument("--port", default="8000", metavar="PORT", help="port to listen on (default 8000)")
+        parser.add_argument("--public-url", default=None, metavar="URL", help="the address browsers use, behind a proxy")
+
+    args = _sub_parser("tui-grid serve web", configure).parse_args(rest)
+    port = parse_count("--port", args.port, 1)
+    if port > 65535:
+        raise UsageError(f"--port must be at most 65535, got {port}")
+    from tui_grid.ui.web import serve_web
+
+    serve_web(args.host, port, args.public_url)
+    return 0
 
 
 def _need_game(command: str, key: str | None) -> GameDefinition:
@@ -253,6 +276,8 @@ def _attach_terminal() -> None:
     standard input is replaced by /dev/tty. Without a terminal, say so in one line."""
     import os
 
+    if os.environ.get("TEXTUAL_DRIVER", "").endswith(":WebDriver"):
+        return  # served to a browser (tui-grid serve web): the web driver is the terminal
     if not sys.stdout.isatty():
         raise UsageError(f"output is not a terminal: {NEEDS_TERMINAL}")
     if sys.stdin.isatty():
