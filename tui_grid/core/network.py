@@ -13,14 +13,18 @@ import select
 import socket
 import threading
 import time
-from typing import Any, Callable
+from collections.abc import Callable
+from typing import Any
 
 from tui_grid.core.agents import Agent, AgentError, Ask
+from tui_grid.core.text import echo
 
 #: A line without its newline that sits this long with nothing after it counts as sent
-#: (some course clients send an answer without "\n").
+#: (some course clients send an answer without "\n"), if it reads as a whole answer; a
+#: part of one (a reply split over two segments) waits for the rest, up to the deadline.
 UNTERMINATED_GRACE = 0.05
-MAX_LINE = 1 << 20
+#: Longest line read: the longest legal answer is a few hundred bytes.
+MAX_LINE = 4096
 
 
 #: Seconds past a driver's deadline before an uncancelled read gives up by itself.
@@ -48,7 +52,7 @@ class LineConnection:
         sock.setsockopt(socket.IPPROTO_TCP, socket.TCP_NODELAY, 1)
 
     @classmethod
-    def connect(cls, host: str, port: int, timeout: float = 10.0) -> "LineConnection":
+    def connect(cls, host: str, port: int, timeout: float = 10.0) -> LineConnection:
         sock = socket.create_connection((host, port), timeout=timeout)
         sock.settimeout(None)
         return cls(sock, f"{host}:{port}")
@@ -61,9 +65,11 @@ class LineConnection:
         except OSError as exc:
             raise Disconnected(f"{self.name} disconnected ({exc.strerror or exc})") from None
 
-    def read_line(self, timeout: float | None, stop: threading.Event | None = None) -> str:
+    def read_line(self, timeout: float | None, stop: threading.Event | None = None, complete: Callable[[str], bool] | None = None) -> str:
         """The next line, waiting at most `timeout` seconds (None: forever, or until `stop`).
-        Raises TimedOut or Disconnected (AgentError, forfeit=True)."""
+        Text without a newline counts as a line once nothing more comes for a moment, if
+        `complete(text)` says it is a whole answer (else the rest is awaited). Raises
+        TimedOut or Disconnected (AgentError, forfeit=True)."""
         deadline = None if timeout is None else time.monotonic() + timeout
         while True:
             newline = self._buffer.find(b"\n")
@@ -75,6 +81,9 @@ class LineConnection:
             now = time.monotonic()
             left = None if deadline is None else deadline - now
             if left is not None and left <= 0:
+                if self._buffer:  # part of an answer and no more: what came is the answer
+                    raw, self._buffer = self._buffer, b""
+                    return self._decode(raw)
                 raise TimedOut(f"{self.name} ran out of time (no answer)")
             wait = 0.2 if left is None else min(left, 0.2)
             if self._buffer:
@@ -86,8 +95,8 @@ class LineConnection:
             except (OSError, ValueError):
                 raise Disconnected(f"{self.name} disconnected") from None
             if not ready:
-                if self._buffer:  # an answer without a newline, and nothing more coming
-                    raw, self._buffer = self._buffer, b""
+                if self._buffer and (complete is None or complete(self._buffer.decode("utf-8", "replace"))):
+                    raw, self._buffer = self._buffer, b""  # an answer without a newline, and nothing more coming
                     return self._decode(raw)
                 continue
             try:
@@ -100,6 +109,16 @@ class LineConnection:
                     return self._decode(raw)
                 raise Disconnected(f"{self.name} disconnected")
             self._buffer += chunk
+
+    def discard_pending(self) -> None:
+        """Drop what the peer sent and nobody read (a late answer to an ended game)."""
+        self._buffer = b""
+        try:
+            while select.select([self.sock], [], [], 0)[0]:
+                if not self.sock.recv(65536):
+                    return
+        except OSError:
+            return
 
     def _decode(self, raw: bytes) -> str:
         try:
@@ -117,7 +136,7 @@ class LineConnection:
             pass
         self.sock.close()
 
-    def __enter__(self) -> "LineConnection":
+    def __enter__(self) -> LineConnection:
         return self
 
     def __exit__(self, *exc: object) -> None:
@@ -158,7 +177,7 @@ class LineListener:
     def close(self) -> None:
         self.sock.close()
 
-    def __enter__(self) -> "LineListener":
+    def __enter__(self) -> LineListener:
         return self
 
     def __exit__(self, *exc: object) -> None:
@@ -223,6 +242,8 @@ class NetworkAgent(Agent[Any, Any]):
         self.observe = observe or (lambda ask: ask.engine.observation(ask.state, ask.seat))
         self.parse = parse or (lambda line, ask: ask.engine.decode_action(line))
         self.stop = stop
+        #: Why the last ask failed, if it did (the server tells a timeout from a hang-up).
+        self.last_error: AgentError | None = None
 
     def act(self, ask: Ask[Any, Any]) -> Any:
         line = self.observe(ask)
@@ -237,7 +258,21 @@ class NetworkAgent(Agent[Any, Any]):
             backstop = remaining + BACKSTOP_SECONDS
             limit = backstop if limit is None else min(limit, backstop)
         try:
-            answer = self.conn.read_line(limit, _Either(self.stop, ask.control.cancel))
+            return self._answer(ask, limit, started)
+        except AgentError as exc:
+            self.last_error = exc
+            raise
+
+    def _answer(self, ask: Ask[Any, Any], limit: float | None, started: float) -> Any:
+        def complete(text: str) -> bool:
+            try:
+                self.parse(text, ask)
+            except (ValueError, IndexError, KeyError):
+                return False
+            return True
+
+        try:
+            answer = self.conn.read_line(limit, _Either(self.stop, ask.control.cancel), complete)
         except TimedOut:
             self.clock.charge(time.monotonic() - started)
             total = self.clock.total
@@ -251,7 +286,7 @@ class NetworkAgent(Agent[Any, Any]):
         try:
             return self.parse(answer, ask)
         except (ValueError, IndexError, KeyError) as exc:
-            raise AgentError(f"{self.name} sent garbage: {answer[:80]!r} ({exc})") from None
+            raise AgentError(f"{self.name} sent garbage: {echo(answer)!r} ({echo(exc)})") from None
 
     def close(self) -> None:
         self.conn.close()

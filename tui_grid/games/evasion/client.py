@@ -7,7 +7,8 @@ line per state line, and returns a summary dict (games played, roles, last ticks
 
 from __future__ import annotations
 
-from typing import Any, Callable
+from collections.abc import Callable
+from typing import Any
 
 from tui_grid.core.agents import AgentError
 from tui_grid.core.network import LineConnection
@@ -15,7 +16,7 @@ from tui_grid.games.evasion import protocol2016 as p2016
 from tui_grid.games.evasion import protocol2023 as p2023
 from tui_grid.games.evasion.ai import make_policy
 from tui_grid.games.evasion.engine import EvasionEngine, HunterAction, PreyAction
-from tui_grid.games.evasion.rules import Config
+from tui_grid.games.evasion.rules import Config, check_on_board
 
 LEVELS = ("builtin",)
 
@@ -114,6 +115,7 @@ def _play_2016(conn: LineConnection, name: str, level: str, seed: int, timeout: 
         words = line.split()
         if engine is None and len(words) >= 8:
             m, n, width, height = (int(w) for w in words[3:7])
+            check_on_board(width, height, ())  # before a grid of that size is made
             engine = EvasionEngine(Config(n=n, m=m, width=width, height=height, preset="2016"))
         assert engine is not None
         _, game_num, state = p2016.parse_state_line(line, engine)

@@ -22,10 +22,20 @@ Event of kind "refused" with the reason; the step goes on as if it had not been 
 
 from __future__ import annotations
 
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field, replace
-from typing import Mapping, Sequence, Union
+from typing import Union
 
-from tui_grid.core.engine import Engine, Event, IllegalAction, Outcome, PLAYING, Result, Step
+from tui_grid.core.engine import (
+    PLAYING,
+    Engine,
+    Event,
+    IllegalAction,
+    Outcome,
+    Result,
+    Step,
+)
+from tui_grid.core.words import plural
 from tui_grid.games.evasion.rules import (
     Config,
     Grid,
@@ -140,7 +150,7 @@ class EvasionEngine(Engine[State, Action]):
     def acting_seats(self, state: State) -> tuple[int, ...]:
         if self.outcome(state).over:
             return ()
-        return (HUNTER, PREY) if state.prey_moves_next else (HUNTER,)
+        return (HUNTER, PREY) if state.prey_moves_next or self.config.prey_every_step else (HUNTER,)
 
     def legal_actions(self, state: State, seat: int) -> Sequence[Action]:
         """The prey's ten actions; for the hunter a useful subset (nothing, h, v, removals)."""
@@ -182,7 +192,7 @@ class EvasionEngine(Engine[State, Action]):
             raise IllegalAction("the game is over")
         t = state.tick + 1
         prey_moves = t % 2 == 0
-        if not prey_moves and actions.get(PREY) is not None:
+        if not prey_moves and actions.get(PREY) is not None and not self.config.prey_every_step:
             raise IllegalAction(f"the prey moves only on even steps, and step {t} is odd")
         hunter_action = actions.get(HUNTER) or NO_WALLS
         prey_action = (actions.get(PREY) or KEEP) if prey_moves else None
@@ -197,10 +207,18 @@ class EvasionEngine(Engine[State, Action]):
         walls = state.walls
         last_build = state.last_build
         events: tuple[Event, ...] = ()
-        if not hunter_action.is_none:
-            walls, last_build, grid, events = self._walls(state, hunter_action, t, grid)
-
-        hx, hy, hvx, hvy = bounce(grid, *state.hunter, *state.hunter_velocity)
+        java_order = self.config.preset == "2016"
+        if java_order:  # the 2016 server: removals, the hunter's move, then the wall from the cell it left
+            if hunter_action.remove:
+                walls, grid, events = self._remove(state, hunter_action, grid)
+            hx, hy, hvx, hvy = bounce(grid, *state.hunter, *state.hunter_velocity)
+            if hunter_action.build is not None:
+                walls, last_build, grid, built = self._build(state, hunter_action.build, t, grid, walls, (hx, hy))
+                events += built
+        else:
+            if not hunter_action.is_none:
+                walls, last_build, grid, events = self._walls(state, hunter_action, t, grid)
+            hx, hy, hvx, hvy = bounce(grid, *state.hunter, *state.hunter_velocity)
         if prey_action is not None:
             pvx, pvy = state.prey_velocity if prey_action.velocity is None else prey_action.velocity
             px, py, pvx, pvy = bounce(grid, *state.prey, pvx, pvy)
@@ -216,44 +234,56 @@ class EvasionEngine(Engine[State, Action]):
     def _walls(
         self, state: State, action: HunterAction, t: int, grid: Grid
     ) -> tuple[tuple[Wall, ...], int | None, Grid, tuple[Event, ...]]:
-        events: list[Event] = []
+        walls, grid, events = self._remove(state, action, grid) if action.remove else (state.walls, grid, ())
+        if action.build is None:
+            return walls, state.last_build, grid, events
+        walls, last_build, grid, built = self._build(state, action.build, t, grid, walls, None)
+        return walls, last_build, grid, events + built
+
+    def _remove(self, state: State, action: HunterAction, grid: Grid) -> tuple[tuple[Wall, ...], Grid, tuple[Event, ...]]:
+        """The removals asked for; refused ones are counted in one event, not one each (a
+        client may ask for thousands)."""
         walls = list(state.walls)
-        last_build = state.last_build
+        refused = 0
+        first = ""
         for removal in action.remove:
             if isinstance(removal, int):
-                if not 0 <= removal < len(state.walls):
-                    events.append(_refused(f"no wall number {removal} to remove ({len(state.walls)} walls)"))
-                    continue
-                wall = state.walls[removal]
+                wall = state.walls[removal] if 0 <= removal < len(state.walls) else None
+                what = f"number {removal}" if wall is None else ""
             else:
-                wall = removal
-            if wall in walls:
+                wall, what = removal, ""
+            if wall is not None and wall in walls:
                 walls.remove(wall)
-            else:
-                events.append(_refused(f"no wall {wall.text()} to remove"))
+                continue
+            refused += 1
+            if refused == 1:
+                first = what or (f"{wall.text()}" if wall is not None else "")
         if len(walls) != len(state.walls):
             grid = self.grid(tuple(walls))
-        build = action.build
-        if build is not None:
-            wait = 0 if last_build is None else last_build + self.config.n - t
-            if wait > 0:
-                events.append(_refused(f"no wall yet: {self.config.n} steps must pass between walls (wait {wait} more)"))
-            elif len(walls) >= self.config.m:
-                events.append(_refused(f"no wall: at most {self.config.m} walls may stand; remove one first"))
-            else:
-                if isinstance(build, str):
-                    wall = extend_wall(grid, *state.hunter, horizontal=build == "h")
-                else:
-                    wall = build
-                problem = wall_problem(grid, wall, state.hunter, state.hunter_velocity, state.prey)
-                if problem is not None:
-                    events.append(_refused(problem))
-                else:
-                    walls.append(wall)
-                    last_build = t
-                    grid = self.grid(tuple(walls))
-                    events.append(Event(f"wall {wall.text()} built", kind="built", seat=HUNTER))
-        return tuple(walls), last_build, grid, tuple(events)
+        events: tuple[Event, ...] = ()
+        if refused:
+            more = f" (and {refused - 1} more removals refused)" if refused > 1 else ""
+            events = (_refused(f"no wall {first} to remove ({plural(len(state.walls), 'wall')} standing){more}"),)
+        return tuple(walls), grid, events
+
+    def _build(
+        self, state: State, build: object, t: int, grid: Grid, walls: tuple[Wall, ...], moved_to: tuple[int, int] | None
+    ) -> tuple[tuple[Wall, ...], int | None, Grid, tuple[Event, ...]]:
+        """A wall request through the hunter's cell before its move; `moved_to` is where it
+        went when it has moved already (the 2016 order)."""
+        last_build = state.last_build
+        wait = 0 if last_build is None else last_build + self.config.n - t
+        if wait > 0:
+            return walls, last_build, grid, (_refused(f"no wall yet: {self.config.n} steps must pass between walls (wait {wait} more)"),)
+        if len(walls) >= self.config.m:
+            return walls, last_build, grid, (_refused(f"no wall built: at most {plural(self.config.m, 'wall')} may stand; remove one first"),)
+        wall = extend_wall(grid, *state.hunter, horizontal=build == "h") if isinstance(build, str) else build
+        assert isinstance(wall, Wall)
+        problem = wall_problem(grid, wall, state.hunter, state.hunter_velocity, state.prey, moved_to)
+        if problem is not None:
+            return walls, last_build, grid, (_refused(problem),)
+        walls = walls + (wall,)
+        return walls, t, self.grid(walls), (Event(f"wall {wall.text()} built", kind="built", seat=HUNTER),)
 
     def observation(self, state: State, seat: int) -> str:
         """The 2023 protocol's state line: what a course client is sent."""

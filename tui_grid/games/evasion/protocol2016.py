@@ -12,8 +12,9 @@ until a wall may be built (0: now).
 
 from __future__ import annotations
 
+from tui_grid.core.text import echo
 from tui_grid.games.evasion.engine import EvasionEngine, HunterAction, PreyAction, State
-from tui_grid.games.evasion.rules import Wall, extend_wall, make_wall
+from tui_grid.games.evasion.rules import Wall, check_on_board, extend_wall, make_wall
 
 SENDNAME = "sendname"
 DONE = "done"
@@ -43,13 +44,16 @@ def parse_state_line(line: str, engine: EvasionEngine) -> tuple[int, int, State]
         raise ValueError(f"not a 2016 state line: {line!r}") from None
     if len(nums) < 15 or len(nums) != 15 + 4 * nums[14]:
         raise ValueError(f"not a 2016 state line: {line!r}")
-    time_left, game_num, tick, _m, n, _w, _h, timer = nums[:8]
+    time_left, game_num, tick, _m, n, width, height, timer = nums[:8]
     walls = []
     for i in range(nums[14]):
         kind, a, b, c = nums[15 + 4 * i : 19 + 4 * i]
         walls.append(make_wall(b, a, c, a) if kind == 0 else make_wall(a, b, a, c))
-    # wallTimer counts down to the next allowed build; any last build that gives it will do.
-    last_build = None if timer == 0 else tick + 1 + timer - n
+    check_on_board(width, height, tuple(walls), (nums[8], nums[9]), (nums[12], nums[13]))
+    # wallTimer counts down to the next allowed build: 0 means "now", not "never built".
+    # The latest last build it allows is the one the server had (a build N steps ago at
+    # most); only on a board with no wall yet at the first step was there none.
+    last_build = None if timer == 0 and tick == 0 and not walls else tick + 1 + timer - n
     state = engine.make_state(
         tick=tick,
         hunter=(nums[8], nums[9]),
@@ -61,42 +65,47 @@ def parse_state_line(line: str, engine: EvasionEngine) -> tuple[int, int, State]
     return time_left, game_num, state
 
 
-def _head(words: list[str], game_num: int, tick: int, line: str) -> None:
-    if len(words) < 2:
-        raise ValueError(f"answer too short: {line.strip()!r}")
+#: Most removal indices read from one answer (more are ignored: M is at most 10).
+MAX_REMOVALS = 64
+STAY = PreyAction((0, 0))
+
+
+def _numbers(line: str, who: str) -> list[int]:
     try:
-        g, t = int(words[0]), int(words[1])
+        return [int(w) for w in line.split()]
     except ValueError:
-        raise ValueError(f"answer must start 'gameNum tick', got {line.strip()!r}") from None
-    if (g, t) != (game_num, tick):
-        raise ValueError(f"answer is for game {g} tick {t}, expected game {game_num} tick {tick}")
+        raise ValueError(f"{who} answer has a non-number: {echo(line.strip())!r}") from None
+
+
+def _current(nums: list[int], game_num: int, tick: int) -> bool:
+    """Whether an answer is for this game and tick. The 2016 server ignores one that is
+    not (a lagging client's late answer) instead of ending its game."""
+    return len(nums) >= 2 and nums[0] == game_num and nums[1] == tick
 
 
 def parse_hunter_reply(line: str, game_num: int, tick: int, state: State) -> HunterAction:
-    words = line.split()
-    _head(words, game_num, tick, line)
-    try:
-        nums = [int(w) for w in words[2:]]
-    except ValueError:
-        raise ValueError(f"hunter answer has a non-number: {line.strip()!r}") from None
-    if not nums or nums[0] not in (0, 1, 2):
-        raise ValueError(f"hunter answer needs a wall type 0, 1 or 2: {line.strip()!r}")
-    build = {0: None, 1: "h", 2: "v"}[nums[0]]
-    removals = tuple(dict.fromkeys(nums[1:]))
+    """As the 2016 server reads it: type 1 builds a horizontal wall, 2 a vertical one, any
+    other number none; the rest are walls to remove. An answer for another game or tick
+    does nothing."""
+    nums = _numbers(line, "hunter")
+    if not nums:
+        raise ValueError("empty hunter answer")
+    if not _current(nums, game_num, tick) or len(nums) < 3:
+        return HunterAction(None, ())
+    build = {1: "h", 2: "v"}.get(nums[2])
+    removals = tuple(dict.fromkeys(nums[3 : 3 + MAX_REMOVALS]))
     return HunterAction(build, removals)
 
 
 def parse_prey_reply(line: str, game_num: int, tick: int) -> PreyAction:
-    words = line.split()
-    _head(words, game_num, tick, line)
-    if len(words) != 4:
-        raise ValueError(f"prey answer is 'gameNum tick dx dy', got {line.strip()!r}")
-    try:
-        dx, dy = int(words[2]), int(words[3])
-    except ValueError:
-        raise ValueError(f"prey answer has a non-number: {line.strip()!r}") from None
-    if dx not in (-1, 0, 1) or dy not in (-1, 0, 1):
-        raise ValueError(f"prey move must be -1, 0 or 1 on each axis, got {dx} {dy}")
+    """As the 2016 server reads it: each component clamped to -1..1 (a client's `-3` is
+    `-1`); an answer for another game or tick, or a short one, stays put."""
+    nums = _numbers(line, "prey")
+    if not nums:
+        raise ValueError("empty prey answer")
+    if not _current(nums, game_num, tick) or len(nums) < 4:
+        return STAY
+    dx, dy = (max(-1, min(1, v)) for v in nums[2:4])
     return PreyAction((dx, dy))
 
 

@@ -21,7 +21,7 @@ from tui_grid.games.evasion.engine import (
     decode_2023_hunter,
     state_line,
 )
-from tui_grid.games.evasion.rules import Config, Wall, extend_wall, make_wall
+from tui_grid.games.evasion.rules import Config, Wall, check_on_board, extend_wall, make_wall
 
 END = "end"
 
@@ -51,6 +51,8 @@ def parse_state_line(line: str, engine: EvasionEngine) -> State:
     if len(nums) != 11 + 4 * count:
         raise ValueError(f"state line says {count} walls but has {len(nums) - 11} wall numbers")
     walls = tuple(make_wall(*nums[11 + 4 * i : 15 + 4 * i]) for i in range(count))  # type: ignore[arg-type]
+    config = engine.config
+    check_on_board(config.width, config.height, walls, (nums[1], nums[2]), (nums[6], nums[7]))  # type: ignore[arg-type]
     last = nums[5]
     return engine.make_state(
         tick=nums[0],

@@ -14,8 +14,9 @@ made.
 from __future__ import annotations
 
 from collections import OrderedDict
+from collections.abc import Iterator
 from dataclasses import dataclass
-from typing import Iterator, NamedTuple
+from typing import NamedTuple
 
 PRESETS = ("course", "2016")
 
@@ -24,8 +25,11 @@ PRESETS = ("course", "2016")
 class Config:
     """One game's parameters. `n`: steps between wall creations; `m`: most walls at once.
 
-    `preset` "course" catches at distance <= 4; "2016" at distance < 4 (the 2016 server).
-    `max_steps` ends an uncaught game (None: no limit)."""
+    `preset` "course" follows RULES.md; "2016" follows the 2016 course server (Java) where
+    it differs: capture at distance < 4, its Bresenham cells for the line of sight, and its
+    order within a step (the hunter moves, then a wall is built from the cell it left).
+    `max_steps` ends an uncaught game (None: no limit). `prey_every_step` asks the prey
+    every step, its answer counting only on its move steps (the 2016 protocol)."""
 
     n: int = 10
     m: int = 5
@@ -37,6 +41,7 @@ class Config:
     prey_velocity: tuple[int, int] = (0, 0)
     preset: str = "course"
     max_steps: int | None = None
+    prey_every_step: bool = False
 
     def __post_init__(self) -> None:
         if self.n < 0:
@@ -101,6 +106,21 @@ def make_wall(x1: int, y1: int, x2: int, y2: int) -> Wall:
 
 
 PAD = 2
+#: The largest board side a server may announce to our client (the course's is 300).
+MAX_BOARD_SIDE = 2000
+
+
+def check_on_board(width: int, height: int, walls: tuple[Wall, ...], *points: tuple[int, int]) -> None:
+    """Refuse geometry from outside (a server's state line) before anything is allocated
+    for it: a wall `5 0 5 1000000000` must be an error, not 2 GB of grid."""
+    if not (1 <= width <= MAX_BOARD_SIDE and 1 <= height <= MAX_BOARD_SIDE):
+        raise ValueError(f"a {width}x{height} board is not one this client plays (at most {MAX_BOARD_SIDE} a side)")
+    for x, y in points:
+        if not (0 <= x < width and 0 <= y < height):
+            raise ValueError(f"position {x},{y} is off the {width}x{height} board")
+    for wall in walls:
+        if wall.x1 < 0 or wall.y1 < 0 or wall.x2 >= width or wall.y2 >= height:
+            raise ValueError(f"wall {wall.text()} leaves the {width}x{height} board")
 
 
 class Grid:
@@ -108,7 +128,7 @@ class Grid:
 
     `cells[(y + PAD) * stride + x + PAD]` is 1 when (x, y) is a wall or off the board."""
 
-    __slots__ = ("width", "height", "stride", "cells", "walls")
+    __slots__ = ("cells", "height", "stride", "walls", "width")
 
     def __init__(self, width: int, height: int, walls: tuple[Wall, ...] = ()) -> None:
         self.width = width
@@ -129,7 +149,7 @@ class Grid:
         """True for a wall cell or off the board (only for points within PAD of the board)."""
         return self.cells[(y + PAD) * self.stride + x + PAD] == 1
 
-    def with_wall(self, wall: Wall) -> "Grid":
+    def with_wall(self, wall: Wall) -> Grid:
         """A copy with one more wall (not cached)."""
         grid = Grid.__new__(Grid)
         grid.width, grid.height, grid.stride = self.width, self.height, self.stride
@@ -149,7 +169,7 @@ def mark(cells: bytearray, stride: int, wall: Wall, value: int) -> None:
         cells[start:end:stride] = bytes([value]) * (y2 - y1 + 1)
 
 
-_GRIDS: "OrderedDict[tuple[int, int, tuple[Wall, ...]], Grid]" = OrderedDict()
+_GRIDS: OrderedDict[tuple[int, int, tuple[Wall, ...]], Grid] = OrderedDict()
 _GRID_CACHE_SIZE = 64
 
 
@@ -216,20 +236,46 @@ def line_cells(x0: int, y0: int, x1: int, y1: int) -> Iterator[tuple[int, int]]:
             y0 += sy
 
 
-def line_clear(grid: Grid, x0: int, y0: int, x1: int, y1: int) -> bool:
-    """True when no wall cell lies on the Bresenham line between the two points."""
+def line_cells_2016(x0: int, y0: int, x1: int, y1: int) -> list[tuple[int, int]]:
+    """The 2016 server's Bresenham cells: the steep axis swapped in, ends ordered by x, the
+    error started at half the run and stepped when it goes below zero. They differ from
+    `line_cells` for offsets such as (1, 2) and (2, 1)."""
+    steep = abs(y1 - y0) > abs(x1 - x0)
+    if steep:
+        x0, y0, x1, y1 = y0, x0, y1, x1
+    if x0 > x1:
+        x0, x1, y0, y1 = x1, x0, y1, y0
+    run, rise = x1 - x0, abs(y1 - y0)
+    error = run // 2
+    y = y0
+    step = 1 if y0 < y1 else -1
+    out = []
+    for x in range(x0, x1 + 1):
+        out.append((y, x) if steep else (x, y))
+        error -= rise
+        if error < 0:
+            y += step
+            error += run
+    return out
+
+
+def line_clear(grid: Grid, x0: int, y0: int, x1: int, y1: int, java: bool = False) -> bool:
+    """True when no wall cell lies on the Bresenham line between the two points (the 2016
+    server's variant when `java`)."""
     cells, stride = grid.cells, grid.stride
-    return not any(cells[(y + PAD) * stride + x + PAD] for x, y in line_cells(x0, y0, x1, y1))
+    line = line_cells_2016(x0, y0, x1, y1) if java else line_cells(x0, y0, x1, y1)
+    return not any(cells[(y + PAD) * stride + x + PAD] for x, y in line)
 
 
 def catches(grid: Grid, hx: int, hy: int, px: int, py: int, strict: bool = False) -> bool:
-    """H catches P: Euclidean distance <= 4 (< 4 when strict) and a clear line of sight."""
+    """H catches P: Euclidean distance <= 4 and a clear line of sight; `strict` is the
+    2016 server's rule: distance < 4, and its own Bresenham cells."""
     dx = px - hx
     dy = py - hy
     d2 = dx * dx + dy * dy
     if d2 > 16 or (strict and d2 == 16):
         return False
-    return line_clear(grid, hx, hy, px, py)
+    return line_clear(grid, hx, hy, px, py, java=strict)
 
 
 # --- walls -------------------------------------------------------------------------------
@@ -262,6 +308,7 @@ def wall_problem(
     hunter: tuple[int, int],
     hunter_velocity: tuple[int, int],
     prey: tuple[int, int],
+    moved_to: tuple[int, int] | None = None,
 ) -> str | None:
     """Why `wall` may not be built on `grid` (the walls after this step's removals), or None.
 
@@ -290,7 +337,10 @@ def wall_problem(
             if other.x1 <= x2 and x1 <= other.x2 and other.y1 <= y2 and y1 <= other.y2:
                 return f"wall {wall.text()} overlaps wall {other.text()}"
         return f"wall {wall.text()} overlaps another wall"
-    nx, ny, _, _ = bounce(grid.with_wall(wall), hx, hy, *hunter_velocity)
+    if moved_to is not None:  # the 2016 order: the hunter has moved already, then the wall is built
+        nx, ny = moved_to
+    else:
+        nx, ny, _, _ = bounce(grid.with_wall(wall), hx, hy, *hunter_velocity)
     if wall.contains(nx, ny):
         return f"wall {wall.text()} would still hold the hunter after its move (it cannot move off it)"
     return None

@@ -29,15 +29,22 @@ headless log); `tick_seconds` paces the steps.
 from __future__ import annotations
 
 import threading
+from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field, replace
-from typing import Any, Callable, Mapping
+from typing import Any
 
 from tui_grid.core.agents import Agent, AgentError, Ask, HumanAgent, Placeholder
 from tui_grid.core.driver import Driver
 from tui_grid.core.engine import Event
 from tui_grid.core.live import MatchFeed
 from tui_grid.core.match import Match
-from tui_grid.core.network import Disconnected, LineConnection, LineListener, NetworkAgent, ThinkingClock
+from tui_grid.core.network import (
+    Disconnected,
+    LineConnection,
+    LineListener,
+    NetworkAgent,
+    ThinkingClock,
+)
 from tui_grid.core.players import PlayerContext, make_player, parse_player
 from tui_grid.core.session import Change, Observer, Session
 from tui_grid.games.evasion import protocol2016 as p2016
@@ -45,6 +52,7 @@ from tui_grid.games.evasion import protocol2023 as p2023
 from tui_grid.games.evasion.definition import GAME
 from tui_grid.games.evasion.engine import HUNTER, PREY, SEATS, EvasionEngine, State
 from tui_grid.games.evasion.rules import Config
+from tui_grid.core.text import printable
 
 PROTOCOLS = ("2023", "2016")
 DEFAULT_CLOCK = 120.0
@@ -52,6 +60,8 @@ DEFAULT_CLOCK = 120.0
 HANDSHAKE_TIMEOUT = 30.0
 
 OnState = Callable[[State, tuple[Event, ...]], None]
+#: Characters of a client's name kept.
+NAME_LIMIT = 60
 
 
 @dataclass
@@ -153,7 +163,7 @@ class EvasionServer:
                 if self.protocol == "2016":
                     conn.send_line(p2016.SENDNAME)
                 name = conn.read_line(self.handshake_timeout, self.stop).strip()
-                player.name = name[:60] or conn.peer
+                player.name = printable(name, limit=NAME_LIMIT) or conn.peer  # shown, logged, in the result: text
                 conn.name = player.name
                 if self.protocol == "2023":
                     conn.send_line(p2023.role_line(role, self.config))
@@ -183,19 +193,17 @@ class EvasionServer:
         """One game: a session whose seats are the players' agents, driven by the driver."""
         agents = [self._agent(player, engine, seat, game_num) for seat, player in enumerate(seats)]
         session: Session[State, Any] = Session(engine, agents, undo=False)
-        refused: list[str] = []
+        refused = [0]  # counted, never kept: a client may ask for thousands a step
 
         def watch(session: Session[State, Any], change: Change[State]) -> None:
             if change.kind == "step":
                 for event in change.events:
                     if event.kind == "refused":
-                        refused.append(f"step {change.state.tick}: {event.text}")
+                        refused[0] += 1
                         self.log(f"step {change.state.tick}: refused: {event.text}")
             elif change.kind == "refused":
                 self.log(f"step {change.state.tick + 1}: {change.message}; the seats do nothing this step")
-            elif change.kind == "forfeit":
-                self.log(change.message)
-            elif change.kind == "message" and not self.stop.is_set():
+            elif change.kind == "forfeit" or change.kind == "message" and not self.stop.is_set():
                 self.log(change.message)
             if self.on_state is not None and change.kind in ("step", "forfeit"):
                 self.on_state(change.state, change.events)
@@ -220,10 +228,15 @@ class EvasionServer:
         driver.run(self.stop)
         for seat, player in enumerate(seats):
             state = session.state
-            if state.forfeit is not None and state.forfeit[0] == seat:
-                player.gone = player.gone or state.forfeit[1]
-                agent = agents[seat]
-                player.dead = player.dead or (isinstance(agent, NetworkAgent) and agent.conn.closed)
+            agent = agents[seat]
+            if state.forfeit is not None and state.forfeit[0] == seat and isinstance(agent, NetworkAgent):
+                # Only a client that hung up is gone for good: one that ran out of time or
+                # answered garbage plays the next game, as on the 2016 server.
+                player.dead = player.dead or agent.conn.closed or isinstance(agent.last_error, Disconnected)
+                if player.dead:
+                    player.gone = player.gone or state.forfeit[1]
+                else:
+                    agent.conn.discard_pending()  # a late answer must not answer the next game
         state = session.state
         stopped = not session.over
         outcome = engine.outcome(state)
@@ -236,7 +249,7 @@ class EvasionServer:
             "reason": "stopped" if stopped else outcome.reason,
             "winner": None if stopped or not outcome.over else SEATS[outcome.winner or 0],
             "forfeit": None if state.forfeit is None else SEATS[state.forfeit[0]],
-            "refused": len(refused),
+            "refused": refused[0],
         }
         if stopped:
             result["stopped"] = True
@@ -277,9 +290,7 @@ class EvasionServer:
         self.players.append(hunter)
         prey = self._player(1, "prey") if hunter.gone is None else Player(self.kinds[1], "prey (not awaited)")
         self.players.append(prey)
-        if any(p.conn is not None for p in self.players) and self.handshake_pause and not self.stop.is_set():
-            # Course clients read their role with one recv: let it arrive on its own.
-            self.stop.wait(self.handshake_pause)
+        self._pause_after_role()
         engine = EvasionEngine(self.config)
         result = self._play(engine, (hunter, prey), 1)
         for player in self.players:
@@ -292,15 +303,16 @@ class EvasionServer:
         self.players.append(one)
         two = self._player(1, "prey") if one.gone is None else Player(self.kinds[1], "player 2 (not awaited)")
         self.players.append(two)
-        engine = EvasionEngine(self.config)
+        engine = EvasionEngine(replace(self.config, prey_every_step=True))  # the prey answers every step
         games = []
-        for game_num, (hunter, prey) in enumerate(((one, two), (two, one)), start=1):
+        for game_num, (hunter, prey) in enumerate(((one, two), (two, one))):  # 0 and 1, as in Java
             if self.stop.is_set():
                 break
             hunter.send("hunter")
             prey.send("prey")
+            self._pause_after_role()
             game = self._play(engine, (hunter, prey), game_num)
-            game["game"] = game_num
+            game["game"] = game_num + 1
             games.append(game)
         for player in self.players:
             player.send(p2016.DONE)
@@ -318,6 +330,13 @@ class EvasionServer:
             result["stopped"] = True
         return result
 
+    def _pause_after_role(self) -> None:
+        """Course clients read with one recv and keep its last line (or read fixed chunks):
+        the role line must arrive on its own, never glued to the first state. The real
+        servers pause (the 2016 one 1/60 s); so does this one, `handshake_pause` seconds."""
+        if any(p.conn is not None for p in self.players) and self.handshake_pause and not self.stop.is_set():
+            self.stop.wait(self.handshake_pause)
+
     def close(self) -> None:
         for player in self.players:
             player.close()
@@ -326,16 +345,15 @@ class EvasionServer:
 
 
 def _winner_2016(games: list[dict[str, Any]], one: str, two: str) -> str | None:
-    """The player whose hunter caught sooner (an uncaught game scores its steps played; a
-    forfeit loses outright)."""
+    """The player whose hunter caught sooner, scored as the 2016 server does: each game
+    scores the steps it reached (caught, uncaught, or the prey out of time), and a hunter
+    that forfeits gives its prey an endless score."""
     if len(games) < 2:
         return None
     scores = []
     for game in games:
         if game["forfeit"] == "hunter":
             scores.append(float("inf"))
-        elif game["forfeit"] == "prey":
-            scores.append(-1.0)
         else:
             scores.append(float(game["catch_steps"] if game["caught"] else game["steps"]))
     if scores[0] < scores[1]:
