@@ -161,6 +161,8 @@ def test_headless_output_never_carries_a_raw_control(tmp_path: Path, capfd) -> N
     code = main(["match", "tron", "easy", f"oneshot:{sys.executable} -c {shlex.quote(program)}", "--games", "1"])
     assert code == 0
     assert main(["solve", "ice", str(tmp_path / f"no{OSC_TITLE}such")]) == 2
+    assert main(["solve", "ice", f"ice:{OSC_TITLE}{CLEAR}[/x]"]) == 2  # a hostile game id
+    assert main(["play", "jimmy", f"jimmy:3x3:g1:{EVIL}"]) == 2
     out, err = capfd.readouterr()
     assert EVIL_SHOWN in out and "\\x1b]0;PWNED" in err + out
     assert "\x1b" not in out + err and "\x07" not in out + err
