@@ -8,6 +8,7 @@ import socket
 import threading
 import time
 import tracemalloc
+from collections.abc import Callable
 
 import pytest
 
@@ -89,22 +90,11 @@ def test_out_of_range_prey_moves_are_clamped_and_odd_wall_types_build_nothing() 
 
 
 def test_a_published_clients_out_of_range_moves_play_on_the_server() -> None:
+    def answer(game: int, role: str, words: list[str]) -> str:
+        return f"{words[1]} {words[2]} -3 -3" if role == "prey" else f"{words[1]} {words[2]} 9"
+
     with serving("2016", hunter="builtin", prey="tcp", max_steps=8) as box:
-        client = Raw(box["port"])
-        try:
-            assert client.read() == "sendname"
-            client.send("clamped")
-            while True:
-                line = client.read()
-                if line in ("done", ""):
-                    break
-                if line in ("hunter", "prey"):
-                    role = line
-                    continue
-                words = line.split()
-                client.send(f"{words[1]} {words[2]} -3 -3" if role == "prey" else f"{words[1]} {words[2]} 9")
-        finally:
-            client.close()
+        play_2016(box["port"], "clamped", answer)
     assert [g["forfeit"] for g in box["result"]["games"]] == [None, None]
 
 
@@ -170,52 +160,48 @@ def test_a_flooding_hunter_is_bounded_in_memory_and_in_what_is_kept() -> None:
     assert box["result"]["forfeit"] == "hunter" and box["result"]["steps"] == 0
 
 
+def play_2016(port: int, name: str, answer: Callable[[int, str, list[str]], str | None]) -> None:
+    """A bare 2016 client: `answer(game, role, state words)` gives each reply (None: none,
+    so its clock runs out). Games count from 0, as the server numbers them."""
+    client = Raw(port)
+    try:
+        assert client.read() == "sendname"
+        client.send(name)
+        role, game = "", -1
+        while True:
+            line = client.read()
+            if line in ("done", ""):
+                return
+            if line in ("hunter", "prey"):
+                role, game = line, game + 1
+                continue
+            reply = answer(game, role, line.split())
+            if reply is not None:
+                client.send(reply)
+    finally:
+        client.close()
+
+
+def nothing(role: str, words: list[str]) -> str:
+    """The reply that does nothing: no wall, or stay put."""
+    return f"{words[1]} {words[2]} 0" if role == "hunter" else f"{words[1]} {words[2]} 0 0"
+
+
 def test_a_forfeit_in_game_1_does_not_forfeit_game_2() -> None:
     with serving("2016", hunter="tcp", prey="builtin", max_steps=4) as box:
-        client = Raw(box["port"])
-        try:
-            assert client.read() == "sendname"
-            client.send("messy")
-            game = -1
-            while True:
-                line = client.read()
-                if line in ("done", ""):
-                    break
-                if line in ("hunter", "prey"):
-                    role, game = line, game + 1
-                    continue
-                words = line.split()
-                if game == 0:
-                    client.send("garbage!")  # game 1 (numbered 0) is forfeited
-                else:
-                    client.send(f"{words[1]} {words[2]} 0" if role == "hunter" else f"{words[1]} {words[2]} 0 0")
-        finally:
-            client.close()
+        play_2016(box["port"], "messy", lambda game, role, words: "garbage!" if game == 0 else nothing(role, words))
     games = box["result"]["games"]
     assert games[0]["forfeit"] == "hunter" and games[1]["forfeit"] is None and games[1]["steps"] == 4
 
 
 def test_a_prey_that_times_out_scores_the_steps_reached_and_game_2_is_played() -> None:
+    def answer(game: int, role: str, words: list[str]) -> str | None:
+        if game == 0 and role == "prey" and words[2] == "2":
+            return None  # stop answering: the thinking clock runs out
+        return nothing(role, words)
+
     with serving("2016", hunter="builtin", prey="tcp", max_steps=6, clock_seconds=0.3) as box:
-        client = Raw(box["port"])  # player 2: the prey in game 0, the hunter in game 1
-        try:
-            assert client.read() == "sendname"
-            client.send("sleepy")
-            role = None
-            game = -1
-            while True:
-                line = client.read()
-                if line in ("done", ""):
-                    break
-                if line in ("hunter", "prey"):
-                    role, game = line, game + 1
-                    continue
-                words = line.split()
-                if game == 0 and role == "prey" and words[2] == "2":
-                    continue  # stop answering: the thinking clock runs out
-                client.send(f"{words[1]} {words[2]} 0" if role == "hunter" else f"{words[1]} {words[2]} 0 0")
-        finally:
-            client.close()
+        play_2016(box["port"], "sleepy", answer)  # player 2: the prey in game 0, the hunter in game 1
     result = box["result"]
     games = result["games"]
     assert games[0]["forfeit"] == "prey" and games[0]["steps"] == 2

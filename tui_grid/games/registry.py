@@ -9,6 +9,8 @@ solver (`Solvable`), and verbs of its own
 
 from __future__ import annotations
 
+from contextlib import contextmanager
+
 import argparse
 import importlib
 import math
@@ -18,7 +20,7 @@ import re
 from abc import ABC, abstractmethod
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Any, Callable, Mapping, Sequence
+from typing import Any, Callable, Iterator, Mapping, Sequence
 
 from tui_grid.core.agents import Agent
 from tui_grid.core.boardfile import BoardText, format_board_file
@@ -213,6 +215,16 @@ class BoardFiles(ABC):
     def file_meta(self, board: Any, meta: dict[str, str]) -> dict[str, str]:
         """Header lines a board file needs to keep its meaning (ice: `size:`)."""
         return meta
+
+
+@contextmanager
+def usage_errors() -> Iterator[None]:
+    """A generator's ValueError (a bad id, an impossible request) as the one-line
+    UsageError every front end reports."""
+    try:
+        yield
+    except ValueError as exc:
+        raise UsageError(str(exc)) from None
 
 
 class Generated(ABC):

@@ -28,6 +28,7 @@ from tui_grid.games.registry import (
     Verb,
     parse_count,
     parse_size_option,
+    usage_errors,
 )
 
 #: Seconds the app's hint, solve and watch give the solver before settling for the best found.
@@ -149,11 +150,8 @@ class BunnyGame(BoardFiles, Generated, Solvable, GameDefinition):
         return LoadedBoard(board, game_id, game_id, game_id=game_id, meta=self.generated_meta(board))
 
     def check_game_id(self, game_id: str) -> None:
-        try:
-            width, height, squares, _ = parse_game_id(game_id)
-            check(width, height, squares)
-        except ValueError as exc:
-            raise UsageError(str(exc)) from None
+        with usage_errors():
+            check(*parse_game_id(game_id)[:3])
 
     def game_id_from_options(self, values: Mapping[str, str], seed: int) -> str:
         width, height = parse_size_option(values.get("size", ""))

@@ -24,6 +24,7 @@ from tui_grid.games.registry import (
     Solvable,
     parse_count,
     parse_size_option,
+    usage_errors,
 )
 
 HELP = """\
@@ -96,11 +97,8 @@ class IceGame(BoardFiles, Generated, Solvable, GameDefinition):
             raise UsageError(str(exc)) from None
 
     def check_game_id(self, game_id: str) -> None:
-        try:
-            width, height, min_moves, _ = parse_game_id(game_id)
-            check_request(width, height, min_moves)
-        except ValueError as exc:
-            raise UsageError(str(exc)) from None
+        with usage_errors():
+            check_request(*parse_game_id(game_id)[:3])
 
     def game_id_from_options(self, values: Mapping[str, str], seed: int) -> str:
         width, height = parse_size_option(values.get("size", ""))

@@ -24,6 +24,7 @@ from tui_grid.games.registry import (
     Solvable,
     parse_count,
     parse_size_option,
+    usage_errors,
 )
 
 HELP = """\
@@ -105,10 +106,8 @@ class JimmyGame(BoardFiles, Generated, Solvable, GameDefinition):
             raise UsageError(str(exc)) from None
 
     def check_game_id(self, game_id: str) -> None:
-        try:
+        with usage_errors():
             parse_game_id(game_id)  # checks the request too
-        except ValueError as exc:
-            raise UsageError(str(exc)) from None
 
     def game_id_from_options(self, values: Mapping[str, str], seed: int) -> str:
         width, height = parse_size_option(values.get("size", ""))

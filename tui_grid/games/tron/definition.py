@@ -42,6 +42,7 @@ from tui_grid.games.registry import (
     parse_seconds,
     parse_seed,
     parse_size_option,
+    usage_errors,
 )
 from tui_grid.games.tron.board import TronBoard, parse_tron
 from tui_grid.games.tron.engine import TronEngine
@@ -185,13 +186,10 @@ class TronGame(BoardFiles, Generated, Solvable, GameDefinition):
             raise UsageError(f"{game_id}: {exc}") from None
 
     def check_game_id(self, game_id: str) -> None:
-        from tui_grid.games.tron.generator import check_request, parse_game_id
+        from tui_grid.games.tron.generator import parse_game_id
 
-        try:
-            width, height, walls, _ = parse_game_id(game_id)
-            check_request(width, height, walls)
-        except ValueError as exc:
-            raise UsageError(str(exc)) from None
+        with usage_errors():
+            parse_game_id(game_id)  # checks the request too
 
     def game_id_from_options(self, values: Mapping[str, str], seed: int) -> str:
         from tui_grid.games.tron.generator import check_request, game_id
