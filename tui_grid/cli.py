@@ -58,7 +58,7 @@ def _game_verbs() -> dict[str, list[tuple[GameDefinition, Verb]]]:
     return verbs
 
 
-COMMON = ("play", "boards", "solve", "watch", "generate", "replay")
+COMMON = ("play", "boards", "solve", "watch", "generate", "replay", "demo")
 
 
 def build_parser() -> argparse.ArgumentParser:
@@ -90,6 +90,11 @@ def build_parser() -> argparse.ArgumentParser:
     watch.add_argument("board", metavar="BOARD", help=BOARD_HELP)
     watch.add_argument("--delay", default="0.4", metavar="SECONDS", help="pause between moves (default 0.4)")
     add_time_limit(watch, "planning")
+
+    demo = commands.add_parser("demo", help="attract mode: every game's solver or bots at work, scene after scene")
+    demo.add_argument("--games", default=None, metavar="LIST", help="which games, e.g. ice,tron (default: all)")
+    demo.add_argument("--scene-seconds", default="25", metavar="S", help="seconds per scene (default 25)")
+    demo.add_argument("--seed", default="1", metavar="S", help="the same seed gives the same demo (default 1)")
 
     replay = commands.add_parser("replay", help="print a saved game move by move")
     replay.add_argument("file", metavar="FILE", help="a saved game (a board file with a 'played:' header)")
@@ -163,7 +168,7 @@ def _verb_first(argv: list[str]) -> list[str]:
 
 def _asks_for_help(argv: list[str]) -> bool:
     """`tui-grid solve --help` (no game yet): the command's own help, not an error."""
-    return len(argv) >= 2 and argv[0] in _commands() and argv[1] in ("-h", "--help") and argv[0] not in ("play", "boards", "watch", "replay")
+    return len(argv) >= 2 and argv[0] in _commands() and argv[1] in ("-h", "--help") and argv[0] not in ("play", "boards", "watch", "replay", "demo")
 
 
 def _command_help(command: str) -> int:
@@ -211,6 +216,8 @@ def _dispatch(args: argparse.Namespace) -> int:
         return _watch(get_game(args.game), args.board, _delay(args.delay), _time_limit(args.time_limit))
     if command == "replay":
         return _replay(args.file, args.game, _delay(args.delay))
+    if command == "demo":
+        return _run_app(demo=_demo_options(args))
     return _run_verb(_need_game(command, args.game), command, args.rest, f"tui-grid {command}")
 
 
@@ -263,12 +270,29 @@ def _delay(text: str) -> float:
 NEEDS_TERMINAL = "the app needs a terminal; for headless work use 'tui-grid solve', 'watch' or 'replay'"
 
 
-def _run_app(game_key: str | None = None, loaded: LoadedBoard | None = None) -> int:
+def _run_app(game_key: str | None = None, loaded: LoadedBoard | None = None, demo: dict[str, Any] | None = None) -> int:
     _attach_terminal()
     from tui_grid.ui.app import TuiGridApp
 
-    TuiGridApp(game_key=game_key, loaded=loaded).run()
+    TuiGridApp(game_key=game_key, loaded=loaded, demo=demo).run()
     return 0
+
+
+def _demo_options(args: argparse.Namespace) -> dict[str, Any]:
+    """`tui-grid demo`'s choices, checked before any terminal is touched."""
+    from tui_grid.ui.demo import scenes_for
+
+    games = tuple(part.strip() for part in args.games.split(",") if part.strip()) if args.games else None
+    try:
+        scenes = scenes_for(games)
+    except ValueError as exc:
+        raise UsageError(f"--games: {exc}") from None
+    seconds = parse_seconds("--scene-seconds", args.scene_seconds, 3600)
+    try:
+        seed = int(args.seed)
+    except ValueError:
+        raise UsageError(f"--seed must be a whole number, got {args.seed!r}") from None
+    return {"scenes": scenes, "scene_seconds": seconds, "seed": seed}
 
 
 def _attach_terminal() -> None:

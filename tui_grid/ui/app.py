@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from dataclasses import replace
+from typing import Any
 
 from textual.app import App
 from textual.binding import Binding
@@ -16,16 +17,27 @@ from tui_grid.ui.settings import Settings
 class TuiGridApp(App):
     TITLE = "tui_grid"
     ENABLE_COMMAND_PALETTE = False
-    BINDINGS = [Binding("ctrl+c", "quit", "Quit", show=False, priority=True)]
+    BINDINGS = [
+        Binding("ctrl+c", "quit", "Quit", show=False, priority=True),
+        # The demo's keys, over the scene's game while the demo runs (check_action).
+        Binding("space", "demo('pause')", "Pause", show=False, priority=True),
+        Binding("n", "demo('next')", "Next scene", show=False, priority=True),
+        Binding("p", "demo('previous')", "Previous scene", show=False, priority=True),
+        Binding("enter", "demo('take_over')", "Play", show=False, priority=True),
+        Binding("escape", "demo('stop')", "Leave", show=False, priority=True),
+    ]
 
     def __init__(
         self,
         game_key: str | None = None,
         loaded: LoadedBoard | None = None,
         settings: Settings | None = None,
+        demo: dict[str, Any] | None = None,
     ) -> None:
         super().__init__()
         self.settings = settings or Settings()
+        self._demo_options = demo
+        self.demo: Any = None  # the running DemoDirector, if any
         self.quitting = False  # set by exit_saving: keys queued behind q do nothing
         self._start_game_key = game_key
         self._start_loaded = loaded
@@ -35,6 +47,9 @@ class TuiGridApp(App):
 
         self.push_screen(MenuScreen())
         self.call_after_refresh(self._check_size)
+        if self._demo_options is not None:
+            self.call_after_refresh(self.start_demo, **self._demo_options)
+            return
         if self._start_game_key is None:
             return
         game = get_game(self._start_game_key)
@@ -90,6 +105,36 @@ class TuiGridApp(App):
         if too_small(*self.size) and not isinstance(self.screen, TooSmallScreen):
             self.push_screen(TooSmallScreen())
 
+    def start_demo(self, **options: Any) -> None:
+        """The attract mode (ui.demo): scenes of every game, until a key ends it."""
+        from tui_grid.ui.demo import DemoDirector
+
+        if self.demo is not None:
+            self.demo.stop()
+        self.demo = DemoDirector(self, **options)
+        self.demo.start()
+
+    def check_action(self, action: str, parameters: tuple[object, ...]) -> bool | None:
+        if action == "demo":
+            demo = self.demo
+            return demo is not None and demo.running and self.screen is demo.screen
+        return True
+
+    def action_demo(self, what: str) -> None:
+        demo = self.demo
+        if what == "pause":
+            demo.pause()
+        elif what == "next":
+            demo.show(demo.index + 1)
+        elif what == "previous":
+            demo.show(demo.index - 1)
+        elif what == "take_over":
+            demo.take_over()
+            self.demo = None
+        else:
+            demo.stop()
+            self.demo = None
+
     def action_quit(self) -> None:
         self.exit_saving()
 
@@ -99,6 +144,8 @@ class TuiGridApp(App):
 
         if self.quitting:
             return
+        if self.demo is not None:
+            self.demo.stop(leave=False)
         for screen in self.screen_stack:
             if isinstance(screen, GameScreen) and not screen.autosave() and not screen._leave_unsaved:
                 screen._leave_unsaved = True  # told once; q again quits without the save

@@ -657,6 +657,7 @@ class GameScreen(Screen, Generic[S]):
 
     # --- saving -----------------------------------------------------------------------------
     _leave_unsaved = False  # the autosave failed and the player was told: leaving is their call
+    autosaves = True  # False for a demo's scene: nobody's game to keep
 
     def autosave(self) -> bool:
         """Keep a game in progress in the user's data folder; a finished or untouched one
@@ -664,7 +665,7 @@ class GameScreen(Screen, Generic[S]):
         the game stays here, in memory, and the message offers ctrl+s to another place."""
         from tui_grid.core import saves
 
-        if not isinstance(self.game, BoardFiles):
+        if not isinstance(self.game, BoardFiles) or not self.autosaves:
             return True
         try:
             saves.autosave(self.game, self.loaded, self.session)

@@ -22,6 +22,7 @@ from tui_grid.ui.plain import Plain, option, styled, tell
 
 LOGO = "▀█▀ █ █ ▀█▀   █▀▀ █▀█ ▀█▀ █▀▄\n █  █▄█ ▄█▄   █▄█ █▀▄ ▄█▄ █▄▀"
 NEW_BOARD = "__new__"
+DEMO = "__demo__"
 PREVIEW_ROWS, PREVIEW_COLS = 18, 48
 LIST_WIDTH = 34
 
@@ -40,6 +41,7 @@ class MenuScreen(Screen):
         with Vertical():
             yield Plain(LOGO, id="logo")
             options = [option(styled(game.title, (f"  — {game.tagline}", "dim")), id=game.key) for game in all_games()]
+            options.append(option(styled("Demo", ("  — every solver and bot at work, scene after scene", "dim")), id=DEMO))
             yield OptionList(*options, id="games")
             yield Plain("enter picks a game  ·  ? in a game shows its rules and keys  ·  q quits", id="about")
         yield Footer(compact=True)
@@ -47,6 +49,9 @@ class MenuScreen(Screen):
     def on_option_list_option_selected(self, event: OptionList.OptionSelected) -> None:
         from tui_grid.games.registry import get_game
 
+        if event.option.id == DEMO:
+            self.app.start_demo()
+            return
         self.app.push_screen(BoardPickerScreen(get_game(event.option.id)))
 
 

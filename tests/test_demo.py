@@ -1,0 +1,127 @@
+"""`tui-grid demo`: every scene, with its title and caption, reaches play on an injected
+clock; each demo key does what it says; the same seed gives the same demo."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+
+from tests.conftest import make_app, until
+from tui_grid.cli import main
+from tui_grid.ui.demo import SCENES, board_id, scenes_for
+from tui_grid.ui.game_screen import GameScreen
+from tui_grid.ui.menu import MenuScreen
+
+
+class FakeClock:
+    def __init__(self) -> None:
+        self.now = 1000.0
+
+    def __call__(self) -> float:
+        return self.now
+
+
+@pytest.fixture(autouse=True)
+def data_dir(tmp_path: Path, monkeypatch) -> Path:
+    monkeypatch.setenv("TUI_GRID_DATA", str(tmp_path / "data"))
+    return tmp_path / "data"
+
+
+def demo_app(clock: FakeClock, scenes=SCENES):  # type: ignore[no-untyped-def]
+    app = make_app(speed=9)
+    app._demo_options = {"scenes": scenes, "scene_seconds": 10.0, "seed": 7, "clock": clock}
+    return app
+
+
+def played(screen: GameScreen) -> bool:
+    """The scene's solver or bots have made a move."""
+    if hasattr(screen, "feed"):
+        return screen.session.state != screen.session.engine.initial_state()
+    return bool(screen.session.log)
+
+
+def banner(app) -> str:  # type: ignore[no-untyped-def]
+    return str(app.screen.query_one("#demo-banner").content)
+
+
+async def test_every_scene_shows_its_title_and_caption_and_plays() -> None:
+    clock = FakeClock()
+    app = demo_app(clock)
+    async with app.run_test(size=(100, 34)) as pilot:
+        assert await until(pilot, lambda: app.demo is not None and app.demo.screen is not None)
+        director = app.demo
+        for index, scene in enumerate(SCENES):
+            assert director.index == index
+            screen = director.screen
+            assert await until(pilot, lambda: bool(screen.query("#demo-banner")))
+            assert scene.title in banner(app) and scene.caption in banner(app)
+            assert screen.game.key == scene.game and not screen.autosaves
+            assert await until(pilot, lambda: played(screen), limit=60), scene.title
+            clock.now += 9.0
+            director.tick()
+            assert director.index == index  # not yet: the scene has 10 s
+            clock.now += 1.0
+            director.tick()
+        assert director.index == 0 and director.cycle == 1  # round again, with new boards
+        await pilot.press("escape")
+        await pilot.pause()
+        assert isinstance(app.screen, MenuScreen) and app.demo is None
+
+
+async def test_the_demo_keys() -> None:
+    clock = FakeClock()
+    app = demo_app(clock, scenes_for(("ice", "jimmy")))
+    async with app.run_test(size=(100, 34)) as pilot:
+        assert await until(pilot, lambda: app.demo is not None and app.demo.screen is not None)
+        director = app.demo
+        await pilot.press("n")  # next scene
+        assert director.index == 1 and app.screen is director.screen
+        await pilot.press("p")  # previous scene
+        assert director.index == 0
+        await pilot.press("space")  # pause: the scene's clock and play hold
+        assert director.paused
+        clock.now += 100.0
+        director.tick()
+        assert director.index == 0
+        await pilot.press("space")
+        assert not director.paused
+        screen = director.screen
+        assert await until(pilot, lambda: played(screen), limit=30)
+        await pilot.press("enter")  # take over: the demo ends, the game is the player's
+        await pilot.pause()
+        assert app.demo is None and app.screen is screen and not screen.watching and screen.autosaves
+        assert not screen.query("#demo-banner")
+        before = len(screen.session.log)
+        await pilot.press("u")  # the game's own keys work again
+        assert len(screen.session.log) == before - 1
+        await pilot.press("q")
+        await pilot.pause()
+    assert app.return_code == 0
+
+
+def test_the_same_seed_gives_the_same_demo() -> None:
+    for scene in SCENES:
+        assert board_id(scene, 7, 0) == board_id(scene, 7, 0)
+    assert any(board_id(scene, 7, 0) != board_id(scene, 8, 0) for scene in SCENES)
+    assert any(board_id(scene, 7, 0) != board_id(scene, 7, 1) for scene in SCENES)
+
+
+@pytest.mark.parametrize(("args", "words"), [(["--games", "chess"], "no demo scene for chess"),
+                                              (["--scene-seconds", "-1"], "--scene-seconds"),
+                                              (["--seed", "x"], "--seed")])
+def test_bad_demo_options_are_one_line(capsys, args, words) -> None:
+    assert main(["demo", *args]) == 2
+    err = capsys.readouterr().err
+    assert words in err and err.count("\n") == 1
+
+
+async def test_the_menu_starts_the_demo() -> None:
+    app = make_app()
+    async with app.run_test(size=(100, 34)) as pilot:
+        await pilot.press("end", "enter")  # the last entry: Demo
+        assert await until(pilot, lambda: app.demo is not None and app.demo.screen is not None)
+        assert "DEMO 1/6" in banner(app)
+        await pilot.press("escape")
+        await pilot.pause()
+        assert isinstance(app.screen, MenuScreen)
