@@ -172,6 +172,19 @@ async def next_round(pilot, screen: GameScreen) -> None:  # type: ignore[no-unty
         await wait_idle(pilot)
 
 
+async def still(pilot, screen: GameScreen) -> None:  # type: ignore[no-untyped-def]
+    """f12: an SVG of this moment in the data folder's stills/."""
+    import os
+
+    folder = Path(os.environ["TUI_GRID_DATA"]) / "stills"
+    before = set(folder.glob("*.svg")) if folder.exists() else set()
+    await pilot.press("f12")
+    await pilot.pause()
+    made = set(folder.glob("*.svg")) - before
+    assert len(made) == 1 and "<svg" in next(iter(made)).read_text()[:2000]
+    assert "Still saved" in str(screen.query_one("#message").content)
+
+
 #: Every secondary entry any bar shows, and how its effect is checked.
 CHECKS: dict[tuple[str, str], Check] = {
     ("z", "Zoom"): zoom,
@@ -187,6 +200,7 @@ CHECKS: dict[tuple[str, str], Check] = {
     ("home end", "Start"): home_end,
     ("ctrl+r", "Restart"): restart,
     ("enter", "Next"): next_round,
+    ("f12", "Still"): still,
 }
 
 

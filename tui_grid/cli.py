@@ -95,6 +95,17 @@ def build_parser() -> argparse.ArgumentParser:
     demo.add_argument("--games", default=None, metavar="LIST", help="which games, e.g. ice,tron (default: all)")
     demo.add_argument("--scene-seconds", default="25", metavar="S", help="seconds per scene (default 25)")
     demo.add_argument("--seed", default="1", metavar="S", help="the same seed gives the same demo (default 1)")
+    demo.add_argument("--record", default=None, metavar="FILE.cast", help="record the demo as an asciicast v2 file instead")
+    demo.add_argument("--duration", default="60", metavar="S", help="seconds to record (default 60)")
+    demo.add_argument("--size", default="80x24", metavar="WxH", help="the recording's terminal size (default 80x24)")
+    demo.add_argument("--only", default=None, help=argparse.SUPPRESS)  # GAME=BOARD: one scene, no banner (record)
+
+    record = commands.add_parser("record", help="record the solver or bots playing a board as an asciicast v2 file")
+    record.add_argument("game", metavar="GAME", help=f"one of: {games}")
+    record.add_argument("board", metavar="BOARD", help=BOARD_HELP)
+    record.add_argument("-o", "--output", required=True, metavar="FILE.cast", help="the recording to write")
+    record.add_argument("--duration", default="20", metavar="S", help="seconds to record (default 20)")
+    record.add_argument("--size", default="80x24", metavar="WxH", help="the terminal size (default 80x24)")
 
     replay = commands.add_parser("replay", help="print a saved game move by move")
     replay.add_argument("file", metavar="FILE", help="a saved game (a board file with a 'played:' header)")
@@ -217,7 +228,15 @@ def _dispatch(args: argparse.Namespace) -> int:
     if command == "replay":
         return _replay(args.file, args.game, _delay(args.delay))
     if command == "demo":
-        return _run_app(demo=_demo_options(args))
+        options = _demo_options(args)
+        if args.record:
+            argv = ["demo", "--scene-seconds", args.scene_seconds, "--seed", args.seed] + (["--games", args.games] if args.games else [])
+            return _record(argv, args.record, args.size, args.duration, "tui-grid demo")
+        return _run_app(demo=options)
+    if command == "record":
+        game = get_game(args.game)
+        game.load(args.board)  # a bad board is one line here, before any terminal is made
+        return _record(["demo", "--only", f"{game.key}={args.board}"], args.output, args.size, args.duration, f"tui-grid {game.key} {args.board}")
     return _run_verb(_need_game(command, args.game), command, args.rest, f"tui-grid {command}")
 
 
@@ -278,15 +297,37 @@ def _run_app(game_key: str | None = None, loaded: LoadedBoard | None = None, dem
     return 0
 
 
+def _record(argv: list[str], output: str, size: str, duration: str, title: str) -> int:
+    """Run the app (`python -m tui_grid ARGV`) on a pseudo-terminal and record it."""
+    from pathlib import Path
+
+    from tui_grid.core.boardfile import parse_size
+    from tui_grid.core.recording import record
+
+    try:
+        width, height = parse_size(size)
+    except ValueError as exc:
+        raise UsageError(f"--size: {exc}") from None
+    seconds = parse_seconds("--duration", duration, 24 * 3600)
+    path = Path(output)
+    if path.is_dir() or not path.parent.is_dir():
+        raise UsageError(f"-o: {output} is not a file in an existing folder")
+    count = record([sys.executable, "-m", "tui_grid", *argv], path, width, height, seconds, title)
+    print(f"tui-grid: recorded {count} frames to {output} ({width}x{height}, {seconds:g} s): asciinema play {output}", file=sys.stderr)
+    return 0
+
+
 def _demo_options(args: argparse.Namespace) -> dict[str, Any]:
     """`tui-grid demo`'s choices, checked before any terminal is touched."""
-    from tui_grid.ui.demo import scenes_for
+    from tui_grid.ui.demo import scene_of, scenes_for
 
     games = tuple(part.strip() for part in args.games.split(",") if part.strip()) if args.games else None
     try:
-        scenes = scenes_for(games)
+        scenes = scenes_for(games) if args.only is None else (scene_of(*args.only.split("=", 1)),)
     except ValueError as exc:
         raise UsageError(f"--games: {exc}") from None
+    if args.only is not None:
+        return {"scenes": scenes, "scene_seconds": 24 * 3600.0, "seed": 1, "banner": False}
     seconds = parse_seconds("--scene-seconds", args.scene_seconds, 3600)
     try:
         seed = int(args.seed)

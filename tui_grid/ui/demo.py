@@ -63,6 +63,12 @@ def scenes_for(games: tuple[str, ...] | None) -> tuple[Scene, ...]:
     return tuple(scene for scene in SCENES if scene.game in games)
 
 
+def scene_of(game: str, board: str) -> Scene:
+    """One board played the way its game's demo scene plays (the solver, or its bots)."""
+    template = next(scene for scene in SCENES if scene.game == game)
+    return Scene(game, board, board.replace("{", "{{").replace("}", "}}"), "", template.players)
+
+
 def board_id(scene: Scene, seed: int, cycle: int) -> str:
     """The same seed gives the same demo; each cycle through the scenes shows new boards."""
     return scene.board.format(seed=random.Random(f"{seed}:{cycle}:{scene.title}").randrange(1, 1_000_000))
@@ -87,8 +93,10 @@ class DemoDirector:
         scene_seconds: float = DEFAULT_SCENE_SECONDS,
         seed: int = 1,
         clock: Callable[[], float] = time.monotonic,
+        banner: bool = True,
     ) -> None:
         self.app = app
+        self.banner = banner
         self.scenes = scenes
         self.scene_seconds = scene_seconds
         self.seed = seed
@@ -145,8 +153,9 @@ class DemoDirector:
         screen.autosaves = False  # a scene is nobody's game in progress
         self.screen = screen
         self.app.push_screen(screen)
-        banner = DemoBanner(self.banner_text(), id="demo-banner")
-        self.app.call_after_refresh(lambda: screen.is_attached and screen.mount(banner))
+        if self.banner:
+            banner = DemoBanner(self.banner_text(), id="demo-banner")
+            self.app.call_after_refresh(lambda: screen.is_attached and screen.mount(banner))
         if scene.players is None:
             self.app.call_after_refresh(screen.action_watch)
         self._left, self._since, self.paused = self.scene_seconds, self.clock(), False

@@ -678,6 +678,19 @@ class GameScreen(Screen, Generic[S]):
         self._leave_unsaved = False
         return True
 
+    def action_still(self) -> None:
+        """A picture of this moment (Textual's SVG screenshot), for a README or a slide."""
+        from tui_grid.core import saves
+
+        folder = saves.data_dir() / "stills"
+        try:
+            folder.mkdir(parents=True, exist_ok=True)
+            path = self.app.save_screenshot(path=str(folder))
+        except OSError as exc:
+            self.say(f"Cannot save a still in {folder}: {exc.strerror or exc}")
+            return
+        self.say(f"Still saved: {path}")
+
     def action_save(self) -> None:
         from tui_grid.ui.save_dialog import SaveDialog
 

@@ -67,6 +67,7 @@ COMMON: dict[str, Key] = {
         Key("z", "zoom", "Zoom", "zoom: wide, narrow, half blocks, whole board", show=False, common="zoom"),
         Key("c", "coords", "Coords", "show or hide row and column numbers (messages name cells by them)", show=False, common="coords"),
         Key("ctrl+s", "save", "Save", "save the game in progress to a file (resume with tui-grid play GAME FILE)", show=False, common="save"),
+        Key("f12", "still", "Still", "save what the screen shows now as an SVG picture (in the data folder's stills/)", show=False, common="still"),
         Key("question_mark,f1", "help", "Help", "this help", display="?", common="help"),
         Key("escape", "back", "Back", "stop a solve, a watch or an animation; else back to the boards", display="esc", common="back"),
         Key("q,ctrl+c", "quit", "Quit", "quit (a game in progress is saved and offered again)", display="q", common="quit"),
@@ -75,7 +76,7 @@ COMMON: dict[str, Key] = {
 
 #: A solo puzzle's common keys; a real-time match uses MATCH_COMMON instead.
 PUZZLE_COMMON = tuple(name for name in COMMON if name not in ("step", "next"))
-MATCH_COMMON = ("hint", "pause", "step", "next", "faster", "slower", "zoom", "help", "back", "quit")
+MATCH_COMMON = ("hint", "pause", "step", "next", "faster", "slower", "zoom", "still", "help", "back", "quit")
 
 
 @dataclass(frozen=True)

@@ -52,7 +52,7 @@ OWN_KEYS = (
     Key("ctrl+r", "restart", "Restart", "restart: back to the board before any run (undoable); r is the R token", show=False, common="restart"),
 )
 
-COMMON_KEYS = ("undo", "redo", "new", "hint", "solve", "watch", "pause", "faster", "slower", "zoom", "save", "help", "back", "quit")
+COMMON_KEYS = ("undo", "redo", "new", "hint", "solve", "watch", "pause", "faster", "slower", "zoom", "save", "still", "help", "back", "quit")
 
 
 def typed_prefix(draft: Draft, best: Program) -> int | None:
