@@ -38,7 +38,7 @@ class Scene:
 SCENES = (
     Scene("ice", "Ice: the optimal route", "ice:20x12:m10#seed{seed}",
           "Proven optimal: no route to E takes fewer slides (then fewer tiles)."),
-    Scene("jimmy", "Jimmy: an escape", "jimmy:14x10:g5:yes#seed{seed}",
+    Scene("jimmy", "Jimmy: an escape among eight ghosts", "jimmy:16x12:g8:yes#seed{seed}",
           "Searched against every step of every ghost: this escape cannot be caught."),
     Scene("jimmy", "Jimmy: no way out", "jimmy:12x10:g3:no#seed{seed}",
           "No escape exists, proven: Jimmy plays the longest line the solver found."),
