@@ -189,8 +189,11 @@ class DemoDirector:
             self._since, self.paused = now, False
         else:
             self._left, self.paused = self._left - (now - self._since), True
-        if self.screen is not None:
-            self.screen.action_pause()
+        screen = self.screen
+        if screen is not None:
+            if getattr(screen, "watching", True):  # a solver still playing, or a match: hold its play too
+                screen.action_pause()
+            screen.say("Demo paused: space goes on, n the next scene, enter plays from here." if self.paused else "")
 
     def take_over(self) -> None:
         """Enter: the demo ends here and the game shown is the player's, from this position."""
