@@ -125,3 +125,18 @@ async def test_the_menu_starts_the_demo() -> None:
         await pilot.press("escape")
         await pilot.pause()
         assert isinstance(app.screen, MenuScreen)
+
+
+async def test_enter_in_a_match_scene_seats_the_player() -> None:
+    from tui_grid.ui.demo import scenes_for
+
+    clock = FakeClock()
+    app = demo_app(clock, scenes_for(("tron",)))
+    async with app.run_test(size=(100, 34)) as pilot:
+        assert await until(pilot, lambda: app.demo is not None and app.demo.screen is not None)
+        screen = app.demo.screen
+        await pilot.press("enter")
+        await pilot.pause()
+        assert app.demo is None and screen.session.agents[screen.match.seating.index(0)].human
+        assert screen.serves_seat(0)  # its keys show, and the clock runs at a human's pace
+        await pilot.press("space")

@@ -207,6 +207,24 @@ class DemoDirector:
         if getattr(screen, "watching", False):
             screen._stop_watching()
             screen.say("Your game now, from here.")
+        elif getattr(screen, "feed", None) is not None:
+            self._seat_player(screen)
+
+    @staticmethod
+    def _seat_player(screen: Any) -> None:
+        """A match: the player takes participant 1's seat (its keys, a human's pace) from
+        the position shown, for this round and the next ones."""
+        from tui_grid.core.agents import HumanAgent
+        from tui_grid.ui.key_bar import KeyBar
+
+        match = screen.match
+        player: HumanAgent[Any, Any] = HumanAgent("you")
+        old = screen.session.seat_agent(match.seating.index(0), player)
+        match.participants[0] = player
+        old.close()
+        screen._pace_driver()
+        screen.query_one(KeyBar).refresh(layout=True)
+        screen.say("Your seat now, from here: the game's own keys steer (? shows them).")
 
     def stop(self, leave: bool = True) -> None:
         """Esc: the demo ends (`leave`: its scene closes too)."""
