@@ -74,6 +74,18 @@ def board_id(scene: Scene, seed: int, cycle: int) -> str:
     return scene.board.format(seed=random.Random(f"{seed}:{cycle}:{scene.title}").randrange(1, 1_000_000))
 
 
+def _release_render_caches() -> None:
+    """Textual 8 caches a method with `lru_cache` keyed by the widget's style cache: up to
+    1024 closed widgets (and their cached lines) stay alive through it. A demo closes
+    widgets all day, so it lets them go at every scene change."""
+    try:
+        from textual._styles_cache import StylesCache
+
+        StylesCache.get_inner_outer.cache_clear()
+    except (ImportError, AttributeError):  # another Textual: nothing to release
+        pass
+
+
 class DemoBanner(Plain):
     """The scene's title and caption, over the game it shows."""
 
@@ -126,8 +138,9 @@ class DemoDirector:
         if index >= len(self.scenes):
             index, cycle = 0, cycle + 1
         self._board(index, cycle)
-        for key in [key for key in self._boards if key < (self.index, self.cycle) and key != (index, cycle)]:
-            del self._boards[key]  # shown already: nothing grows over hours
+        keep = {(self.index, self.cycle), (index, cycle)}
+        for key in [key for key in self._boards if key not in keep]:
+            del self._boards[key]  # shown already (or skipped past): nothing grows over hours
 
     # --- the scenes ------------------------------------------------------------------------
     def start(self) -> None:
@@ -142,6 +155,7 @@ class DemoDirector:
         elif index >= len(self.scenes):
             index, self.cycle = 0, self.cycle + 1
         self._leave_scene()
+        _release_render_caches()
         self.index = index
         scene = self.scenes[index]
         game = get_game(scene.game)

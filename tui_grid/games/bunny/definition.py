@@ -33,6 +33,8 @@ from tui_grid.games.registry import (
 
 #: Seconds the app's hint, solve and watch give the solver before settling for the best found.
 APP_TIME_LIMIT = 20.0
+#: Proven solutions kept, oldest dropped first.
+MAX_REMEMBERED = 256
 #: Seconds a library call of `solve_record` without a control gives the solver.
 CLI_TIME_LIMIT = 60.0
 
@@ -126,9 +128,15 @@ class BunnyGame(BoardFiles, Generated, Solvable, GameDefinition):
             return known
         found = solve(board, time_limit, control)
         if found.proven_optimal:
-            with self._lock:
-                self._solutions[board] = found
+            self._remember(board, found)
         return found
+
+    def _remember(self, board: BunnyBoard, solution: Solution) -> None:
+        """Proven answers, for boards met again; a bounded number (a demo makes boards all day)."""
+        with self._lock:
+            if len(self._solutions) >= MAX_REMEMBERED:
+                self._solutions.pop(next(iter(self._solutions)))
+            self._solutions[board] = solution
 
     def known_solution(self, board: BunnyBoard) -> Solution | None:
         with self._lock:
@@ -141,8 +149,7 @@ class BunnyGame(BoardFiles, Generated, Solvable, GameDefinition):
             made = generate(width, height, squares, seed, control)
         except ValueError as exc:
             raise UsageError(str(exc)) from None
-        with self._lock:
-            self._solutions[made.board] = made.solution
+        self._remember(made.board, made.solution)
         return made.board
 
     def load_id(self, game_id: str, control: SearchControl | None = None) -> LoadedBoard:
