@@ -219,6 +219,8 @@ def _dispatch(args: argparse.Namespace) -> int:
         return _list_boards(args.game)
     if command == "serve" and args.game == "web":
         return _serve_web(args.rest)
+    if command == "serve" and args.game == "ssh":
+        return _serve_ssh(args.rest)
     if command == "solve":
         return _solve(_need_game("solve", args.game), args.rest)
     if command == "generate":
@@ -256,6 +258,53 @@ def _serve_web(rest: list[str]) -> int:
     from tui_grid.ui.web import serve_web
 
     serve_web(args.host, port, args.public_url)
+    return 0
+
+
+def _serve_ssh(rest: list[str]) -> int:
+    """The app over SSH: each connection its own app on its own terminal (core.ssh_server)."""
+    import asyncio
+    from pathlib import Path
+
+    from tui_grid.core import saves
+    from tui_grid.core.ssh_server import SSHServerOptions, start
+    from tui_grid.ui.web import is_loopback
+
+    def configure(parser: argparse.ArgumentParser) -> None:
+        parser.description = "Serve the app over SSH: ssh -p PORT HOST opens the menu; ssh -t -p PORT HOST tron opens a game."
+        parser.add_argument("--host", default="127.0.0.1", help="address to listen on (default 127.0.0.1)")
+        parser.add_argument("--port", default="2222", metavar="PORT", help="port (default 2222; 0: any free one)")
+        parser.add_argument("--host-key", default=None, metavar="PATH", help="the host key (default: made once in the data folder)")
+        parser.add_argument("--auth", default=None, metavar="none|keys", help="none: anyone, any name; keys: only --authorized-keys "
+                            "(the default unless the address is loopback)")
+        parser.add_argument("--authorized-keys", default=None, metavar="FILE", help="public keys allowed in with --auth keys")
+        parser.add_argument("--max-sessions", default="32", metavar="N", help="sessions at once (default 32)")
+
+    args = _sub_parser("tui-grid serve ssh", configure).parse_args(rest)
+    port = parse_count("--port", args.port, 0)
+    if port > 65535:
+        raise UsageError(f"--port must be at most 65535, got {port}")
+    auth = args.auth or ("none" if is_loopback(args.host) else "keys")
+    if auth not in ("none", "keys"):
+        raise UsageError(f"--auth must be none or keys, got {args.auth!r}")
+    keys = Path(args.authorized_keys).expanduser() if args.authorized_keys else None
+    if auth == "keys" and (keys is None or not keys.is_file()):
+        raise UsageError("--auth keys needs --authorized-keys FILE (an OpenSSH authorized_keys file)")
+    data = saves.data_dir() / "ssh"
+    key_path = Path(args.host_key).expanduser() if args.host_key else data / "ssh_host_ed25519_key"
+    games = tuple(game.key for game in all_games())
+    options = SSHServerOptions(data, auth, keys, parse_count("--max-sessions", args.max_sessions), lambda text: print(f"tui-grid: {text}", file=sys.stderr, flush=True), games)
+
+    async def serve() -> None:
+        server = await start(args.host, port, key_path, options)
+        bound = server.sockets[0].getsockname()[1]
+        print(f"tui-grid: serving ssh on {args.host}:{bound} (auth {auth}): ssh -p {bound} {args.host}", file=sys.stderr, flush=True)
+        await server.wait_closed()
+
+    try:
+        asyncio.run(serve())
+    except OSError as exc:
+        raise UsageError(f"cannot serve ssh on {args.host}:{port}: {exc.strerror or exc}") from None
     return 0
 
 

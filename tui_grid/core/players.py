@@ -15,6 +15,7 @@ import shlex
 from dataclasses import dataclass
 from typing import Any, Callable, Protocol, Sequence
 
+from tui_grid.core.remote import remote_session
 from tui_grid.core.agents import Agent, Ask, HumanAgent
 from tui_grid.core.errors import UsageError
 
@@ -177,8 +178,9 @@ PLAYER_KINDS: tuple[PlayerKind, ...] = (
     NetworkKind(),
 )
 KINDS_BY_NAME = {kind.name: kind for kind in PLAYER_KINDS}
-#: The kinds a local match takes (the app, `tui-grid match`); a server adds "tcp".
-LOCAL_KINDS = ("human", "bot", "cmd", "oneshot")
+#: The kinds a local match takes (the app, `tui-grid match`); a server adds "tcp". A
+#: remote session (serve ssh) has no program kinds at all: a stranger starts no program.
+LOCAL_KINDS = ("human", "bot") if remote_session() else ("human", "bot", "cmd", "oneshot")
 
 
 def dialog_choices(game: Roster, kinds: Sequence[str]) -> list[tuple[str, str]]:

@@ -31,6 +31,7 @@ from tui_grid.core.driver import Driver
 from tui_grid.core.engine import Engine, Plan
 from tui_grid.core.errors import BoardError, UsageError
 from tui_grid.core.geometry import Pos
+from tui_grid.core.remote import remote_session
 from tui_grid.core.session import Change, Session
 from tui_grid.games.registry import (
     BoardFiles,
@@ -199,7 +200,7 @@ class GameScreen(Screen, Generic[S]):
         if common == "new":
             return isinstance(self.game, Generated)
         if common == "save":
-            return isinstance(self.game, BoardFiles)
+            return isinstance(self.game, BoardFiles) and not remote_session()  # no file paths for strangers
         return True
 
     def check_action(self, action: str, parameters: tuple[object, ...]) -> bool | None:

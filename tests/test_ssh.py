@@ -1,0 +1,81 @@
+"""`tui-grid serve ssh`: a real SSH client gets the menu on its own terminal, its keys
+reach the app, and when it quits nothing is left; remote sessions start no program and
+save to no file path."""
+
+from __future__ import annotations
+
+import asyncio
+import os
+import subprocess
+import sys
+import time
+from pathlib import Path
+
+import asyncssh
+import pytest
+
+from tui_grid.cli import main
+from tui_grid.core.ssh_server import SSHServerOptions, app_argv, safe_name, start
+
+ANSI_TEXT = "enter picks a game"
+
+
+async def read_until(process, words: str, limit_bytes: int = 2_000_000, seconds: float = 30.0) -> str:  # type: ignore[no-untyped-def]
+    seen = b""
+    deadline = time.monotonic() + seconds
+    while words.encode() not in seen and len(seen) < limit_bytes and time.monotonic() < deadline:
+        try:
+            seen += await asyncio.wait_for(process.stdout.read(65536), timeout=1.0)
+        except asyncio.TimeoutError:
+            continue
+    return seen.decode("utf-8", "replace")
+
+
+async def test_a_client_plays_the_menu_over_ssh_and_leaves_nothing(tmp_path: Path) -> None:
+    lines: list[str] = []
+    options = SSHServerOptions(tmp_path / "ssh", "none", None, 4, lines.append, ("ice", "jimmy", "bunny", "tron", "evasion"))
+    server = await start("127.0.0.1", 0, tmp_path / "key", options)
+    port = server.sockets[0].getsockname()[1]
+    try:
+        async with asyncssh.connect("127.0.0.1", port, username="bob[/x]", known_hosts=None, encoding=None) as conn:
+            process = await conn.create_process(term_type="xterm-256color", term_size=(80, 24))
+            assert ANSI_TEXT in await read_until(process, ANSI_TEXT)
+            process.change_terminal_size(100, 30)  # a resize reaches the app, which draws again
+            process.stdin.write(b"q")
+            await asyncio.wait_for(process.wait_closed(), timeout=30)
+        for _ in range(100):
+            if any(line.startswith("session end") for line in lines):
+                break
+            await asyncio.sleep(0.05)
+    finally:
+        server.close()
+        await server.wait_closed()
+    assert lines[0].startswith("session start: bobx from 127.0.0.1 (80x24, xterm-256color)")  # a name is plain
+    assert lines[-1] == "session end: bobx (exit 0)"
+    assert (tmp_path / "key").stat().st_mode & 0o777 == 0o600  # the host key, made once
+    assert options.sessions == 0
+
+
+def test_remote_sessions_have_no_program_seats_and_no_save_to_a_path() -> None:
+    code = ("from tui_grid.core.players import LOCAL_KINDS; from tui_grid.core.remote import remote_session; "
+            "print(LOCAL_KINDS, remote_session())")
+    out = subprocess.run([sys.executable, "-c", code], env={**os.environ, "TUI_GRID_REMOTE": "1"},
+                         capture_output=True, text=True, timeout=60).stdout
+    assert out.strip() == "('human', 'bot') True"
+
+
+def test_names_and_commands_from_a_client_are_data() -> None:
+    assert safe_name("x" * 40) == "x" * 16 and safe_name("../../etc") == "....etc" and safe_name("") == "player"
+    assert app_argv("tron", ("tron",))[-2:] == ["play", "tron"]
+    assert app_argv("rm -rf /", ("tron",))[-1] == "tui_grid"  # anything else opens the menu, nothing runs
+
+
+def test_a_public_address_needs_keys(capsys) -> None:
+    assert main(["serve", "ssh", "--host", "0.0.0.0", "--port", "0"]) == 2
+    assert "--auth keys needs --authorized-keys" in capsys.readouterr().err
+
+
+@pytest.fixture(autouse=True)
+def data_dir(tmp_path: Path, monkeypatch) -> Path:
+    monkeypatch.setenv("TUI_GRID_DATA", str(tmp_path / "data"))
+    return tmp_path / "data"

@@ -1,0 +1,184 @@
+"""`tui-grid serve ssh`: the app over SSH, with nothing for the player to install.
+
+Each connection gets its own `tui_grid` process on its own pseudo-terminal: the client's
+TERM and window size reach it, resizes follow, and a session that crashes or is killed
+disturbs no other. When the connection drops, the process group is killed. The server
+logs one line per session start and end.
+
+Remote sessions run in remote mode (`TUI_GRID_REMOTE=1`): no program seats, no file paths
+to save to, and a data folder of their own (per user name with `--auth none`, per key
+fingerprint with `--auth keys`), never shared between players.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import fcntl
+import hashlib
+import os
+import re
+import signal
+import struct
+import sys
+import termios
+from pathlib import Path
+from typing import Any, Callable
+
+#: Printable characters a remote name keeps (and at most 16 of them).
+_NAME = re.compile(r"[^A-Za-z0-9_.-]")
+MAX_NAME = 16
+#: Commands a client may ask for (`ssh host tron`): the game it opens. Nothing else runs.
+READ_CHUNK = 65536
+
+
+def host_key(path: Path) -> Any:
+    """The server's host key, made on first start and kept (0600) at `path`."""
+    import asyncssh
+
+    if path.exists():
+        return asyncssh.read_private_key(str(path))
+    path.parent.mkdir(parents=True, exist_ok=True)
+    key = asyncssh.generate_private_key("ssh-ed25519")
+    fd = os.open(path, os.O_WRONLY | os.O_CREAT | os.O_EXCL, 0o600)
+    with os.fdopen(fd, "wb") as stream:
+        stream.write(key.export_private_key())
+    return key
+
+
+def safe_name(name: str) -> str:
+    """A user name fit for a folder and a screen: at most 16 plain characters."""
+    return _NAME.sub("", name)[:MAX_NAME] or "player"
+
+
+def app_argv(command: str | None, games: tuple[str, ...]) -> list[str]:
+    """What a session runs: the menu, or one game's boards when the client names it."""
+    argv = [sys.executable, "-m", "tui_grid"]
+    word = (command or "").strip().lower()
+    if word in games:
+        argv += ["play", word]
+    return argv
+
+
+class SSHServerOptions:
+    def __init__(self, data: Path, auth: str, authorized_keys: Path | None, max_sessions: int,
+                 log: Callable[[str], None], games: tuple[str, ...]) -> None:
+        self.data = data
+        self.auth = auth
+        self.authorized_keys = authorized_keys
+        self.max_sessions = max_sessions
+        self.log = log
+        self.games = games
+        self.sessions = 0
+
+
+def _server_class(options: SSHServerOptions) -> type:
+    import asyncssh
+
+    class Server(asyncssh.SSHServer):  # type: ignore[misc]
+        def connection_made(self, conn: Any) -> None:
+            self.conn = conn
+            self.peer = conn.get_extra_info("peername")
+
+        def begin_auth(self, username: str) -> bool:
+            if options.auth == "none":
+                return False  # anyone, with any name (as sshtron)
+            keys = options.authorized_keys
+            if keys is None or not keys.is_file():
+                return True  # nobody gets in
+            self.conn.set_authorized_keys(str(keys))
+            return True
+
+        def public_key_auth_supported(self) -> bool:
+            return options.auth == "keys"
+
+    return Server
+
+
+async def _session(process: Any, options: SSHServerOptions) -> None:
+    """One connection: the app on a PTY of the client's size, bytes relayed both ways."""
+    import asyncssh
+
+    conn = process.channel.get_connection()
+    user = safe_name(conn.get_extra_info("username") or "")
+    if options.sessions >= options.max_sessions:
+        process.stderr.write(f"tui-grid: the server is full ({options.max_sessions} sessions); try again soon\r\n".encode())
+        process.exit(1)
+        return
+    folder = hashlib.sha256(user.encode()).hexdigest()[:16]
+    width, height, _, _ = process.get_terminal_size() if process.get_terminal_type() else (80, 24, 0, 0)
+    term = process.get_terminal_type() or "xterm-256color"
+    env = {**os.environ, "TERM": term, "TUI_GRID_REMOTE": "1", "TUI_GRID_PLAYER": user,
+           "TUI_GRID_DATA": str(options.data / "players" / folder)}
+    master, slave = os.openpty()
+    _resize(slave, width or 80, height or 24)
+    options.sessions += 1
+    peer = conn.get_extra_info("peername")
+    options.log(f"session start: {user} from {peer[0] if peer else '?'} ({width}x{height}, {term})")
+    child = await asyncio.create_subprocess_exec(
+        *app_argv(process.command, options.games), stdin=slave, stdout=slave, stderr=slave, env=env,
+        start_new_session=True)
+    os.close(slave)
+    loop = asyncio.get_running_loop()
+    done = asyncio.Event()
+
+    def readable() -> None:
+        try:
+            data = os.read(master, READ_CHUNK)
+        except OSError:
+            data = b""
+        if not data:
+            loop.remove_reader(master)
+            done.set()
+            return
+        process.stdout.write(data)
+
+    loop.add_reader(master, readable)
+
+    async def keys() -> None:
+        while not done.is_set():
+            try:
+                data = await process.stdin.read(READ_CHUNK)
+            except asyncssh.TerminalSizeChanged as change:  # the client's window: the app's terminal
+                _resize(master, change.width, change.height)
+                try:
+                    os.killpg(child.pid, signal.SIGWINCH)
+                except ProcessLookupError:
+                    pass
+                continue
+            except (asyncssh.Error, OSError):
+                break
+            if not data:
+                break
+            os.write(master, data)
+        done.set()
+
+    reader = asyncio.create_task(keys())
+    try:
+        await done.wait()
+    finally:
+        reader.cancel()
+        loop.remove_reader(master)
+        try:
+            os.killpg(child.pid, signal.SIGKILL)  # a dropped connection leaves no process
+        except ProcessLookupError:
+            pass
+        await child.wait()
+        os.close(master)
+        options.sessions -= 1
+        options.log(f"session end: {user} (exit {child.returncode})")
+        process.exit(0)
+
+
+def _resize(fd: int, width: int, height: int) -> None:
+    fcntl.ioctl(fd, termios.TIOCSWINSZ, struct.pack("HHHH", height, width, 0, 0))
+
+
+async def start(host: str, port: int, key_path: Path, options: SSHServerOptions) -> Any:
+    """Listen; returns the asyncssh server (its `sockets` give the port when 0 was asked)."""
+    import asyncssh
+
+    return await asyncssh.create_server(
+        _server_class(options), host, port, server_host_keys=[host_key(key_path)],
+        process_factory=lambda process: _session(process, options), encoding=None,
+        line_editor=False, allow_scp=False, agent_forwarding=False, x11_forwarding=False,
+    )
