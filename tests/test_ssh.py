@@ -79,3 +79,40 @@ def test_a_public_address_needs_keys(capsys) -> None:
 def data_dir(tmp_path: Path, monkeypatch) -> Path:
     monkeypatch.setenv("TUI_GRID_DATA", str(tmp_path / "data"))
     return tmp_path / "data"
+
+
+def test_connected_names_are_unique() -> None:
+    from tui_grid.core.ssh_server import unique_name
+
+    assert unique_name("bob", set()) == "bob"
+    assert unique_name("bob", {"bob"}) == "bob-2" and unique_name("bob", {"bob", "bob-2"}) == "bob-3"
+    assert len(unique_name("x" * 16, {"x" * 16})) <= 16
+
+
+async def test_a_session_runs_under_a_memory_limit(tmp_path: Path) -> None:
+    """The session's app runs with a memory ceiling and no core files (read back from
+    /proc while it runs)."""
+    lines: list[str] = []
+    options = SSHServerOptions(tmp_path / "ssh", "none", None, 4, lines.append, ("ice",))
+    server = await start("127.0.0.1", 0, tmp_path / "key", options)
+    port = server.sockets[0].getsockname()[1]
+    try:
+        async with asyncssh.connect("127.0.0.1", port, username="carol", known_hosts=None, encoding=None) as conn:
+            process = await conn.create_process(term_type="xterm-256color", term_size=(80, 24))
+            assert ANSI_TEXT in await read_until(process, ANSI_TEXT)
+            limits = ""
+            for entry in Path("/proc").iterdir():
+                if entry.name.isdigit():
+                    try:
+                        if "TUI_GRID_PLAYER=carol" in (entry / "environ").read_bytes().decode("utf-8", "replace"):
+                            limits = (entry / "limits").read_text()
+                    except OSError:
+                        continue
+            process.stdin.write(b"q")
+            await asyncio.wait_for(process.wait_closed(), timeout=30)
+    finally:
+        server.close()
+        await server.wait_closed()
+    data = next(line for line in limits.splitlines() if line.startswith("Max data size"))
+    core = next(line for line in limits.splitlines() if line.startswith("Max core file size"))
+    assert str(2 * 1024**3) in data and core.split()[4] == "0"

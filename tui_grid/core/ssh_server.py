@@ -27,8 +27,32 @@ from typing import Any, Callable
 #: Printable characters a remote name keeps (and at most 16 of them).
 _NAME = re.compile(r"[^A-Za-z0-9_.-]")
 MAX_NAME = 16
-#: Commands a client may ask for (`ssh host tron`): the game it opens. Nothing else runs.
 READ_CHUNK = 65536
+#: Sessions one address may hold at once.
+MAX_PER_ADDRESS = 4
+#: Memory each session's app may use (its heap: RLIMIT_DATA), and no core files.
+SESSION_MEMORY_BYTES = 2 * 1024**3
+
+
+def unique_name(name: str, taken: set[str]) -> str:
+    """`name`, or `name-2`, `name-3`...: names are unique while their players are connected."""
+    if name not in taken:
+        return name
+    for number in range(2, 10_000):
+        candidate = f"{name[: MAX_NAME - 1 - len(str(number))]}-{number}"
+        if candidate not in taken:
+            return candidate
+    raise RuntimeError("no free name")
+
+
+def _limit_session() -> None:
+    """In the session's process, before the app starts: a memory ceiling and no core files."""
+    import resource
+
+    for kind, value in ((resource.RLIMIT_DATA, SESSION_MEMORY_BYTES), (resource.RLIMIT_CORE, 0)):
+        soft, hard = resource.getrlimit(kind)
+        ceiling = value if hard == resource.RLIM_INFINITY else min(value, hard)
+        resource.setrlimit(kind, (ceiling, hard))
 
 
 def host_key(path: Path) -> Any:
@@ -69,6 +93,8 @@ class SSHServerOptions:
         self.log = log
         self.games = games
         self.sessions = 0
+        self.names: set[str] = set()  # connected players' names: unique while connected
+        self.per_address: dict[str, int] = {}
 
 
 def _server_class(options: SSHServerOptions) -> type:
@@ -99,12 +125,18 @@ async def _session(process: Any, options: SSHServerOptions) -> None:
     import asyncssh
 
     conn = process.channel.get_connection()
-    user = safe_name(conn.get_extra_info("username") or "")
-    if options.sessions >= options.max_sessions:
-        process.stderr.write(f"tui-grid: the server is full ({options.max_sessions} sessions); try again soon\r\n".encode())
+    peer = conn.get_extra_info("peername")
+    address = peer[0] if peer else "?"
+    full = options.sessions >= options.max_sessions
+    if full or options.per_address.get(address, 0) >= MAX_PER_ADDRESS:
+        why = f"the server is full ({options.max_sessions} sessions)" if full else f"{MAX_PER_ADDRESS} sessions from {address} already"
+        process.stderr.write(f"tui-grid: {why}; try again soon\r\n".encode())
         process.exit(1)
         return
-    folder = hashlib.sha256(user.encode()).hexdigest()[:16]
+    user = unique_name(safe_name(conn.get_extra_info("username") or ""), options.names)
+    folder = hashlib.sha256(user.encode()).hexdigest()[:16]  # two connected players never share one
+    options.names.add(user)
+    options.per_address[address] = options.per_address.get(address, 0) + 1
     width, height, _, _ = process.get_terminal_size() if process.get_terminal_type() else (80, 24, 0, 0)
     term = process.get_terminal_type() or "xterm-256color"
     env = {**os.environ, "TERM": term, "TUI_GRID_REMOTE": "1", "TUI_GRID_PLAYER": user,
@@ -112,11 +144,10 @@ async def _session(process: Any, options: SSHServerOptions) -> None:
     master, slave = os.openpty()
     _resize(slave, width or 80, height or 24)
     options.sessions += 1
-    peer = conn.get_extra_info("peername")
-    options.log(f"session start: {user} from {peer[0] if peer else '?'} ({width}x{height}, {term})")
+    options.log(f"session start: {user} from {address} ({width}x{height}, {term})")
     child = await asyncio.create_subprocess_exec(
         *app_argv(process.command, options.games), stdin=slave, stdout=slave, stderr=slave, env=env,
-        start_new_session=True)
+        start_new_session=True, preexec_fn=_limit_session)
     os.close(slave)
     loop = asyncio.get_running_loop()
     done = asyncio.Event()
@@ -165,6 +196,8 @@ async def _session(process: Any, options: SSHServerOptions) -> None:
         await child.wait()
         os.close(master)
         options.sessions -= 1
+        options.names.discard(user)
+        options.per_address[address] -= 1
         options.log(f"session end: {user} (exit {child.returncode})")
         process.exit(0)
 
