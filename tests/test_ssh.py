@@ -116,3 +116,46 @@ async def test_a_session_runs_under_a_memory_limit(tmp_path: Path) -> None:
     data = next(line for line in limits.splitlines() if line.startswith("Max data size"))
     core = next(line for line in limits.splitlines() if line.startswith("Max core file size"))
     assert str(2 * 1024**3) in data and core.split()[4] == "0"
+
+
+async def test_with_auth_keys_only_listed_keys_get_in_and_the_key_names_the_folder(tmp_path: Path) -> None:
+    allowed, stranger = asyncssh.generate_private_key("ssh-ed25519"), asyncssh.generate_private_key("ssh-ed25519")
+    keys = tmp_path / "authorized_keys"
+    keys.write_bytes(allowed.export_public_key())
+    lines: list[str] = []
+    options = SSHServerOptions(tmp_path / "ssh", "keys", keys, 4, lines.append, ("ice",))
+    server = await start("127.0.0.1", 0, tmp_path / "key", options)
+    port = server.sockets[0].getsockname()[1]
+    try:
+        with pytest.raises(asyncssh.PermissionDenied):
+            async with asyncssh.connect("127.0.0.1", port, username="eve", known_hosts=None, client_keys=[stranger],
+                                        agent_path=None, password=None):
+                pass
+        async with asyncssh.connect("127.0.0.1", port, username="dave", known_hosts=None, client_keys=[allowed],
+                                    agent_path=None, encoding=None) as conn:
+            process = await conn.create_process(term_type="xterm-256color", term_size=(80, 24))
+            assert ANSI_TEXT in await read_until(process, ANSI_TEXT)
+            environ = session_environ("dave")
+            process.stdin.write(b"q")
+            await asyncio.wait_for(process.wait_closed(), timeout=30)
+    finally:
+        server.close()
+        await server.wait_closed()
+    assert [line.split(":")[0] for line in lines] == ["session start", "session end"]
+    import hashlib
+
+    folder = hashlib.sha256(allowed.get_fingerprint().encode()).hexdigest()[:16]
+    assert f"TUI_GRID_DATA={tmp_path / 'ssh' / 'players' / folder}" in environ  # the key names the folder
+
+
+def session_environ(player: str) -> str:
+    """The environment of the session process that plays as `player`."""
+    for entry in Path("/proc").iterdir():
+        if entry.name.isdigit():
+            try:
+                environ = (entry / "environ").read_bytes().decode("utf-8", "replace")
+            except OSError:
+                continue
+            if f"TUI_GRID_PLAYER={player}\x00" in environ:
+                return environ.replace("\x00", "\n")
+    return ""

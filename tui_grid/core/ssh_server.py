@@ -105,17 +105,29 @@ def _server_class(options: SSHServerOptions) -> type:
             self.conn = conn
             self.peer = conn.get_extra_info("peername")
 
+        fingerprint: str | None = None  # the client's key, once it proved it holds it
+
         def begin_auth(self, username: str) -> bool:
-            if options.auth == "none":
-                return False  # anyone, with any name (as sshtron)
-            keys = options.authorized_keys
-            if keys is None or not keys.is_file():
-                return True  # nobody gets in
-            self.conn.set_authorized_keys(str(keys))
-            return True
+            return options.auth != "none"  # none: anyone, with any name (as sshtron)
 
         def public_key_auth_supported(self) -> bool:
             return options.auth == "keys"
+
+        def validate_public_key(self, username: str, key: Any) -> bool:
+            """Only keys in the authorized-keys file (read at each login, so edits take
+            effect at once); the key's fingerprint names the player's data folder."""
+            path = options.authorized_keys
+            if path is None or not path.is_file():
+                return False
+            try:
+                allowed = asyncssh.read_authorized_keys(str(path))
+            except (OSError, ValueError):
+                return False
+            peer = self.conn.get_extra_info("peername") or ("", 0)
+            if allowed.validate(key, peer[0], peer[0]) is None:
+                return False
+            self.fingerprint = key.get_fingerprint()
+            return True
 
     return Server
 
@@ -134,7 +146,10 @@ async def _session(process: Any, options: SSHServerOptions) -> None:
         process.exit(1)
         return
     user = unique_name(safe_name(conn.get_extra_info("username") or ""), options.names)
-    folder = hashlib.sha256(user.encode()).hexdigest()[:16]  # two connected players never share one
+    fingerprint = getattr(conn.get_owner(), "fingerprint", None)
+    # A folder per key with --auth keys (the same player whatever name it gives); else per
+    # connected name: two connected players never share one.
+    folder = hashlib.sha256((fingerprint or f"name:{user}").encode()).hexdigest()[:16]
     options.names.add(user)
     options.per_address[address] = options.per_address.get(address, 0) + 1
     width, height, _, _ = process.get_terminal_size() if process.get_terminal_type() else (80, 24, 0, 0)
