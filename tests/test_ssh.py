@@ -5,6 +5,8 @@ save to no file path."""
 from __future__ import annotations
 
 import asyncio
+from collections.abc import AsyncIterator
+from contextlib import asynccontextmanager
 import os
 import subprocess
 import sys
@@ -31,12 +33,34 @@ async def read_until(process, words: str, limit_bytes: int = 2_000_000, seconds:
     return seen.decode("utf-8", "replace")
 
 
-async def test_a_client_plays_the_menu_over_ssh_and_leaves_nothing(tmp_path: Path) -> None:
+@asynccontextmanager
+async def serving(tmp_path: Path, auth: str = "none", keys: Path | None = None) -> AsyncIterator[tuple[int, list[str], SSHServerOptions]]:
+    """A server on a free port for one test; its port, its log lines and its options."""
     lines: list[str] = []
-    options = SSHServerOptions(tmp_path / "ssh", "none", None, 4, lines.append, ("ice", "jimmy", "bunny", "tron", "evasion"))
+    options = SSHServerOptions(tmp_path / "ssh", auth, keys, 4, lines.append, ("ice", "jimmy", "bunny", "tron", "evasion"))
     server = await start("127.0.0.1", 0, tmp_path / "key", options)
-    port = server.sockets[0].getsockname()[1]
     try:
+        yield server.sockets[0].getsockname()[1], lines, options
+    finally:
+        server.close()
+        await server.wait_closed()
+
+
+def session_proc(player: str) -> Path | None:
+    """The /proc entry of the session process that plays as `player`."""
+    for entry in Path("/proc").iterdir():
+        if entry.name.isdigit():
+            try:
+                environ = (entry / "environ").read_bytes().decode("utf-8", "replace")
+            except OSError:
+                continue
+            if f"TUI_GRID_PLAYER={player}\x00" in environ:
+                return entry
+    return None
+
+
+async def test_a_client_plays_the_menu_over_ssh_and_leaves_nothing(tmp_path: Path) -> None:
+    async with serving(tmp_path) as (port, lines, options):
         async with asyncssh.connect("127.0.0.1", port, username="bob[/x]", known_hosts=None, encoding=None) as conn:
             process = await conn.create_process(term_type="xterm-256color", term_size=(80, 24))
             assert ANSI_TEXT in await read_until(process, ANSI_TEXT)
@@ -47,9 +71,6 @@ async def test_a_client_plays_the_menu_over_ssh_and_leaves_nothing(tmp_path: Pat
             if any(line.startswith("session end") for line in lines):
                 break
             await asyncio.sleep(0.05)
-    finally:
-        server.close()
-        await server.wait_closed()
     assert lines[0].startswith("session start: bobx from 127.0.0.1 (80x24, xterm-256color)")  # a name is plain
     assert lines[-1] == "session end: bobx (exit 0)"
     assert (tmp_path / "key").stat().st_mode & 0o777 == 0o600  # the host key, made once
@@ -92,27 +113,14 @@ def test_connected_names_are_unique() -> None:
 async def test_a_session_runs_under_a_memory_limit(tmp_path: Path) -> None:
     """The session's app runs with a memory ceiling and no core files (read back from
     /proc while it runs)."""
-    lines: list[str] = []
-    options = SSHServerOptions(tmp_path / "ssh", "none", None, 4, lines.append, ("ice",))
-    server = await start("127.0.0.1", 0, tmp_path / "key", options)
-    port = server.sockets[0].getsockname()[1]
-    try:
+    async with serving(tmp_path) as (port, _, _):
         async with asyncssh.connect("127.0.0.1", port, username="carol", known_hosts=None, encoding=None) as conn:
             process = await conn.create_process(term_type="xterm-256color", term_size=(80, 24))
             assert ANSI_TEXT in await read_until(process, ANSI_TEXT)
-            limits = ""
-            for entry in Path("/proc").iterdir():
-                if entry.name.isdigit():
-                    try:
-                        if "TUI_GRID_PLAYER=carol" in (entry / "environ").read_bytes().decode("utf-8", "replace"):
-                            limits = (entry / "limits").read_text()
-                    except OSError:
-                        continue
+            entry = session_proc("carol")
+            limits = (entry / "limits").read_text() if entry is not None else ""
             process.stdin.write(b"q")
             await asyncio.wait_for(process.wait_closed(), timeout=30)
-    finally:
-        server.close()
-        await server.wait_closed()
     data = next(line for line in limits.splitlines() if line.startswith("Max data size"))
     core = next(line for line in limits.splitlines() if line.startswith("Max core file size"))
     assert str(2 * 1024**3) in data and core.split()[4] == "0"
@@ -122,11 +130,7 @@ async def test_with_auth_keys_only_listed_keys_get_in_and_the_key_names_the_fold
     allowed, stranger = asyncssh.generate_private_key("ssh-ed25519"), asyncssh.generate_private_key("ssh-ed25519")
     keys = tmp_path / "authorized_keys"
     keys.write_bytes(allowed.export_public_key())
-    lines: list[str] = []
-    options = SSHServerOptions(tmp_path / "ssh", "keys", keys, 4, lines.append, ("ice",))
-    server = await start("127.0.0.1", 0, tmp_path / "key", options)
-    port = server.sockets[0].getsockname()[1]
-    try:
+    async with serving(tmp_path, "keys", keys) as (port, lines, _):
         with pytest.raises(asyncssh.PermissionDenied):
             async with asyncssh.connect("127.0.0.1", port, username="eve", known_hosts=None, client_keys=[stranger],
                                         agent_path=None, password=None):
@@ -135,27 +139,13 @@ async def test_with_auth_keys_only_listed_keys_get_in_and_the_key_names_the_fold
                                     agent_path=None, encoding=None) as conn:
             process = await conn.create_process(term_type="xterm-256color", term_size=(80, 24))
             assert ANSI_TEXT in await read_until(process, ANSI_TEXT)
-            environ = session_environ("dave")
+            entry = session_proc("dave")
+            environ = (entry / "environ").read_bytes().decode("utf-8", "replace").replace("\x00", "\n") if entry is not None else ""
             process.stdin.write(b"q")
             await asyncio.wait_for(process.wait_closed(), timeout=30)
-    finally:
-        server.close()
-        await server.wait_closed()
     assert [line.split(":")[0] for line in lines] == ["session start", "session end"]
     import hashlib
 
     folder = hashlib.sha256(allowed.get_fingerprint().encode()).hexdigest()[:16]
     assert f"TUI_GRID_DATA={tmp_path / 'ssh' / 'players' / folder}" in environ  # the key names the folder
 
-
-def session_environ(player: str) -> str:
-    """The environment of the session process that plays as `player`."""
-    for entry in Path("/proc").iterdir():
-        if entry.name.isdigit():
-            try:
-                environ = (entry / "environ").read_bytes().decode("utf-8", "replace")
-            except OSError:
-                continue
-            if f"TUI_GRID_PLAYER={player}\x00" in environ:
-                return environ.replace("\x00", "\n")
-    return ""
