@@ -1,13 +1,19 @@
-"""Benchmark: the bunny solver on the 12 seed boards, against a plain baseline.
+"""Benchmark: our bunny solver against the exhaustive C reference, board by board.
 
-Run from the repository root:  python bench/bunny.py  [--time-limit S] [--budget S] [--boards a,b]
+Run from the repository root:  python bench/bunny.py  [--time-limit S] [--boards a,b] [--random N]
 
-For each board: the published token count (the best published answer, 67 in total),
-ours, the seconds our solver took (its time limit is `--time-limit`, 60 by default),
-whether it proved its answer optimal, and the plain baseline (every program by size,
-no pruning or caching, counts 2..20) measured in the same run and stopped after
-`--budget` seconds (shown as ">Ns"; its ratio is then a lower bound). Every program
-found is checked with the step-by-step interpreter.
+The boards: the seed's 12 (`boards/bunny/`) and N random boards (24 by default) from the
+generator's shape maker (`generator._shape`, fixed seeds 1000.., sizes 5x5 to 11x11, 40%
+of the box's cells; the generator's own solver check is skipped so the set does not
+depend on the solver being measured).
+
+The reference is `../shared/reference/bunny_ref.c` (or `--ref PATH`): built here with
+`gcc -O2` into a temporary directory at every run (never copied into the project) and
+run as one process per board with `-C 2048` (counts up to 2048). Both sides run in the
+same run, board after board, and the table shows ours seconds (in process), C seconds
+(the whole process), their ratio, and whether the token counts agree. Every program we
+find is checked with the step-by-step interpreter, and every answer must be proven
+optimal. Load averages are printed before and after.
 """
 
 from __future__ import annotations
@@ -15,7 +21,11 @@ from __future__ import annotations
 import argparse
 import os
 import platform
+import random
+import re
+import subprocess
 import sys
+import tempfile
 import time
 from pathlib import Path
 
@@ -23,9 +33,9 @@ ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 
 from tui_grid.core.boardfile import read_board_file  # noqa: E402
-from tui_grid.core.control import Cancelled, SearchControl  # noqa: E402
-from tui_grid.games.bunny.baseline import baseline_solve  # noqa: E402
-from tui_grid.games.bunny.board import parse_bunny  # noqa: E402
+from tui_grid.games.bunny import kernel  # noqa: E402
+from tui_grid.games.bunny.board import BunnyBoard, make_board, parse_bunny  # noqa: E402
+from tui_grid.games.bunny.generator import _shape  # noqa: E402
 from tui_grid.games.bunny.interpreter import run  # noqa: E402
 from tui_grid.games.bunny.solver import solve  # noqa: E402
 
@@ -45,74 +55,106 @@ SEED_BOARDS = (
     "huge-lopsided-9x9",
 )
 
+DEFAULT_REF = ROOT.parent / "shared" / "reference" / "bunny_ref.c"
+_RESULT = re.compile(r"^RESULT k=(\d+) tokens=(\d+) program=(.*) total_time=")
 
-class Budget(SearchControl):
-    """Stops a search with Cancelled once `seconds` have passed."""
 
-    def __init__(self, seconds: float) -> None:
-        super().__init__(every=1024)
-        self.deadline = time.perf_counter() + seconds
+def random_boards(count: int, fraction: float = 0.4) -> list[tuple[str, BunnyBoard]]:
+    """`count` boards from the generator's shape maker, sizes cycling 5..11 by 5..11."""
+    out = []
+    for i in range(count):
+        width = 5 + i % 7
+        height = 5 + (i * 3 + i // 7) % 7
+        squares = max(4, round(width * height * fraction))
+        rows = _shape(random.Random(1000 + i), width, height, squares)
+        out.append((f"r{i:02d}-{width}x{height}-n{squares}", make_board(rows)))
+    return out
 
-    def checkpoint(self) -> None:
-        if time.perf_counter() > self.deadline:
-            raise Cancelled()
+
+def seed_boards(names: list[str]) -> list[tuple[str, BunnyBoard]]:
+    return [(name, parse_bunny(read_board_file(ROOT / "boards" / "bunny" / f"{name}.txt"))) for name in names]
+
+
+def build_reference(source: Path, into: Path) -> Path:
+    exe = into / "bunny_ref"
+    subprocess.run(["gcc", "-O2", "-o", str(exe), str(source)], check=True)
+    return exe
+
+
+def run_reference(exe: Path, board: BunnyBoard, into: Path, time_limit: float) -> tuple[int | None, float, str]:
+    """(tokens or None, wall seconds of the whole process, program text)."""
+    path = into / "board.txt"
+    path.write_text("\n".join(board.rows) + "\n")
+    started = time.perf_counter()
+    done = subprocess.run([str(exe), str(path), "-C", "2048", "-k", "30", "-t", str(time_limit)], capture_output=True, text=True)
+    seconds = time.perf_counter() - started
+    for line in done.stdout.splitlines():
+        match = _RESULT.match(line)
+        if match:
+            return int(match.group(2)), seconds, match.group(3)
+    return None, seconds, "(no result)"
+
+
+def loadavg() -> str:
+    if not hasattr(os, "getloadavg"):
+        return "n/a"
+    return " ".join(f"{x:.2f}" for x in os.getloadavg())
 
 
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    parser.add_argument("--time-limit", type=float, default=60.0, help="seconds allowed to our solver per board (default 60)")
-    parser.add_argument("--budget", type=float, default=10.0, help="seconds allowed to the baseline per board (default 10)")
-    parser.add_argument("--boards", default=",".join(SEED_BOARDS), help="comma-separated board names")
+    parser.add_argument("--time-limit", type=float, default=60.0, help="seconds allowed to each side per board (default 60)")
+    parser.add_argument("--boards", default=",".join(SEED_BOARDS), help="comma-separated seed board names ('' for none)")
+    parser.add_argument("--random", type=int, default=24, help="random boards from the generator (default 24)")
+    parser.add_argument("--ref", type=Path, default=DEFAULT_REF, help="the C reference source")
+    parser.add_argument("--pure", action="store_true", help="our pure-Python path only (no compiled kernel)")
     args = parser.parse_args(argv)
-    names = [name for name in args.boards.split(",") if name]
+    if args.pure:
+        kernel.disable()
+    boards = seed_boards([n for n in args.boards.split(",") if n]) + random_boards(args.random)
 
-    load = os.getloadavg()[0] if hasattr(os, "getloadavg") else float("nan")
-    print(
-        f"bunny solver benchmark — Python {platform.python_version()} on {platform.machine()}, "
-        f"{os.cpu_count()} CPUs, load average {load:.2f}, baseline budget {args.budget:g}s"
-    )
-    header = f"{'board':<20} {'published':>9} {'ours':>5} {'seconds':>8} {'proven':>6}  {'baseline':>9} {'ratio':>7}  program"
-    print(header)
-    print("-" * len(header))
-    totals = {"published": 0, "ours": 0, "seconds": 0.0, "proven": 0, "base": 0.0}
-    capped = False
-    for name in names:
-        text = read_board_file(ROOT / "boards" / "bunny" / f"{name}.txt")
-        board = parse_bunny(text)
-        published = int(text.meta.get("published", "0"))
-        solution = solve(board, args.time_limit)
-        assert solution.program is not None
-        if not run(board, solution.program).complete:
-            raise SystemExit(f"WRONG: {name}: {solution.program} does not complete the board")
-        started = time.perf_counter()
-        try:
-            base = baseline_solve(board, Budget(args.budget))
-            base_time = time.perf_counter() - started
-            if base is None or not run(board, base).complete:
-                raise SystemExit(f"baseline failed on {name}")
-            base_text = f"{base_time:8.2f}s" + ("" if base.tokens == solution.tokens else f" ({base.tokens})")
-            ratio = f"{base_time / solution.seconds:6.0f}x" if solution.seconds >= 1e-3 else "-"
-        except Cancelled:
-            base_time = args.budget
-            capped = True
-            base_text = f">{args.budget:g}s"
-            ratio = f">{args.budget / max(solution.seconds, 1e-4):.0f}x"
-        totals["published"] += published
-        totals["ours"] += solution.tokens or 0
-        totals["seconds"] += solution.seconds
-        totals["proven"] += solution.proven_optimal
-        totals["base"] += base_time
+    with tempfile.TemporaryDirectory(prefix="bunny-ref-") as tmp:
+        into = Path(tmp)
+        exe = build_reference(args.ref, into)
         print(
-            f"{name:<20} {published:>9} {solution.tokens:>5} {solution.seconds:7.2f}s {'yes' if solution.proven_optimal else 'NO':>6}"
-            f"  {base_text:>9} {ratio:>7}  {solution.program}",
-            flush=True,
+            f"bunny: ours ({'pure Python' if not kernel.available() else 'Python + compiled kernel'}) vs C reference (gcc -O2, -C 2048) "
+            f"- Python {platform.python_version()} on {platform.machine()}, {os.cpu_count()} CPUs"
         )
-    print("-" * len(header))
-    print(
-        f"{'total':<20} {totals['published']:>9} {totals['ours']:>5} {totals['seconds']:7.2f}s {totals['proven']:>3}/{len(names):<2}"
-        f"  {'>=' if capped else ''}{totals['base']:.1f}s {totals['base'] / max(totals['seconds'], 1e-4):5.0f}x"
-    )
-    return 0
+        print(f"load average before: {loadavg()}")
+        header = f"{'board':<24} {'ours':>4} {'C':>4} {'same':>4} {'ours s':>8} {'C s':>8} {'ratio':>6}  program"
+        print(header)
+        print("-" * len(header))
+        total_ours = total_c = 0.0
+        worst = ("", 0.0)
+        failures = []
+        for name, board in boards:
+            started = time.perf_counter()
+            solution = solve(board, args.time_limit)
+            ours = time.perf_counter() - started
+            tokens_c, c_seconds, _ = run_reference(exe, board, into, args.time_limit)
+            if solution.program is None or not run(board, solution.program).complete:
+                raise SystemExit(f"WRONG: {name}: {solution.program} does not complete the board")
+            if not solution.proven_optimal:
+                failures.append(f"{name}: not proven")
+            same = solution.tokens == tokens_c
+            if not same:
+                failures.append(f"{name}: ours {solution.tokens} tokens, C {tokens_c}")
+            total_ours += ours
+            total_c += c_seconds
+            if ours > worst[1]:
+                worst = (name, ours)
+            print(
+                f"{name:<24} {solution.tokens:>4} {tokens_c if tokens_c is not None else '-':>4} {'yes' if same else 'NO':>4}"
+                f" {ours:8.3f} {c_seconds:8.3f} {ours / max(c_seconds, 1e-3):6.2f}  {solution.program}",
+                flush=True,
+            )
+        print("-" * len(header))
+        print(f"{'total':<24} {'':>4} {'':>4} {'':>4} {total_ours:8.2f} {total_c:8.2f} {total_ours / max(total_c, 1e-3):6.2f}")
+        print(f"slowest board (ours): {worst[0]} {worst[1]:.2f}s")
+        print(f"load average after: {loadavg()}")
+        for failure in failures:
+            print("FAIL", failure)
+    return 1 if failures else 0
 
 
 if __name__ == "__main__":

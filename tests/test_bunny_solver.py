@@ -233,3 +233,75 @@ def test_brute_force_cases_were_informative() -> None:
     # the cross-check above must have compared real optima, not only trivial cases
     if SEEN:
         assert sum(1 for expected, _ in SEEN if expected is not None and expected >= 3) >= 5
+
+
+# --- the compiled kernel and the pure-Python path agree ----------------------------------------
+
+
+@pytest.fixture
+def pure_python():
+    """Runs the test body's solves on the pure-Python path, then restores the kernel."""
+    from tui_grid.games.bunny import kernel
+
+    kernel.disable()
+    try:
+        yield
+    finally:
+        kernel.enable()
+
+
+def _small_random_boards() -> list[BunnyBoard]:
+    import random
+
+    from tui_grid.games.bunny.generator import _shape
+
+    return [make_board(_shape(random.Random(seed), 5 + seed % 3, 5 + seed % 2, 8 + seed % 5)) for seed in range(8)]
+
+
+def _answers(boards: list[BunnyBoard]) -> list[tuple]:
+    out = []
+    for board in boards:
+        solution = solve(board, time_limit=30)
+        out.append((solution.tokens, solution.proven_optimal, str(solution.program)))
+    return out
+
+
+def test_kernel_and_pure_python_give_the_same_programs(request) -> None:
+    from tui_grid.games.bunny import kernel
+
+    if not kernel.available():
+        pytest.skip("no C compiler: only the pure-Python path exists here")
+    boards = [load(name)[0] for name, _ in FAST if name != "huge-lopsided-7x7"] + _small_random_boards()
+    with_kernel = _answers(boards)
+    request.getfixturevalue("pure_python")
+    assert not kernel.available()
+    assert _answers(boards) == with_kernel
+    assert all(proven for _, proven, _ in with_kernel)
+
+
+def test_kernel_leaves_match_the_python_evaluator() -> None:
+    """Every count class of some loops, from every state, in the same order with the same
+    end states, marks and classes; and the same forever-loop answers."""
+    from tui_grid.games.bunny import kernel
+
+    if not kernel.available():
+        pytest.skip("no C compiler")
+    from tui_grid.games.bunny.solver import _Search
+
+    board, _ = load("huge-lopsided-7x7")
+    search = _Search(board, SearchControl(), None)
+    assert search.kernel is not None
+    k = search.kernel
+    search.kernel = None  # the Python side of _finite_leaves / forever_covers
+    bank = ShapeBank()
+    bodies = [body for size in (2, 3, 4) for body in bank.bodies(size)][::7]
+    checked = 0
+    for body in bodies:
+        for state in range(0, search.ev.n_states, 11):
+            item = ("loop", body)
+            assert k.finite_leaves(item, state) == list(search._finite_leaves(item, state))
+            need = search.ev.full & ~search.ev.init_marks
+            assert k.forever_covers(body, state, need)[0] == search.forever_covers(body, state, need)
+            assert k.forever_covers(body, state, need & 0b1011011)[0] == search.forever_covers(body, state, need & 0b1011011)
+            checked += 1
+    assert checked > 100

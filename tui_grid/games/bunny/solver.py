@@ -56,6 +56,7 @@ from math import gcd
 from typing import Any
 
 from tui_grid.core.control import SearchControl, unlimited
+from tui_grid.games.bunny import kernel
 from tui_grid.games.bunny.board import DELTAS, BunnyBoard
 from tui_grid.games.bunny.program import F, L, R, Loop, Node, Op, Program
 
@@ -453,6 +454,7 @@ class _Search:
         self.next_check = time.monotonic() + 0.02
         self.failed: set = set()
         self.found: Program | None = None
+        self.kernel = kernel.Kernel(self.ev.fwd, len(board.squares)) if kernel.available() else None
 
     def poll(self) -> None:
         self.control.tick()
@@ -470,10 +472,29 @@ class _Search:
         got = self.ev.finite_outcomes.get(key)
         if got is not None:
             return got
+        by_state: dict[int, list] = {}
+        for s, marks, classes in self._finite_leaves(item, st):
+            kept = by_state.setdefault(s, [])
+            if any(marks | other == other for other, _ in kept):
+                continue
+            kept[:] = [(other, c) for other, c in kept if other | marks != marks]
+            kept.append((marks, classes))
+        got = [(s, marks, classes) for s, kept in by_state.items() for marks, classes in kept]
+        self.ev.finite_outcomes[key] = got
+        return got
+
+    def _finite_leaves(self, item: tuple, st: int):
+        """(end state, marks, classes) of `item` from `st` for each count class."""
+        if self.kernel is not None and _count_loops(item[1]) < kernel.MAX_LOOPS:
+            self.poll()
+            leaves = self.kernel.finite_leaves(item, st)
+            if len(leaves) > 1:
+                self.control.tick(len(leaves) - 1)
+            yield from leaves
+            return
         ev = self.ev
         code = ev.loop_code(item)
         stack = [(INITIAL_CLASS,) * code.size]
-        by_state: dict[int, list] = {}
         while stack:
             classes = stack.pop()
             self.poll()
@@ -484,17 +505,16 @@ class _Search:
                 for part in reversed(split.parts):
                     stack.append(classes[:i] + (part,) + classes[i + 1 :])
                 continue
-            kept = by_state.setdefault(s, [])
-            if any(marks | other == other for other, _ in kept):
-                continue
-            kept[:] = [(other, c) for other, c in kept if other | marks != marks]
-            kept.append((marks, classes))
-        got = [(s, marks, classes) for s, kept in by_state.items() for marks, classes in kept]
-        ev.finite_outcomes[key] = got
-        return got
+            yield s, marks, classes
 
     def forever_covers(self, body: tuple, st: int, need: int) -> tuple | None:
         """Classes for which `LOOP{body}` from `st` marks all of `need`, or None."""
+        if self.kernel is not None and _count_loops(body) <= kernel.MAX_LOOPS:
+            self.poll()
+            found, leaves = self.kernel.forever_covers(body, st, need)
+            if leaves > 1:
+                self.control.tick(leaves - 1)
+            return found
         ev = self.ev
         segs = ev.seq_code(body)
         stack = [(INITIAL_CLASS,) * _count_loops(body)]

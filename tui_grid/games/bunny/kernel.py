@@ -1,0 +1,414 @@
+"""An optional compiled kernel for the solver's hottest step: does `LOOP{body}` from a
+state mark every needed square, for some loop counts inside the body?
+
+Why: that question is asked for every normal-form body of the largest size from every
+top-level state, and each body has up to thousands of count classes; in pure Python it
+is 85-90% of a solve (see bench/bunny.py). The C below is this project's own code, built
+at run time with the machine's `gcc` into a per-user cache directory and loaded with
+ctypes: no dependency to install. Without gcc (or with `TUI_GRID_BUNNY_KERNEL=0`) the
+solver takes its pure-Python path, which gives the same answers: the kernel runs the very
+same count-class splitting (solver.py's docstring) in the very same order, so it returns
+the same classes, only without the caches.
+
+A body is passed in pre-order as ints: 0 `F`, 1 `L`, 2 `R`, and a loop as `3 end id`
+followed by its body (`end` is the index just past the body, `id` the loop's pre-order
+number, which indexes the class vector).
+"""
+
+from __future__ import annotations
+
+import ctypes
+import hashlib
+import os
+import shutil
+import subprocess
+import tempfile
+from pathlib import Path
+from typing import Any
+
+SOURCE = r"""
+#include <stdlib.h>
+#include <string.h>
+
+typedef struct { int m, q; } Cls;
+
+static const int *FWD;
+static int NS;
+static const unsigned char *NEED;
+static unsigned long long *mark_stamp;      /* per square: marked in this evaluation */
+static unsigned long long mark_now;
+static int remaining;
+static unsigned long long *seen_stamp;      /* [depth][state] */
+static int *seen_iter;            /* [depth][state] */
+static int *starts;               /* [depth][iteration] */
+static int cap_depth, cap_states, cap_squares;
+static unsigned long long stamp_now;
+static int split_at, split_n;
+static Cls *split_parts;
+static int split_cap;
+static unsigned char *MARKS;      /* squares marked in this evaluation, as bits */
+static int mark_bytes;
+static unsigned char *res_marks;  /* finite_outcomes: one record per leaf */
+static int *res_state, *res_cls;
+static size_t res_cap;
+
+/* 64-bit stamps never wrap, so a table is never cleared mid-run. */
+static unsigned long long new_stamp(void) { return ++stamp_now; }
+
+static int gcd(int a, int b) { while (b) { int t = a % b; a = b; b = t; } return a; }
+
+static void want_parts(int n) {
+    if (n > split_cap) {
+        split_cap = n * 2;
+        split_parts = realloc(split_parts, sizeof(Cls) * (size_t)split_cap);
+    }
+}
+
+static int run_seq(const int *code, int i, int e, int *ps, const Cls *cls, int d);
+
+/* One finite loop; -1 when its class must be split (split_* say how). */
+static int run_loop(const int *code, int i, int *ps, const Cls *cls, int d) {
+    int end = code[i + 1], id = code[i + 2], b = i + 3;
+    int m = cls[id].m, q = cls[id].q, s = *ps;
+    if (q == 0 && m <= 4) {
+        for (int k = 0; k < m; k++)
+            if (run_seq(code, b, end, &s, cls, d + 1)) return -1;
+        *ps = s;
+        return 0;
+    }
+    unsigned long long st = new_stamp();
+    unsigned long long *ss = seen_stamp + (size_t)d * cap_states;
+    int *si = seen_iter + (size_t)d * cap_states;
+    int *sts = starts + (size_t)d * (cap_states + 1);
+    for (int it = 0;; it++) {
+        if (ss[s] == st) {
+            int j = si[s], p = it - j;
+            if (q == 0 || q % p == 0) { s = sts[j + (m - j) % p]; break; }
+            int step = q / gcd(p, q) * p, n = step / q;
+            want_parts(n);
+            for (int t = 0; t < n; t++) { split_parts[t].m = m + t * q; split_parts[t].q = step; }
+            split_at = id; split_n = n;
+            return -1;
+        }
+        if (it == m) {
+            if (q == 0) break;
+            want_parts(2);
+            split_parts[0].m = m; split_parts[0].q = 0;
+            split_parts[1].m = m + q; split_parts[1].q = q;
+            split_at = id; split_n = 2;
+            return -1;
+        }
+        ss[s] = st; si[s] = it; sts[it] = s;
+        if (run_seq(code, b, end, &s, cls, d + 1)) return -1;
+    }
+    *ps = s;
+    return 0;
+}
+
+static int run_seq(const int *code, int i, int e, int *ps, const Cls *cls, int d) {
+    int s = *ps;
+    while (i < e) {
+        switch (code[i]) {
+        case 0: {
+            s = FWD[s];
+            int sq = s >> 2;
+            if (mark_stamp[sq] != mark_now) {
+                mark_stamp[sq] = mark_now;
+                MARKS[sq >> 3] |= (unsigned char)(1u << (sq & 7));
+                if ((NEED[sq >> 3] >> (sq & 7)) & 1) remaining--;
+            }
+            i++;
+            break;
+        }
+        case 1: s = s - (s & 3) + ((s + 3) & 3); i++; break;
+        case 2: s = s - (s & 3) + ((s + 1) & 3); i++; break;
+        default:
+            if (run_loop(code, i, &s, cls, d)) return -1;
+            i = code[i + 1];
+        }
+    }
+    *ps = s;
+    return 0;
+}
+
+static void setup(const int *fwd, int nstates, int depth) {
+    int nsq = (nstates + 3) / 4;
+    FWD = fwd; NS = nstates;
+    if (depth > cap_depth || nstates > cap_states) {
+        if (depth < cap_depth) depth = cap_depth;
+        if (nstates < cap_states) nstates = cap_states;
+        free(seen_stamp); free(seen_iter); free(starts);
+        cap_depth = depth; cap_states = nstates;
+        seen_stamp = calloc((size_t)cap_depth * cap_states, sizeof(unsigned long long));
+        seen_iter = calloc((size_t)cap_depth * cap_states, sizeof(int));
+        starts = calloc((size_t)cap_depth * (cap_states + 1), sizeof(int));
+        stamp_now = 0;
+    }
+    if (nsq > cap_squares) {
+        free(mark_stamp); free(MARKS);
+        cap_squares = nsq;
+        mark_stamp = calloc((size_t)cap_squares, sizeof(unsigned long long));
+        MARKS = calloc((size_t)cap_squares / 8 + 1, 1);
+        mark_now = 0;
+    }
+    mark_bytes = (nsq + 7) / 8;
+}
+
+/* Runs item (code) with classes cls from st: 0 with *end set, or -1 on a split. */
+static int run_leaf(const int *code, int ncode, const Cls *cls, int st, int *end) {
+    ++mark_now;
+    memset(MARKS, 0, (size_t)mark_bytes);
+    int s = st;
+    if (run_seq(code, 0, ncode, &s, cls, 1)) return -1;
+    *end = s;
+    return 0;
+}
+
+/* Every class leaf of the finite loop `code` from st, in the solver's order: returns
+   their number; res_state/res_marks/res_cls hold them (read with the getters). */
+long long finite_outcomes(const int *fwd, int nstates, const int *code, int ncode, int nloops,
+                          int st, const unsigned char *zero_need) {
+    setup(fwd, nstates, nloops + 2);
+    NEED = zero_need;
+    size_t cap = 64, top = 0, w = nloops > 0 ? nloops : 1, n = 0;
+    Cls *stack = malloc(sizeof(Cls) * cap * w);
+    for (int k = 0; k < nloops; k++) { stack[k].m = 2; stack[k].q = 1; }
+    top = 1;
+    res_cap = 0;  /* sizes differ between calls: regrow from scratch */
+    while (top > 0) {
+        top--;
+        Cls cls[64];
+        memcpy(cls, stack + top * w, sizeof(Cls) * w);
+        int end;
+        if (run_leaf(code, ncode, cls, st, &end)) {
+            if (top + split_n > cap) {
+                while (top + split_n > cap) cap *= 2;
+                stack = realloc(stack, sizeof(Cls) * cap * w);
+            }
+            for (int t = split_n - 1; t >= 0; t--) {
+                memcpy(stack + top * w, cls, sizeof(Cls) * w);
+                stack[top * w + split_at] = split_parts[t];
+                top++;
+            }
+            continue;
+        }
+        if (n >= res_cap) {
+            res_cap = n ? n * 2 : 256;
+            res_state = realloc(res_state, sizeof(int) * res_cap);
+            res_marks = realloc(res_marks, res_cap * (size_t)mark_bytes);
+            res_cls = realloc(res_cls, res_cap * w * sizeof(Cls));
+        }
+        res_state[n] = end;
+        memcpy(res_marks + n * (size_t)mark_bytes, MARKS, (size_t)mark_bytes);
+        memcpy(res_cls + n * w * 2, cls, sizeof(Cls) * w);
+        n++;
+    }
+    free(stack);
+    return (long long)n;
+}
+
+int *result_states(void) { return res_state; }
+unsigned char *result_marks(void) { return res_marks; }
+int *result_classes(void) { return res_cls; }
+
+/* Returns 1 (classes in out, 2 ints per loop) when some classes make LOOP{body} from
+   st mark every square of need, else 0. *leaves counts the class vectors run. */
+int forever_covers(const int *fwd, int nstates, const int *code, int ncode, int nloops,
+                   int st, const unsigned char *need, int nneed, int *out, long long *leaves) {
+    setup(fwd, nstates, nloops + 2);
+    NEED = need;
+    size_t cap = 64, top = 0, w = nloops > 0 ? nloops : 1;
+    Cls *stack = malloc(sizeof(Cls) * cap * w);
+    for (int k = 0; k < nloops; k++) { stack[k].m = 2; stack[k].q = 1; }
+    top = 1;
+    int found = 0;
+    long long count = 0;
+    while (top > 0) {
+        top--;
+        Cls cls[64];
+        memcpy(cls, stack + top * w, sizeof(Cls) * w);
+        count++;
+        ++mark_now;
+        remaining = nneed;
+        unsigned long long fst = new_stamp();
+        unsigned long long *ss = seen_stamp;
+        int s = st, split = 0;
+        while (ss[s] != fst) {
+            ss[s] = fst;
+            if (run_seq(code, 0, ncode, &s, cls, 1)) { split = 1; break; }
+            if (remaining == 0) break;
+        }
+        if (split) {
+            if (top + split_n > cap) {
+                while (top + split_n > cap) cap *= 2;
+                stack = realloc(stack, sizeof(Cls) * cap * w);
+            }
+            for (int t = split_n - 1; t >= 0; t--) {
+                memcpy(stack + top * w, cls, sizeof(Cls) * w);
+                stack[top * w + split_at] = split_parts[t];
+                top++;
+            }
+            continue;
+        }
+        if (remaining == 0) {
+            for (int k = 0; k < nloops; k++) { out[2 * k] = cls[k].m; out[2 * k + 1] = cls[k].q; }
+            found = 1;
+            break;
+        }
+    }
+    free(stack);
+    *leaves = count;
+    return found;
+}
+"""
+
+#: Set to "0" to keep the solver on its pure-Python path.
+ENV_SWITCH = "TUI_GRID_BUNNY_KERNEL"
+#: Loops nested in one body at most (the class vector the C side copies per leaf).
+MAX_LOOPS = 60
+
+_lib: Any = None
+_tried = False
+_disabled = os.environ.get(ENV_SWITCH, "1") == "0"
+
+
+def _cache_dir() -> Path:
+    base = os.environ.get("XDG_CACHE_HOME") or str(Path.home() / ".cache")
+    return Path(base) / "tui_grid"
+
+
+def _build() -> Any:
+    """Compile (once per source version) and load the kernel; None when that fails."""
+    gcc = shutil.which("gcc") or shutil.which("cc")
+    if gcc is None:
+        return None
+    digest = hashlib.sha256(SOURCE.encode()).hexdigest()[:16]
+    for folder in (_cache_dir(), Path(tempfile.gettempdir()) / f"tui_grid-{os.getuid() if hasattr(os, 'getuid') else 'user'}"):
+        target = folder / f"bunny_kernel_{digest}.so"
+        try:
+            if not target.exists():
+                folder.mkdir(parents=True, exist_ok=True)
+                with tempfile.TemporaryDirectory(dir=folder) as tmp:
+                    src = Path(tmp) / "kernel.c"
+                    src.write_text(SOURCE)
+                    out = Path(tmp) / "kernel.so"
+                    subprocess.run([gcc, "-O2", "-shared", "-fPIC", "-o", str(out), str(src)], check=True, capture_output=True, timeout=60)
+                    os.replace(out, target)  # atomic: a parallel build never loads half a file
+            lib = ctypes.CDLL(str(target))
+        except (OSError, subprocess.SubprocessError):
+            continue
+        fn = lib.forever_covers
+        fn.restype = ctypes.c_int
+        fn.argtypes = [
+            ctypes.c_void_p, ctypes.c_int, ctypes.c_void_p, ctypes.c_int, ctypes.c_int,
+            ctypes.c_int, ctypes.c_char_p, ctypes.c_int, ctypes.c_void_p, ctypes.POINTER(ctypes.c_longlong),
+        ]
+        fn = lib.finite_outcomes
+        fn.restype = ctypes.c_longlong
+        fn.argtypes = [ctypes.c_void_p, ctypes.c_int, ctypes.c_void_p, ctypes.c_int, ctypes.c_int, ctypes.c_int, ctypes.c_char_p]
+        for getter in (lib.result_states, lib.result_marks, lib.result_classes):
+            getter.restype = ctypes.c_void_p
+            getter.argtypes = []
+        return lib
+    return None
+
+
+def _load() -> Any:
+    global _lib, _tried
+    if not _tried:
+        _tried = True
+        _lib = None if _disabled else _build()
+    return _lib
+
+
+def available() -> bool:
+    """True when the compiled kernel is in use."""
+    return not _disabled and _load() is not None
+
+
+def disable() -> None:
+    """Use the pure-Python path from now on (tests, the bench's --pure)."""
+    global _disabled
+    _disabled = True
+
+
+def enable() -> None:
+    global _disabled
+    _disabled = os.environ.get(ENV_SWITCH, "1") == "0"
+
+
+def encode(items: tuple) -> tuple[list[int], int]:
+    """A body shape (solver's tuples) as the kernel's pre-order ints, and its loop count."""
+    code: list[int] = []
+    loops = 0
+
+    def emit(seq: tuple) -> None:
+        nonlocal loops
+        for item in seq:
+            if type(item) is tuple:
+                at = len(code)
+                code.extend((3, 0, loops))
+                loops += 1
+                emit(item[1])
+                code[at + 1] = len(code)
+            else:
+                code.append("FLR".index(item))
+
+    emit(items)
+    return code, loops
+
+
+class Kernel:
+    """The kernel bound to one board's hop table."""
+
+    def __init__(self, fwd: list[int], n_squares: int) -> None:
+        self.lib = _load()
+        self.n_states = len(fwd)
+        self.fwd = (ctypes.c_int * len(fwd))(*fwd)
+        self.n_bytes = (n_squares + 7) // 8 or 1
+        self._codes: dict[tuple, tuple[Any, int, int]] = {}
+        self._zero = bytes(self.n_bytes)
+        self._leaves = ctypes.c_longlong(0)
+        self._out = (ctypes.c_int * (2 * MAX_LOOPS))()
+
+    def _code(self, items: tuple) -> tuple[Any, int, int]:
+        got = self._codes.get(items)
+        if got is None:
+            code, loops = encode(items)
+            got = ((ctypes.c_int * len(code))(*code), len(code), loops)
+            self._codes[items] = got
+        return got
+
+    def finite_leaves(self, item: tuple, st: int) -> list[tuple[int, int, tuple]]:
+        """Every (end state, marks, classes) of the finite loop `item` from `st`, one per
+        count class, in the order the pure-Python path finds them."""
+        code, length, loops = self._code((item,))
+        lib = self.lib
+        n = lib.finite_outcomes(self.fwd, self.n_states, code, length, loops, st, self._zero)
+        if n == 0:
+            return []
+        nb = self.n_bytes
+        states = (ctypes.c_int * n).from_address(lib.result_states())
+        marks = ctypes.string_at(lib.result_marks(), n * nb)
+        width = max(loops, 1) * 2
+        flat = (ctypes.c_int * (n * width)).from_address(lib.result_classes())
+        from_bytes = int.from_bytes
+        out = []
+        for i in range(n):
+            base = i * width
+            classes = tuple((flat[base + 2 * k], flat[base + 2 * k + 1]) for k in range(loops))
+            out.append((states[i], from_bytes(marks[i * nb : (i + 1) * nb], "little"), classes))
+        return out
+
+    def forever_covers(self, body: tuple, st: int, need: int) -> tuple[tuple | None, int]:
+        """(classes for which LOOP{body} from st marks all of need, or None; leaves run)."""
+        code, length, loops = self._code(body)
+        found = self.lib.forever_covers(
+            self.fwd, self.n_states, code, length, loops, st,
+            need.to_bytes(self.n_bytes, "little"), need.bit_count(), self._out, ctypes.byref(self._leaves),
+        )
+        leaves = self._leaves.value
+        if not found:
+            return None, leaves
+        out = self._out
+        return tuple((out[2 * k], out[2 * k + 1]) for k in range(loops)), leaves
