@@ -23,6 +23,7 @@ import os
 import shutil
 import subprocess
 import tempfile
+import threading
 from pathlib import Path
 from typing import Any
 
@@ -164,22 +165,45 @@ static int run_leaf(const int *code, int ncode, const Cls *cls, int st, int *end
     return 0;
 }
 
-/* Every class leaf of the finite loop `code` from st, in the solver's order: returns
-   their number; res_state/res_marks/res_cls hold them (read with the getters). */
+static int subset(const unsigned char *a, const unsigned char *b) {  /* a within b */
+    for (int k = 0; k < mark_bytes; k++)
+        if (a[k] & ~b[k]) return 0;
+    return 1;
+}
+
+static int *state_head, *state_tail, *rec_next, *state_order;
+static char *rec_alive;
+static int cap_heads;
+static size_t cap_recs;
+
+/* The distinct outcomes of the finite loop `code` from st over all its count classes,
+   exactly as solver.finite_outcomes keeps them: per end state (in order of first
+   appearance) the marks no other outcome's marks contain, in the order found. Returns
+   how many; the getters read them. *leaves counts the class vectors run. */
 long long finite_outcomes(const int *fwd, int nstates, const int *code, int ncode, int nloops,
-                          int st, const unsigned char *zero_need) {
+                          int st, const unsigned char *zero_need, long long *leaves) {
     setup(fwd, nstates, nloops + 2);
     NEED = zero_need;
     size_t cap = 64, top = 0, w = nloops > 0 ? nloops : 1, n = 0;
+    int nstates_seen = 0;
+    long long count = 0;
     Cls *stack = malloc(sizeof(Cls) * cap * w);
     for (int k = 0; k < nloops; k++) { stack[k].m = 2; stack[k].q = 1; }
     top = 1;
+    if (nstates > cap_heads) {
+        cap_heads = nstates;
+        state_head = realloc(state_head, sizeof(int) * cap_heads);
+        state_tail = realloc(state_tail, sizeof(int) * cap_heads);
+        state_order = realloc(state_order, sizeof(int) * cap_heads);
+    }
+    for (int k = 0; k < nstates; k++) state_head[k] = -1;
     res_cap = 0;  /* sizes differ between calls: regrow from scratch */
     while (top > 0) {
         top--;
         Cls cls[64];
         memcpy(cls, stack + top * w, sizeof(Cls) * w);
         int end;
+        count++;
         if (run_leaf(code, ncode, cls, st, &end)) {
             if (top + split_n > cap) {
                 while (top + split_n > cap) cap *= 2;
@@ -192,19 +216,59 @@ long long finite_outcomes(const int *fwd, int nstates, const int *code, int ncod
             }
             continue;
         }
+        if (state_head[end] < 0) {
+            state_order[nstates_seen++] = end;
+        } else {
+            int dominated = 0;
+            for (int r = state_head[end]; r >= 0; r = rec_next[r])
+                if (rec_alive[r] && subset(MARKS, res_marks + (size_t)r * mark_bytes)) { dominated = 1; break; }
+            if (dominated) continue;
+            for (int r = state_head[end]; r >= 0; r = rec_next[r])
+                if (rec_alive[r] && subset(res_marks + (size_t)r * mark_bytes, MARKS)) rec_alive[r] = 0;
+        }
         if (n >= res_cap) {
             res_cap = n ? n * 2 : 256;
             res_state = realloc(res_state, sizeof(int) * res_cap);
             res_marks = realloc(res_marks, res_cap * (size_t)mark_bytes);
             res_cls = realloc(res_cls, res_cap * w * sizeof(Cls));
         }
+        if (res_cap > cap_recs) {
+            cap_recs = res_cap;
+            rec_next = realloc(rec_next, sizeof(int) * cap_recs);
+            rec_alive = realloc(rec_alive, cap_recs);
+        }
         res_state[n] = end;
         memcpy(res_marks + n * (size_t)mark_bytes, MARKS, (size_t)mark_bytes);
         memcpy(res_cls + n * w * 2, cls, sizeof(Cls) * w);
+        rec_next[n] = -1;
+        rec_alive[n] = 1;
+        if (state_head[end] < 0) state_head[end] = (int)n;
+        else rec_next[state_tail[end]] = (int)n;
+        state_tail[end] = (int)n;
         n++;
     }
     free(stack);
-    return (long long)n;
+    /* compact in place: by state in order of first appearance, then in order found */
+    size_t kept = 0;
+    unsigned char *tmp_marks = malloc((n ? n : 1) * (size_t)mark_bytes);
+    int *tmp_cls = malloc((n ? n : 1) * w * sizeof(Cls));
+    int *tmp_state = malloc((n ? n : 1) * sizeof(int));
+    for (int k = 0; k < nstates_seen; k++)
+        for (int r = state_head[state_order[k]]; r >= 0; r = rec_next[r]) {
+            if (!rec_alive[r]) continue;
+            tmp_state[kept] = res_state[r];
+            memcpy(tmp_marks + kept * (size_t)mark_bytes, res_marks + (size_t)r * mark_bytes, (size_t)mark_bytes);
+            memcpy(tmp_cls + kept * w * 2, res_cls + (size_t)r * w * 2, sizeof(Cls) * w);
+            kept++;
+        }
+    if (kept) {
+        memcpy(res_state, tmp_state, kept * sizeof(int));
+        memcpy(res_marks, tmp_marks, kept * (size_t)mark_bytes);
+        memcpy(res_cls, tmp_cls, kept * w * sizeof(Cls));
+    }
+    free(tmp_marks); free(tmp_cls); free(tmp_state);
+    *leaves = count;
+    return (long long)kept;
 }
 
 int *result_states(void) { return res_state; }
@@ -267,6 +331,8 @@ ENV_SWITCH = "TUI_GRID_BUNNY_KERNEL"
 #: Loops nested in one body at most (the class vector the C side copies per leaf).
 MAX_LOOPS = 60
 
+#: The C side keeps its tables in statics: one call at a time (solves may run in threads).
+_LOCK = threading.Lock()
 _lib: Any = None
 _tried = False
 _disabled = os.environ.get(ENV_SWITCH, "1") == "0"
@@ -275,6 +341,13 @@ _disabled = os.environ.get(ENV_SWITCH, "1") == "0"
 def _cache_dir() -> Path:
     base = os.environ.get("XDG_CACHE_HOME") or str(Path.home() / ".cache")
     return Path(base) / "tui_grid"
+
+
+def _private(path: Path) -> bool:
+    """True when `path` is ours and nobody else may write it (we load code from it)."""
+    info = path.stat()
+    mine = not hasattr(os, "getuid") or info.st_uid == os.getuid()
+    return mine and not info.st_mode & 0o022
 
 
 def _build() -> Any:
@@ -286,14 +359,21 @@ def _build() -> Any:
     for folder in (_cache_dir(), Path(tempfile.gettempdir()) / f"tui_grid-{os.getuid() if hasattr(os, 'getuid') else 'user'}"):
         target = folder / f"bunny_kernel_{digest}.so"
         try:
+            folder.mkdir(mode=0o700, parents=True, exist_ok=True)
+            if not _private(folder):
+                continue  # another user could have put a library there: never load it
             if not target.exists():
-                folder.mkdir(parents=True, exist_ok=True)
                 with tempfile.TemporaryDirectory(dir=folder) as tmp:
                     src = Path(tmp) / "kernel.c"
                     src.write_text(SOURCE)
                     out = Path(tmp) / "kernel.so"
                     subprocess.run([gcc, "-O2", "-shared", "-fPIC", "-o", str(out), str(src)], check=True, capture_output=True, timeout=60)
                     os.replace(out, target)  # atomic: a parallel build never loads half a file
+                for old in folder.glob("bunny_kernel_*.so"):
+                    if old != target:
+                        old.unlink(missing_ok=True)  # earlier versions of the source
+            if not _private(target):
+                continue
             lib = ctypes.CDLL(str(target))
         except (OSError, subprocess.SubprocessError):
             continue
@@ -305,7 +385,7 @@ def _build() -> Any:
         ]
         fn = lib.finite_outcomes
         fn.restype = ctypes.c_longlong
-        fn.argtypes = [ctypes.c_void_p, ctypes.c_int, ctypes.c_void_p, ctypes.c_int, ctypes.c_int, ctypes.c_int, ctypes.c_char_p]
+        fn.argtypes = [ctypes.c_void_p, ctypes.c_int, ctypes.c_void_p, ctypes.c_int, ctypes.c_int, ctypes.c_int, ctypes.c_char_p, ctypes.POINTER(ctypes.c_longlong)]
         for getter in (lib.result_states, lib.result_marks, lib.result_classes):
             getter.restype = ctypes.c_void_p
             getter.argtypes = []
@@ -379,36 +459,39 @@ class Kernel:
             self._codes[items] = got
         return got
 
-    def finite_leaves(self, item: tuple, st: int) -> list[tuple[int, int, tuple]]:
-        """Every (end state, marks, classes) of the finite loop `item` from `st`, one per
-        count class, in the order the pure-Python path finds them."""
+    def finite_outcomes(self, item: tuple, st: int) -> tuple[list[tuple[int, int, tuple]], int]:
+        """(the outcomes solver.finite_outcomes keeps for the finite loop `item` from `st`,
+        in its order; the number of count classes run)."""
         code, length, loops = self._code((item,))
         lib = self.lib
-        n = lib.finite_outcomes(self.fwd, self.n_states, code, length, loops, st, self._zero)
-        if n == 0:
-            return []
         nb = self.n_bytes
-        states = (ctypes.c_int * n).from_address(lib.result_states())
-        marks = ctypes.string_at(lib.result_marks(), n * nb)
         width = max(loops, 1) * 2
-        flat = (ctypes.c_int * (n * width)).from_address(lib.result_classes())
+        with _LOCK:  # the C side keeps its tables and results in statics
+            n = lib.finite_outcomes(self.fwd, self.n_states, code, length, loops, st, self._zero, ctypes.byref(self._leaves))
+            leaves = self._leaves.value
+            if n == 0:
+                return [], leaves
+            states = list((ctypes.c_int * n).from_address(lib.result_states()))
+            marks = ctypes.string_at(lib.result_marks(), n * nb)
+            flat = list((ctypes.c_int * (n * width)).from_address(lib.result_classes()))
         from_bytes = int.from_bytes
         out = []
         for i in range(n):
             base = i * width
-            classes = tuple((flat[base + 2 * k], flat[base + 2 * k + 1]) for k in range(loops))
+            classes = tuple(zip(flat[base : base + 2 * loops : 2], flat[base + 1 : base + 2 * loops : 2]))
             out.append((states[i], from_bytes(marks[i * nb : (i + 1) * nb], "little"), classes))
-        return out
+        return out, leaves
 
     def forever_covers(self, body: tuple, st: int, need: int) -> tuple[tuple | None, int]:
         """(classes for which LOOP{body} from st marks all of need, or None; leaves run)."""
         code, length, loops = self._code(body)
-        found = self.lib.forever_covers(
-            self.fwd, self.n_states, code, length, loops, st,
-            need.to_bytes(self.n_bytes, "little"), need.bit_count(), self._out, ctypes.byref(self._leaves),
-        )
-        leaves = self._leaves.value
+        with _LOCK:
+            found = self.lib.forever_covers(
+                self.fwd, self.n_states, code, length, loops, st,
+                need.to_bytes(self.n_bytes, "little"), need.bit_count(), self._out, ctypes.byref(self._leaves),
+            )
+            leaves = self._leaves.value
         if not found:
             return None, leaves
-        out = self._out
-        return tuple((out[2 * k], out[2 * k + 1]) for k in range(loops)), leaves
+        flat = list(self._out[: 2 * loops])
+        return tuple(zip(flat[0::2], flat[1::2])), leaves

@@ -454,6 +454,7 @@ class _Search:
         self.next_check = time.monotonic() + 0.02
         self.failed: set = set()
         self.found: Program | None = None
+        self.forever_memo: dict[tuple, list] = {}
         self.kernel = kernel.Kernel(self.ev.fwd, len(board.squares)) if kernel.available() else None
 
     def poll(self) -> None:
@@ -472,6 +473,13 @@ class _Search:
         got = self.ev.finite_outcomes.get(key)
         if got is not None:
             return got
+        if self.kernel is not None and _count_loops(item[1]) < kernel.MAX_LOOPS:
+            self.poll()
+            got, leaves = self.kernel.finite_outcomes(item, st)
+            if leaves > 1:
+                self.control.tick(leaves - 1)
+            self.ev.finite_outcomes[key] = got
+            return got
         by_state: dict[int, list] = {}
         for s, marks, classes in self._finite_leaves(item, st):
             kept = by_state.setdefault(s, [])
@@ -485,13 +493,6 @@ class _Search:
 
     def _finite_leaves(self, item: tuple, st: int):
         """(end state, marks, classes) of `item` from `st` for each count class."""
-        if self.kernel is not None and _count_loops(item[1]) < kernel.MAX_LOOPS:
-            self.poll()
-            leaves = self.kernel.finite_leaves(item, st)
-            if len(leaves) > 1:
-                self.control.tick(len(leaves) - 1)
-            yield from leaves
-            return
         ev = self.ev
         code = ev.loop_code(item)
         stack = [(INITIAL_CLASS,) * code.size]
@@ -508,7 +509,31 @@ class _Search:
             yield s, marks, classes
 
     def forever_covers(self, body: tuple, st: int, need: int) -> tuple | None:
-        """Classes for which `LOOP{body}` from `st` marks all of `need`, or None."""
+        """Classes for which `LOOP{body}` from `st` marks all of `need`, or None.
+
+        Remembered per (body, state): an answer for the same `need`, and every `need` it
+        failed for, since a failure for some need is a failure for any superset of it
+        (different prefixes often leave the bunny in the same state wanting more)."""
+        memo = self.forever_memo.get((body, st))
+        if memo is None:
+            if len(self.forever_memo) >= CACHE_ENTRIES:
+                self.forever_memo.clear()
+            memo = self.forever_memo[(body, st)] = [{}, []]
+        answers, failed = memo
+        if need in answers:
+            return answers[need]
+        for other in failed:
+            if other & need == other:
+                return None
+        found = self._forever_covers(body, st, need)
+        if found is None:
+            failed[:] = [other for other in failed if other & need != need]
+            failed.append(need)
+        else:
+            answers[need] = found
+        return found
+
+    def _forever_covers(self, body: tuple, st: int, need: int) -> tuple | None:
         if self.kernel is not None and _count_loops(body) <= kernel.MAX_LOOPS:
             self.poll()
             found, leaves = self.kernel.forever_covers(body, st, need)
