@@ -4,12 +4,14 @@ in the user's data folder (`$TUI_GRID_DATA` overrides it, for tests)."""
 from __future__ import annotations
 
 import contextlib
+import errno
 import hashlib
 import os
 import re
 import tempfile
+from collections.abc import Iterator
 from pathlib import Path
-from typing import Any, Iterator
+from typing import Any
 
 from tui_grid.core.session import Session
 
@@ -40,28 +42,44 @@ def autosave(game: Any, loaded: Any, session: Session[Any, Any]) -> Path | None:
     """Save a game in progress; drop the save of a game that is over or untouched."""
     path = save_path(game, loaded)
     if not session.log or session.over:
-        path.unlink(missing_ok=True)
+        drop(path)
         return None
     write(path, save_text(game, loaded, session))
     return path
 
 
+def drop(path: Path) -> bool:
+    """Remove a save that is no longer wanted; False when it cannot be (a read-only folder).
+    Never raises: nothing is lost by a save that stays, it is only offered again."""
+    try:
+        path.unlink(missing_ok=True)
+    except OSError:
+        return False
+    return True
+
+
 def pending(game: Any, loaded: Any) -> Path | None:
-    """The autosave of this board, if there is one to offer."""
+    """The autosave of this board, if there is one to offer (none where the folder cannot
+    be looked into: a board still opens)."""
     path = save_path(game, loaded)
-    return path if path.is_file() else None
+    try:
+        return path if path.is_file() else None
+    except OSError:
+        return None
 
 
-def write(path: Path, text: str) -> None:
+def write(path: Path, text: str, *, lock: bool = True) -> None:
     """Write a save so that nothing can lose or leak it: the text goes to a new temporary
     file with a random name, created exclusively (a link planted in the folder is never
     followed), flushed to disk, then renamed over `path` in one step, so a reader sees the
-    old save or the new one, never half of one. A lock next to the save keeps two app
-    instances from writing it at once. Any failure (a read-only folder, a full disk) raises
-    OSError and leaves the old save as it was."""
+    old save or the new one, never half of one. With `lock` (autosaves), a lock file next to
+    the save keeps two app instances from writing it at once; without it (a file the player
+    named, where a lock file would be litter) two writers still never mix: the last rename
+    wins whole. Any failure (a read-only folder, a full disk) raises OSError, removes the
+    temporary file and leaves the old save as it was."""
     path.parent.mkdir(parents=True, exist_ok=True)
     data = text.encode("utf-8")
-    with _locked(path):
+    with _locked(path) if lock else contextlib.nullcontext():
         fd, temporary = tempfile.mkstemp(prefix=f".{path.name}.", suffix=".tmp", dir=path.parent)
         try:
             try:
@@ -74,6 +92,18 @@ def write(path: Path, text: str) -> None:
             with contextlib.suppress(OSError):
                 os.unlink(temporary)
             raise
+        _sync_folder(path.parent)
+
+
+def _sync_folder(folder: Path) -> None:
+    """Make the rename itself durable (a crash right after keeps the new save), where the OS
+    lets a folder be synced; the save is already whole either way."""
+    with contextlib.suppress(OSError, AttributeError):
+        fd = os.open(folder, os.O_RDONLY | getattr(os, "O_DIRECTORY", 0))
+        try:
+            os.fsync(fd)
+        finally:
+            os.close(fd)
 
 
 def _write_all(fd: int, data: bytes) -> None:
@@ -95,7 +125,11 @@ def _locked(path: Path) -> Iterator[None]:
     flags = os.O_RDWR | os.O_CREAT | getattr(os, "O_NOFOLLOW", 0) | getattr(os, "O_CLOEXEC", 0)
     fd = os.open(path.with_name(f".{path.name}.lock"), flags, 0o600)
     try:
-        fcntl.flock(fd, fcntl.LOCK_EX)
+        try:
+            fcntl.flock(fd, fcntl.LOCK_EX)
+        except OSError as exc:  # a file system without locks (some network ones): the rename alone
+            if exc.errno not in (errno.ENOLCK, errno.EOPNOTSUPP, errno.EINVAL):
+                raise
         yield
     finally:
         os.close(fd)  # closing releases the lock

@@ -658,6 +658,7 @@ class GameScreen(Screen, Generic[S]):
 
     # --- saving -----------------------------------------------------------------------------
     _leave_unsaved = False  # the autosave failed and the player was told: leaving is their call
+    _warned_about: str | None = None  # the moves (played text) that warning was about
     autosaves = True  # False for a demo's scene: nobody's game to keep
 
     def autosave(self) -> bool:
@@ -671,8 +672,12 @@ class GameScreen(Screen, Generic[S]):
         try:
             saves.autosave(self.game, self.loaded, self.session)
         except OSError as exc:
+            played = self.session.played_text()
+            if played != self._warned_about:  # moves since the last warning: warn again, not leave
+                self._warned_about, self._leave_unsaved = played, False
+            elsewhere = "ctrl+s saves it elsewhere; " if self.offers("save") else ""
             text = (f"Cannot keep this game in {saves.data_dir()}: {exc.strerror or exc}. It is still here: "
-                    "ctrl+s saves it elsewhere; esc or q again leaves without it.")
+                    f"{elsewhere}esc or q again leaves without it.")
             self.say(text)
             tell(self, text, title="Not saved", severity="warning", timeout=10)
             return False

@@ -42,10 +42,7 @@ class SaveDialog(ModalScreen[Path | None]):
     def on_mount(self) -> None:
         self.query_one(Input).focus()
 
-    _overwrite: Path | None = None  # a file the player was asked about, and confirmed by enter again
-
     def on_input_changed(self) -> None:
-        self._overwrite = None
         self.query_one("#error", Plain).update("")
 
     def on_input_submitted(self) -> None:
@@ -53,16 +50,33 @@ class SaveDialog(ModalScreen[Path | None]):
         if not text:
             self.query_one("#error", Plain).update("Type a file name to save to.")
             return
-        path = Path(text).expanduser()
-        if path.is_dir():
+        try:
+            path = Path(text).expanduser()
+            folder, taken = path.is_dir(), path.exists() or path.is_symlink()
+        except (OSError, RuntimeError) as exc:  # a folder we may not look into; ~nobody
+            self.query_one("#error", Plain).update(f"Cannot save to {text}: {getattr(exc, 'strerror', None) or exc}")
+            return
+        if folder:
             self.query_one("#error", Plain).update(f"{path} is a folder: add a file name.")
             return
-        if (path.exists() or path.is_symlink()) and self._overwrite != path:
-            self._overwrite = path
-            self.query_one("#error", Plain).update(f"{path} exists: enter again replaces it, or change the name.")
+        if not taken:
+            self._write(path)
             return
-        try:
-            saves.write(path, saves.save_text(self.game, self.loaded, self.session))
+        from tui_grid.ui.confirm_dialog import ConfirmDialog
+
+        def answered(yes: bool | None) -> None:
+            if yes:
+                self._write(path)
+            else:
+                self.query_one("#error", Plain).update(f"{path} was kept: type another name.")
+                self.query_one(Input).focus()
+
+        question = ConfirmDialog(f"Replace {path}?", "It exists already; what it holds now would be lost.", yes="replace it", no="keep it")
+        self.app.push_screen(question, answered)
+
+    def _write(self, path: Path) -> None:
+        try:  # no lock file: it would be litter next to the player's own file
+            saves.write(path, saves.save_text(self.game, self.loaded, self.session), lock=False)
         except OSError as exc:
             self.query_one("#error", Plain).update(f"Cannot save to {path}: {exc.strerror or exc}")
             return
