@@ -9,6 +9,12 @@
    the step limit (24,000). Baseline in the same run: the nowall hunter (it never builds)
    against the random prey, shown as a ratio. The last column is the wall time of the
    builtin-vs-builtin games of the cell (the builtin prey's search dominates it).
+3. The prey against every hunter style (issue #17): the builtin prey and the random prey,
+   same seeds, same run, against our builtin hunter, the random-wall hunter and the
+   sparring hunters of `sparring.py` (halver, rectangle, level), at N=10 M=5 and N=50
+   M=10: median and worst (fewest) catch steps, uncaught counting as the step limit, and
+   the ratio builtin/random (the goal is at least 5x on the median).
+   `--part prey` runs only this table.
 """
 
 from __future__ import annotations
@@ -55,7 +61,14 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--quick", action="store_true", help="fewer games and only N=10, M=5 for the builtin prey")
     parser.add_argument("--games", type=int, default=None, help="games per cell (default 9, quick 3)")
     parser.add_argument("--seed", type=int, default=1)
+    parser.add_argument("--part", choices=("all", "speed", "grid", "prey"), default="all", help="which tables (default all)")
+    parser.add_argument("--hunters", default=",".join(STYLES), help=f"hunters of the prey table (default {','.join(STYLES)})")
+    parser.add_argument("--setups", default="10:5,50:10", help="N:M pairs of the prey table (default 10:5,50:10)")
     args = parser.parse_args(argv)
+    if args.part == "prey":
+        setups = [tuple(int(v) for v in pair.split(":")) for pair in args.setups.split(",")]
+        prey_table(args.hunters.split(","), setups, args.games or (3 if args.quick else 10), args.seed)
+        return 0
     games = args.games or (3 if args.quick else 9)
     load = os.getloadavg()[0] if hasattr(os, "getloadavg") else float("nan")
     print(f"# evasion bench: {games} games per cell, seeds {args.seed}..{args.seed + games - 1}, "
@@ -98,7 +111,48 @@ def main(argv: list[str] | None = None) -> int:
                         f"caught {smart['caught']}/{games} within {DEFAULT_MAX_STEPS})")
     load = os.getloadavg()[0] if hasattr(os, "getloadavg") else float("nan")
     print(f"\n{note}\nload average at the end: {load:.2f}")
+    if args.part == "all":
+        prey_table(STYLES, [(10, 5), (50, 10)], args.games or (3 if args.quick else 10), args.seed)
     return 0
+
+
+#: The hunter styles the prey is measured against: ours, random walls, and sparring.py's.
+STYLES = ("builtin", "random", "halver", "rectangle", "level")
+GOAL = 5.0
+
+
+def _loads() -> str:
+    return "/".join(f"{v:.2f}" for v in os.getloadavg()) if hasattr(os, "getloadavg") else "n/a"
+
+
+def prey_table(hunters: list[str] | tuple[str, ...], setups: list[tuple[int, ...]], games: int, seed: int) -> None:
+    """The builtin prey beside the random prey against each hunter style, same seeds."""
+    print(f"\n## prey against every hunter style: {games} seeds ({seed}..{seed + games - 1}), "
+          f"step limit {DEFAULT_MAX_STEPS} (uncaught count as the limit), load {_loads()} (1/5/15 min)\n")
+    print("| N | M | hunter | random prey median | worst | builtin prey median | worst | caught | median ratio | worst ratio | goal 5x | s | load 1/5/15 |")
+    print("|---:|---:|---|---:|---:|---:|---:|---:|---:|---:|---|---:|---|")
+    met = 0
+    rows = 0
+    for n, m in setups:
+        for hunter in hunters:
+            rnd = run_match(hunter, "random", n, m, games=games, seed=seed)
+            began = time.perf_counter()
+            ours = run_match(hunter, "builtin", n, m, games=games, seed=seed)
+            seconds = time.perf_counter() - began
+            r_scores = [s if s is not None else DEFAULT_MAX_STEPS for s in rnd["catch_steps"]]
+            o_scores = [s if s is not None else DEFAULT_MAX_STEPS for s in ours["catch_steps"]]
+            ratio = ours["median"] / rnd["median"]
+            worst_ratio = min(o_scores) / min(r_scores)
+            ok = ratio >= GOAL
+            met += ok
+            rows += 1
+            cells = [
+                str(n), str(m), hunter, f"{rnd['median']:g}", str(min(r_scores)), f"{ours['median']:g}", str(min(o_scores)),
+                f"{ours['caught']}/{games}", f"{ratio:.1f}x", f"{worst_ratio:.1f}x", "met" if ok else "NOT met",
+                f"{seconds:.0f}", _loads(),
+            ]
+            print("| " + " | ".join(cells) + " |", flush=True)
+    print(f"\ngoal (builtin prey median >= {GOAL:g}x the random prey's) met in {met} of {rows} pairings; load {_loads()}")
 
 
 if __name__ == "__main__":

@@ -132,3 +132,35 @@ def test_builtin_prey_falls_back_outside_a_clean_rectangle():
     move = LookaheadPrey(seed=4)(engine, state)
     assert move in PREY_MOVES
     assert move.velocity[0] >= 0 or move.velocity[1] >= 0  # not back toward the hunter
+
+
+def test_sparring_hunters_obey_the_rules_and_stay_with_the_prey():
+    # Every request is legal (the engine refuses none), the wait N and the count M hold,
+    # and each style builds walls; a few hundred steps each against the random prey.
+    from tui_grid.games.evasion.sparring import SPARRING_KINDS, make_sparring
+
+    for kind in SPARRING_KINDS:
+        for config in (Config(n=3, m=2, max_steps=600), Config(n=10, m=5, max_steps=600, preset="2016")):
+            engine = EvasionEngine(config)
+            hunter, prey = make_sparring(kind), RandomPrey(3)
+            state = engine.initial_state()
+            builds: list[int] = []
+            while not engine.outcome(state).over:
+                actions = {HUNTER: hunter(engine, state)}
+                if state.prey_moves_next:
+                    actions[PREY] = prey(engine, state)
+                step = engine.step(state, actions)
+                assert not [e.text for e in step.events if e.kind == "refused"], (kind, state.tick)
+                builds += [step.state.tick for e in step.events if e.kind == "built"]
+                state = step.state
+                assert len(state.walls) <= config.m
+            assert builds, kind
+            assert all(b - a >= config.n for a, b in zip(builds, builds[1:])), (kind, builds)
+
+
+def test_builtin_prey_outlasts_a_random_prey_against_each_sparring_hunter():
+    small = Config(width=120, height=120, prey_start=(90, 80))
+    for kind in ("halver", "rectangle", "level"):
+        ours = run_match(kind, "builtin", 10, 5, games=1, seed=2, config=small, max_steps=3000)
+        rnd = run_match(kind, "random", 10, 5, games=1, seed=2, config=small, max_steps=3000)
+        assert ours["median"] > rnd["median"], (kind, ours["catch_steps"], rnd["catch_steps"])
