@@ -36,6 +36,8 @@ typedef struct { int m, q; } Cls;
 static const int *FWD;
 static int NS;
 static const unsigned char *NEED;
+static int use_bound = 1;         /* forever_covers rules bodies out first (set_bound) */
+void set_bound(int on) { use_bound = on; }
 static unsigned long long *mark_stamp;      /* per square: marked in this evaluation */
 static unsigned long long mark_now;
 static int remaining;
@@ -48,6 +50,7 @@ static int split_at, split_n;
 static Cls *split_parts;
 static int split_cap;
 static unsigned char *MARKS;      /* squares marked in this evaluation, as bits */
+static unsigned char *AMARK_BUF;  /* squares the over-approximation marks */
 static int mark_bytes;
 static unsigned char *res_marks;  /* finite_outcomes: one record per leaf */
 static int *res_state, *res_cls;
@@ -150,6 +153,8 @@ static void setup(const int *fwd, int nstates, int depth) {
         cap_squares = nsq;
         mark_stamp = calloc((size_t)cap_squares, sizeof(unsigned long long));
         MARKS = calloc((size_t)cap_squares / 8 + 1, 1);
+        free(AMARK_BUF);
+        AMARK_BUF = calloc((size_t)cap_squares + 1, 1);
         mark_now = 0;
     }
     mark_bytes = (nsq + 7) / 8;
@@ -275,6 +280,105 @@ int *result_states(void) { return res_state; }
 unsigned char *result_marks(void) { return res_marks; }
 int *result_classes(void) { return res_cls; }
 
+/* ---- an over-approximation, to rule a whole body out before its count classes ----
+   Sets of states stand for "any count >= 2 in every invocation of every loop": if
+   even that cannot mark every needed square, no count classes can. */
+typedef struct { int *it; int n; unsigned char *in; } Set;
+static unsigned char *AMARK;
+static int aremaining;
+
+static Set *pool;                 /* cleared sets of pool_ns states, reused */
+static int pool_n, pool_cap, pool_ns;
+
+static void set_clear(Set *s) { for (int k = 0; k < s->n; k++) s->in[s->it[k]] = 0; s->n = 0; }
+static void set_new(Set *s) {
+    if (pool_ns != NS) {  /* another board: drop the pool */
+        for (int k = 0; k < pool_n; k++) { free(pool[k].it); free(pool[k].in); }
+        pool_n = 0; pool_ns = NS;
+    }
+    if (pool_n > 0) { *s = pool[--pool_n]; return; }
+    s->it = malloc(sizeof(int) * (size_t)NS); s->in = calloc((size_t)NS, 1); s->n = 0;
+}
+static void set_free(Set *s) {
+    set_clear(s);
+    if (pool_n == pool_cap) { pool_cap = pool_cap ? pool_cap * 2 : 64; pool = realloc(pool, sizeof(Set) * (size_t)pool_cap); }
+    pool[pool_n++] = *s;
+}
+static int set_add(Set *s, int x) { if (s->in[x]) return 0; s->in[x] = 1; s->it[s->n++] = x; return 1; }
+
+#ifndef BOUND_DEPTH
+#define BOUND_DEPTH 1
+#endif
+static const Cls *ACLS;           /* the classes known so far */
+
+static void abs_seq(const int *code, int i, int e, const Set *in, Set *out);
+
+static void abs_loop(const int *code, int i, const Set *in, Set *out) {
+    int end = code[i + 1], b = i + 3, m = ACLS[code[i + 2]].m, q = ACLS[code[i + 2]].q;
+    Set once, frontier, next;
+    set_new(&once); set_new(&frontier); set_new(&next);
+    set_clear(out);
+    for (int k = 0; k < in->n; k++) set_add(out, in->it[k]);
+    for (int r = 0; r < m && aremaining > 0; r++) {  /* the least count, exactly */
+        abs_seq(code, b, end, out, &once);
+        Set t = *out; *out = once; once = t;
+    }
+    if (q == 0) { set_free(&once); set_free(&frontier); set_free(&next); return; }
+    for (int k = 0; k < out->n; k++) set_add(&frontier, out->it[k]);
+    while (frontier.n > 0 && aremaining > 0) {
+        abs_seq(code, b, end, &frontier, &next);
+        set_clear(&frontier);
+        for (int k = 0; k < next.n; k++)
+            if (set_add(out, next.it[k])) set_add(&frontier, next.it[k]);
+    }
+    set_free(&once); set_free(&frontier); set_free(&next);
+}
+
+static void abs_seq(const int *code, int i, int e, const Set *in, Set *out) {
+    Set a, c;
+    set_new(&a); set_new(&c);
+    for (int k = 0; k < in->n; k++) set_add(&a, in->it[k]);
+    while (i < e && aremaining > 0) {
+        set_clear(&c);
+        switch (code[i]) {
+        case 0:
+            for (int k = 0; k < a.n; k++) {
+                int t = FWD[a.it[k]], sq = t >> 2;
+                set_add(&c, t);
+                if (!AMARK[sq]) { AMARK[sq] = 1; if ((NEED[sq >> 3] >> (sq & 7)) & 1) aremaining--; }
+            }
+            i++;
+            break;
+        case 1: for (int k = 0; k < a.n; k++) { int x = a.it[k]; set_add(&c, x - (x & 3) + ((x + 3) & 3)); } i++; break;
+        case 2: for (int k = 0; k < a.n; k++) { int x = a.it[k]; set_add(&c, x - (x & 3) + ((x + 1) & 3)); } i++; break;
+        default: abs_loop(code, i, &a, &c); i = code[i + 1];
+        }
+        Set t = a; a = c; c = t;
+    }
+    set_clear(out);
+    for (int k = 0; k < a.n; k++) set_add(out, a.it[k]);
+    set_free(&a); set_free(&c);
+}
+
+/* 1 when LOOP{body} from st may mark every needed square for some counts. */
+static int abs_may_cover(const int *code, int ncode, int st, int nneed, const Cls *cls) {
+    ACLS = cls;
+    memset(AMARK_BUF, 0, (size_t)(NS / 4 + 1));
+    AMARK = AMARK_BUF;
+    aremaining = nneed;
+    Set seen, frontier, next;
+    set_new(&seen); set_new(&frontier); set_new(&next);
+    set_add(&seen, st); set_add(&frontier, st);
+    while (frontier.n > 0 && aremaining > 0) {
+        abs_seq(code, 0, ncode, &frontier, &next);
+        set_clear(&frontier);
+        for (int k = 0; k < next.n; k++)
+            if (set_add(&seen, next.it[k])) set_add(&frontier, next.it[k]);
+    }
+    set_free(&seen); set_free(&frontier); set_free(&next);
+    return aremaining <= 0;
+}
+
 /* Returns 1 (classes in out, 2 ints per loop) when some classes make LOOP{body} from
    st mark every square of need, else 0. *leaves counts the class vectors run. */
 int forever_covers(const int *fwd, int nstates, const int *code, int ncode, int nloops,
@@ -283,7 +387,9 @@ int forever_covers(const int *fwd, int nstates, const int *code, int ncode, int 
     NEED = need;
     size_t cap = 64, top = 0, w = nloops > 0 ? nloops : 1;
     Cls *stack = malloc(sizeof(Cls) * cap * w);
+    int *depth = malloc(sizeof(int) * cap);
     for (int k = 0; k < nloops; k++) { stack[k].m = 2; stack[k].q = 1; }
+    depth[0] = 0;
     top = 1;
     int found = 0;
     long long count = 0;
@@ -291,6 +397,8 @@ int forever_covers(const int *fwd, int nstates, const int *code, int ncode, int 
         top--;
         Cls cls[64];
         memcpy(cls, stack + top * w, sizeof(Cls) * w);
+        int dep = depth[top];
+        if (nloops > 0 && dep <= BOUND_DEPTH && use_bound && !abs_may_cover(code, ncode, st, nneed, cls)) { count++; continue; }
         count++;
         ++mark_now;
         remaining = nneed;
@@ -306,10 +414,12 @@ int forever_covers(const int *fwd, int nstates, const int *code, int ncode, int 
             if (top + split_n > cap) {
                 while (top + split_n > cap) cap *= 2;
                 stack = realloc(stack, sizeof(Cls) * cap * w);
+                depth = realloc(depth, sizeof(int) * cap);
             }
             for (int t = split_n - 1; t >= 0; t--) {
                 memcpy(stack + top * w, cls, sizeof(Cls) * w);
                 stack[top * w + split_at] = split_parts[t];
+                depth[top] = dep + 1;
                 top++;
             }
             continue;
@@ -321,6 +431,7 @@ int forever_covers(const int *fwd, int nstates, const int *code, int ncode, int 
         }
     }
     free(stack);
+    free(depth);
     *leaves = count;
     return found;
 }
