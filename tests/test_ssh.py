@@ -17,6 +17,7 @@ import asyncssh
 import pytest
 
 from tui_grid.cli import main
+from tui_grid.core.hub import Pace
 from tui_grid.core.ssh_server import SSHServerOptions, app_argv, safe_name, start
 
 ANSI_TEXT = "enter picks a game"
@@ -34,16 +35,18 @@ async def read_until(process, words: str, limit_bytes: int = 2_000_000, seconds:
 
 
 @asynccontextmanager
-async def serving(tmp_path: Path, auth: str = "none", keys: Path | None = None) -> AsyncIterator[tuple[int, list[str], SSHServerOptions]]:
+async def serving(tmp_path: Path, auth: str = "none", keys: Path | None = None, pace: Pace | None = None,
+                  ) -> AsyncIterator[tuple[int, list[str], SSHServerOptions]]:
     """A server on a free port for one test; its port, its log lines and its options."""
     lines: list[str] = []
-    options = SSHServerOptions(tmp_path / "ssh", auth, keys, 4, lines.append, ("ice", "jimmy", "bunny", "tron", "evasion"))
+    options = SSHServerOptions(tmp_path / "ssh", auth, keys, 4, lines.append, ("ice", "jimmy", "bunny", "tron", "evasion"), pace)
     server = await start("127.0.0.1", 0, tmp_path / "key", options)
     try:
         yield server.sockets[0].getsockname()[1], lines, options
     finally:
         server.close()
         await server.wait_closed()
+        options.close()
 
 
 def session_proc(player: str) -> Path | None:
@@ -87,7 +90,8 @@ def test_remote_sessions_have_no_program_seats_and_no_save_to_a_path() -> None:
 
 def test_names_and_commands_from_a_client_are_data() -> None:
     assert safe_name("x" * 40) == "x" * 16 and safe_name("../../etc") == "....etc" and safe_name("") == "player"
-    assert app_argv("tron", ("tron",))[-2:] == ["play", "tron"]
+    assert app_argv("tron", ("tron",))[-2:] == ["online", "tron"]  # the quick-match queue
+    assert app_argv("ICE ", ("ice",))[-2:] == ["play", "ice"]
     assert app_argv("rm -rf /", ("tron",))[-1] == "tui_grid"  # anything else opens the menu, nothing runs
 
 

@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import argparse
 import json
+import os
 import sys
 import time
 from collections.abc import Callable, Iterator, Sequence
@@ -18,6 +19,7 @@ from typing import Any, NoReturn
 from tui_grid import __version__
 from tui_grid.core.control import DEFAULT_TIME_LIMIT, OutOfTime, SearchControl
 from tui_grid.core.errors import BoardError, UsageError
+from tui_grid.core.hub import ONLINE_GAMES
 from tui_grid.core.text import SafeStream, write_control
 from tui_grid.games.registry import (
     BoardFiles,
@@ -99,6 +101,9 @@ def build_parser() -> argparse.ArgumentParser:
     demo.add_argument("--duration", default="60", metavar="S", help="seconds to record (default 60)")
     demo.add_argument("--size", default="80x24", metavar="WxH", help="the recording's terminal size (default 80x24)")
     demo.add_argument("--only", default=None, help=argparse.SUPPRESS)  # GAME=BOARD: one scene, no banner (record)
+
+    online = commands.add_parser("online", help="the Online lobby of the 'tui-grid serve ssh' this session runs in")
+    online.add_argument("game", metavar="GAME", nargs="?", choices=ONLINE_GAMES, help="join this game's quick-match queue at once (tron or evasion)")
 
     record = commands.add_parser("record", help="record the solver or bots playing a board as an asciicast v2 file")
     record.add_argument("game", metavar="GAME", help=f"one of: {games}")
@@ -235,6 +240,10 @@ def _dispatch(args: argparse.Namespace) -> int:
             argv = ["demo", "--scene-seconds", args.scene_seconds, "--seed", args.seed] + (["--games", args.games] if args.games else [])
             return _record(argv, args.record, args.size, args.duration, "tui-grid demo")
         return _run_app(demo=options)
+    if command == "online":
+        if not os.environ.get("TUI_GRID_HUB"):
+            raise UsageError("online play is for sessions of 'tui-grid serve ssh': connect with ssh -p PORT HOST")
+        return _run_app(online=args.game or "")
     if command == "record":
         game = get_game(args.game)
         game.load(args.board)  # a bad board is one line here, before any terminal is made
@@ -296,10 +305,13 @@ def _serve_ssh(rest: list[str]) -> int:
     options = SSHServerOptions(data, auth, keys, parse_count("--max-sessions", args.max_sessions), lambda text: print(f"tui-grid: {text}", file=sys.stderr, flush=True), games)
 
     async def serve() -> None:
-        server = await start(args.host, port, key_path, options)
-        bound = server.sockets[0].getsockname()[1]
-        print(f"tui-grid: serving ssh on {args.host}:{bound} (auth {auth}): ssh -p {bound} {args.host}", file=sys.stderr, flush=True)
-        await server.wait_closed()
+        try:
+            server = await start(args.host, port, key_path, options)
+            bound = server.sockets[0].getsockname()[1]
+            print(f"tui-grid: serving ssh on {args.host}:{bound} (auth {auth}): ssh -p {bound} {args.host}", file=sys.stderr, flush=True)
+            await server.wait_closed()
+        finally:
+            options.close()  # the hub's matches, links and socket
 
     try:
         asyncio.run(serve())
@@ -338,11 +350,12 @@ def _delay(text: str) -> float:
 NEEDS_TERMINAL = "the app needs a terminal; for headless work use 'tui-grid solve', 'watch' or 'replay'"
 
 
-def _run_app(game_key: str | None = None, loaded: LoadedBoard | None = None, demo: dict[str, Any] | None = None) -> int:
+def _run_app(game_key: str | None = None, loaded: LoadedBoard | None = None, demo: dict[str, Any] | None = None,
+             online: str | None = None) -> int:
     _attach_terminal()
     from tui_grid.ui.app import TuiGridApp
 
-    TuiGridApp(game_key=game_key, loaded=loaded, demo=demo).run()
+    TuiGridApp(game_key=game_key, loaded=loaded, demo=demo, online=online).run()
     return 0
 
 

@@ -92,6 +92,10 @@ class Engine(ABC, Generic[S, A]):
     seats: tuple[str, ...] = ("player",)
     allows_undo: bool = True
     tick_seconds: float | None = None
+    #: The tick when a person steers a seat (None: `tick_seconds`): a person reacting in a
+    #: quarter of a second must be able to steer. The app's match screens and the online
+    #: hub both pace human games by it.
+    human_tick_seconds: float | None = None
     #: A puzzle that stays playable once solved (Tatham's `status()`: solved is a status,
     #: not a lock): the session still takes moves after the end, e.g. a shorter program.
     plays_on_after_end: bool = False

@@ -30,6 +30,11 @@ class MatchFeed(Generic[S, A]):
 
     #: Whether `next_round` is the watchers' to call (a server starts its games itself).
     advances: bool = True
+    #: Who starts each round when the watchers do not.
+    starter: str = "The architect"
+    #: Whether a watcher may pause, single-step or speed the clock (not an online match's:
+    #: the hub keeps one clock for both players).
+    steerable: bool = True
 
     def __init__(self, match: Match[S, A]) -> None:
         self.match = match
@@ -76,10 +81,16 @@ class MatchFeed(Generic[S, A]):
             observer(session)
 
     def on_note(self, observer: Callable[[str], None]) -> None:
-        """Lines the feed has to say outside any game (a server's log, its result)."""
+        """Lines the feed has to say outside any game (a server's log, its result). A
+        watcher that arrives late hears the last one said (a countdown already under way)."""
         self._note_observers.append(observer)
+        if self._last_note:
+            observer(self._last_note)
+
+    _last_note = ""
 
     def note(self, text: str) -> None:
+        self._last_note = text
         for observer in list(self._note_observers):
             observer(text)
 

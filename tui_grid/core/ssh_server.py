@@ -24,6 +24,8 @@ import termios
 from pathlib import Path
 from typing import Any, Callable
 
+from tui_grid.core.hub import Hub, Pace
+
 #: Printable characters a remote name keeps (and at most 16 of them).
 _NAME = re.compile(r"[^A-Za-z0-9_.-]")
 MAX_NAME = 16
@@ -75,17 +77,25 @@ def safe_name(name: str) -> str:
 
 
 def app_argv(command: str | None, games: tuple[str, ...]) -> list[str]:
-    """What a session runs: the menu, or one game's boards when the client names it."""
+    """What a session runs: the menu; a game's quick-match queue when the client names a
+    game played online (`ssh -t host tron`); else that game's boards. Any other command is
+    ignored: nothing a client types is run."""
+    from tui_grid.core.hub import ONLINE_GAMES
+
     argv = [sys.executable, "-m", "tui_grid"]
     word = (command or "").strip().lower()
-    if word in games:
+    if word in ONLINE_GAMES and word in games:
+        argv += ["online", word]
+    elif word in games:
         argv += ["play", word]
     return argv
 
 
 class SSHServerOptions:
+    """The server's settings and its live bookkeeping: sessions, names, addresses, the hub."""
+
     def __init__(self, data: Path, auth: str, authorized_keys: Path | None, max_sessions: int,
-                 log: Callable[[str], None], games: tuple[str, ...]) -> None:
+                 log: Callable[[str], None], games: tuple[str, ...], pace: Pace | None = None) -> None:
         self.data = data
         self.auth = auth
         self.authorized_keys = authorized_keys
@@ -95,6 +105,15 @@ class SSHServerOptions:
         self.sessions = 0
         self.names: set[str] = set()  # connected players' names: unique while connected
         self.per_address: dict[str, int] = {}
+        self.pace = pace
+        self.hub: Hub | None = None  # made by `start`; `close` ends it
+
+
+    def close(self) -> None:
+        """End the hub (its matches, links and socket)."""
+        if self.hub is not None:
+            self.hub.close()
+            self.hub = None
 
 
 def _server_class(options: SSHServerOptions) -> type:
@@ -156,6 +175,9 @@ async def _session(process: Any, options: SSHServerOptions) -> None:
     term = process.get_terminal_type() or "xterm-256color"
     env = {**os.environ, "TERM": term, "TUI_GRID_REMOTE": "1", "TUI_GRID_PLAYER": user,
            "TUI_GRID_DATA": str(options.data / "players" / folder)}
+    token = options.hub.admit(user) if options.hub is not None else None
+    if options.hub is not None and token is not None:
+        env.update({"TUI_GRID_HUB": str(options.hub.path), "TUI_GRID_HUB_TOKEN": token})
     master, slave = os.openpty()
     _resize(slave, width or 80, height or 24)
     options.sessions += 1
@@ -172,11 +194,14 @@ async def _session(process: Any, options: SSHServerOptions) -> None:
             data = os.read(master, READ_CHUNK)
         except OSError:
             data = b""
-        if not data:
-            loop.remove_reader(master)
-            done.set()
-            return
-        process.stdout.write(data)
+        if data:
+            try:
+                process.stdout.write(data)
+                return
+            except (OSError, asyncssh.Error):  # the client's channel closed: the session ends
+                pass
+        loop.remove_reader(master)
+        done.set()
 
     loop.add_reader(master, readable)
 
@@ -210,6 +235,8 @@ async def _session(process: Any, options: SSHServerOptions) -> None:
             pass
         await child.wait()
         os.close(master)
+        if options.hub is not None and token is not None:
+            options.hub.forget(token)
         options.sessions -= 1
         options.names.discard(user)
         options.per_address[address] -= 1
@@ -225,6 +252,9 @@ async def start(host: str, port: int, key_path: Path, options: SSHServerOptions)
     """Listen; returns the asyncssh server (its `sockets` give the port when 0 was asked)."""
     import asyncssh
 
+    if options.hub is None:
+        options.hub = Hub(options.data / "hub", pace=options.pace, log=options.log)
+        options.hub.start()
     return await asyncssh.create_server(
         _server_class(options), host, port, server_host_keys=[host_key(key_path)],
         process_factory=lambda process: _session(process, options), encoding=None,

@@ -33,6 +33,7 @@ class TuiGridApp(App):
         loaded: LoadedBoard | None = None,
         settings: Settings | None = None,
         demo: dict[str, Any] | None = None,
+        online: str | None = None,
     ) -> None:
         super().__init__()
         self.settings = settings or Settings()
@@ -41,6 +42,8 @@ class TuiGridApp(App):
         self.quitting = False  # set by exit_saving: keys queued behind q do nothing
         self._start_game_key = game_key
         self._start_loaded = loaded
+        self._start_online = online  # "" opens the lobby; a game also joins its quick-match queue
+        self.hub: Any = None  # the link to the `serve ssh` hub, made when Online is first opened
 
     def on_mount(self) -> None:
         from tui_grid.ui.menu import BoardPickerScreen, MenuScreen
@@ -49,6 +52,9 @@ class TuiGridApp(App):
         self.call_after_refresh(self._check_size)
         if self._demo_options is not None:
             self.call_after_refresh(self.start_demo, **self._demo_options)
+            return
+        if self._start_online is not None:
+            self.call_after_refresh(self.open_lobby, self._start_online or None)
             return
         if self._start_game_key is None:
             return
@@ -70,8 +76,8 @@ class TuiGridApp(App):
         try:
             saved = replace(loaded, played=read_board_file(path).meta.get("played", ""))
             moves = len(game.start(saved)[1])
-        except (BoardError, UsageError):
-            path.unlink(missing_ok=True)
+        except (BoardError, UsageError, OSError):  # a broken or unreadable save: the board, fresh
+            saves.drop(path)
             self._open(game, loaded)
             return
 
@@ -80,8 +86,8 @@ class TuiGridApp(App):
                 return
             if resume:
                 self._open(game, saved)
-            else:
-                path.unlink(missing_ok=True)
+            else:  # a save that cannot be dropped (read-only folder) is only offered again
+                saves.drop(path)
                 self._open(game, loaded)
 
         self.push_screen(ResumeDialog(loaded.title, moves), chosen)
@@ -104,6 +110,26 @@ class TuiGridApp(App):
 
         if too_small(*self.size) and not isinstance(self.screen, TooSmallScreen):
             self.push_screen(TooSmallScreen())
+
+    def open_lobby(self, quick: str | None = None) -> None:
+        """The Online lobby, linked to this session's hub on first use."""
+        from tui_grid.core.hub_client import hub_from_environment
+        from tui_grid.ui.lobby import LobbyScreen
+
+        if self.hub is None or self.hub.closed.is_set():
+            try:
+                self.hub = hub_from_environment()
+            except OSError as exc:
+                tell(self, f"Cannot reach the server's lobby: {exc.strerror or exc}", title="Online", severity="error")
+                return
+        if self.hub is None:
+            tell(self, "Online play is for sessions of 'tui-grid serve ssh'.", title="Online", severity="warning")
+            return
+        self.push_screen(LobbyScreen(self.hub, quick))
+
+    def on_unmount(self) -> None:
+        if self.hub is not None:
+            self.hub.close()
 
     def start_demo(self, **options: Any) -> None:
         """The attract mode (ui.demo): scenes of every game, until a key ends it."""

@@ -71,9 +71,6 @@ class MatchScreen(GameScreen[S]):
     starts it, steers its pace (space, `.`, + and -) and draws what it is told."""
 
     KEYMAP: ClassVar[Keymap] = match_keymap(())
-    #: Seconds per tick at speed 5 when a human plays (None: the engine's own): a person
-    #: reacting in a quarter of a second must be able to steer.
-    HUMAN_TICK_SECONDS: ClassVar[float | None] = None
     #: Seconds per count of the countdown.
     COUNTDOWN_BEAT: ClassVar[float] = 1.0
 
@@ -214,13 +211,17 @@ class MatchScreen(GameScreen[S]):
 
     def tick_seconds(self) -> float:
         base = self.engine_tick_seconds()
-        if self.HUMAN_TICK_SECONDS is not None and self.feed is not None and self.serves_seat(ANY_HUMAN):
-            base = self.HUMAN_TICK_SECONDS
+        if self.feed is not None and self.serves_seat(ANY_HUMAN):
+            base = self.session.engine.human_tick_seconds or base
         return base * TICK_FACTOR[self.settings.speed]
 
     def agent_timeout(self) -> float:
         """Seconds each agent has per step: about a tick."""
         return max(0.05, self.tick_seconds())
+
+    @property
+    def steerable(self) -> bool:
+        return self.feed is None or self.feed.steerable
 
     @property
     def paused(self) -> bool:
@@ -239,8 +240,10 @@ class MatchScreen(GameScreen[S]):
     def offers(self, common: str) -> bool:
         if common in ("undo", "redo", "restart", "solve", "watch", "new", "save"):
             return False
-        if common == "hint":
-            return any(agent.human for agent in self.session.agents)
+        if common == "hint":  # not online: both players see the same board, unaided
+            return any(agent.human for agent in self.session.agents) and self.steerable
+        if common in ("pause", "step", "faster", "slower", "next"):
+            return self.steerable
         return True
 
     # --- what the driver did -----------------------------------------------------------------------
@@ -259,7 +262,9 @@ class MatchScreen(GameScreen[S]):
         """The round ended; the feed has recorded it (`self.match.score`)."""
         result = self.match.score.rounds[-1]
         score = self.match.score.summary()
-        if self.match.finished:
+        if self.feed is not None and not self.feed.steerable:
+            self.say(f"{self.session.outcome.reason}. Score: {score}.")  # the hub says what comes next
+        elif self.match.finished:
             self.say(f"{self.session.outcome.reason}. Match over: {score}.")
         else:
             self.say(f"{self.session.outcome.reason}. Score: {score}. enter plays round {result.index + 2} (seats swap).")
@@ -280,7 +285,7 @@ class MatchScreen(GameScreen[S]):
         """Help stops the clock while it is open, so nobody crashes while reading."""
         from tui_grid.ui.help_screen import HelpScreen
 
-        was_running = not self.paused
+        was_running = not self.paused and self.steerable
         if was_running:
             self.action_pause()
 
@@ -293,6 +298,9 @@ class MatchScreen(GameScreen[S]):
     def action_pause(self) -> None:
         if self.feed is None:
             return
+        if not self.steerable:
+            self.say("The server keeps the clock: an online match cannot be paused.")
+            return
         if self._stop_countdown():  # space during the countdown: hold the round until space again
             self.say("Paused: . plays one tick, space resumes.")
             return
@@ -300,13 +308,13 @@ class MatchScreen(GameScreen[S]):
         self.say("Paused: . plays one tick, space resumes." if self.paused else "")
 
     def action_step(self) -> None:
-        if self.feed is not None and not self.session.over:
+        if self.feed is not None and self.steerable and not self.session.over:
             self.feed.single_step()
 
     def action_next_round(self) -> None:
         assert self.feed is not None
         if not self.feed.advances:
-            self.say("The architect starts each game itself.")
+            self.say(f"{self.feed.starter} starts each game itself.")
             return
         if not self.session.over:
             self.say("The round is still on.")
@@ -322,6 +330,9 @@ class MatchScreen(GameScreen[S]):
             self._count_down()
 
     def action_speed(self, change: int) -> None:
+        if not self.steerable:
+            self.say("The server keeps the clock: an online match runs at one speed for both.")
+            return
         self.settings = self.settings.faster() if change > 0 else self.settings.slower()
         self.app.settings = self.settings
         self._pace_driver()

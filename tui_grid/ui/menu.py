@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import os
 import threading
 from dataclasses import replace
 
@@ -23,6 +24,7 @@ from tui_grid.ui.plain import Plain, option, styled, tell
 LOGO = "▀█▀ █ █ ▀█▀   █▀▀ █▀█ ▀█▀ █▀▄\n █  █▄█ ▄█▄   █▄█ █▀▄ ▄█▄ █▄▀"
 NEW_BOARD = "__new__"
 DEMO = "__demo__"
+ONLINE = "__online__"
 PREVIEW_ROWS, PREVIEW_COLS = 18, 48
 LIST_WIDTH = 34
 
@@ -41,6 +43,8 @@ class MenuScreen(Screen):
         with Vertical():
             yield Plain(LOGO, id="logo")
             options = [option(styled(game.title, (f"  — {game.tagline}", "dim")), id=game.key) for game in all_games()]
+            if os.environ.get("TUI_GRID_HUB"):
+                options.append(option(styled("Online", ("  — the lobby: play Tron and Evasion against other players, or watch", "dim")), id=ONLINE))
             options.append(option(styled("Demo", ("  — every solver and bot at work, scene after scene", "dim")), id=DEMO))
             yield OptionList(*options, id="games")
             yield Plain("enter picks a game  ·  ? in a game shows its rules and keys  ·  q quits", id="about")
@@ -51,6 +55,9 @@ class MenuScreen(Screen):
 
         if event.option.id == DEMO:
             self.app.start_demo()
+            return
+        if event.option.id == ONLINE:
+            self.app.open_lobby()
             return
         self.app.push_screen(BoardPickerScreen(get_game(event.option.id)))
 

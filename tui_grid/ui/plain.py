@@ -78,6 +78,7 @@ def tell(node: DOMNode, message: object, *, title: str = "", severity: str = "in
     node.notify(printable(message, multiline=True), title=printable(title), severity=severity, timeout=timeout, markup=False)  # type: ignore[arg-type]
 
 
-def option(prompt: object, id: str | None = None) -> Option:
-    """A list option whose prompt is plain text (or our own `styled` Text)."""
-    return Option(_safe(prompt) if isinstance(prompt, (str, Text)) else plain(prompt), id=id)
+def option(prompt: object, id: str | None = None, disabled: bool = False) -> Option:
+    """A list option whose prompt is plain text (or our own `styled` Text); a disabled one
+    is a heading."""
+    return Option(_safe(prompt) if isinstance(prompt, (str, Text)) else plain(prompt), id=id, disabled=disabled)

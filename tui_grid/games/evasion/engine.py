@@ -113,6 +113,7 @@ class EvasionEngine(Engine[State, Action]):
     seats = SEATS
     allows_undo = False
     tick_seconds = 0.05
+    human_tick_seconds = 0.15  # about 7 steps a second with a human seat; bots alone: 20
 
     def __init__(self, config: Config | None = None) -> None:
         self.config = config or Config()

@@ -73,7 +73,6 @@ OWN_KEYS = (
 
 class EvasionScreen(MatchScreen[State]):
     KEYMAP = match_keymap(OWN_KEYS, {"hint": "hint: say what the builtin bot would do in your seat, and its key"})
-    HUMAN_TICK_SECONDS = 0.15  # about 7 steps a second with a human seat; bots alone: 20
 
     def __init__(
         self,
@@ -217,6 +216,8 @@ class EvasionScreen(MatchScreen[State]):
             what = f"{session.outcome.reason} (step {state.tick})"
         if self.match.finished:
             self.say(f"{what}. Match over: {self.match_summary()}. esc goes back.")
+        elif not self.steerable:  # online: the server starts the next round and says when
+            self.say(f"{what}. Round {result.index + 2} swaps the roles.")
         else:
             self.say(f"{what}. enter plays round {result.index + 2}: the roles swap.")
         self.query_one("#title").update(self.title_text())

@@ -43,6 +43,7 @@ class TronEngine(Engine[TronState, Direction]):
     seats = SEAT_NAMES
     allows_undo = False
     tick_seconds = 0.25
+    human_tick_seconds = 0.4  # 2.5 ticks a second with a human driving; bots alone: 4
 
     def __init__(self, board: TronBoard | None = None) -> None:
         self.board = board if board is not None else standard_board()

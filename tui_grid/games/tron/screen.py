@@ -20,6 +20,7 @@ from tui_grid.core.agents import Agent
 from tui_grid.core.control import SearchControl
 from tui_grid.core.errors import BoardError, UsageError
 from tui_grid.core.geometry import Direction
+from tui_grid.core.live import MatchFeed
 from tui_grid.core.players import LOCAL_KINDS, PlayerContext, is_program, parse_player
 from tui_grid.games.registry import GameDefinition, LoadedBoard
 from tui_grid.games.tron.engine import TronEngine
@@ -76,7 +77,6 @@ def name_seats(reason: str, names: dict[str, str]) -> str:
 
 class TronScreen(MatchScreen[TronState]):
     KEYMAP = match_keymap(OWN_KEYS)
-    HUMAN_TICK_SECONDS = 0.4  # 2.5 ticks a second at speed 5 with a human driving; bots alone: 4
     DEFAULT_CSS = """
     TronScreen #message { height: auto; min-height: 2; max-height: 3; }
     """
@@ -91,6 +91,7 @@ class TronScreen(MatchScreen[TronState]):
         *,
         setup: TronSetup | None = None,
         ask_setup: bool | None = None,
+        feed: MatchFeed[TronState, Any] | None = None,
     ) -> None:
         """Opened by the app (no players), it asks the setup dialog first, starting from
         the remembered choices; given players (tests, scripts), it starts at once."""
@@ -101,14 +102,14 @@ class TronScreen(MatchScreen[TronState]):
         if rounds is not None:
             remembered = replace(remembered, rounds=rounds)
         self.setup = remembered
-        self.ask_setup = players is None if ask_setup is None else ask_setup
+        self.ask_setup = (players is None and feed is None) if ask_setup is None else ask_setup
         self.opened = loaded
         self._setting_up = self.ask_setup
         self._hint_on = False
         self._slow_said = False
         self._auto_timer: Any = None
         self._started = not self.ask_setup
-        super().__init__(game, loaded, settings, self.setup.players, self.setup.rounds)
+        super().__init__(game, loaded, settings, self.setup.players, self.setup.rounds, feed=feed)
 
     # --- the match ---------------------------------------------------------------------------------
     def make_participant(self, player: str, index: int) -> Agent[TronState, Any]:
@@ -142,6 +143,9 @@ class TronScreen(MatchScreen[TronState]):
 
     def action_setup(self) -> None:
         """Open the setup dialog; the match waits meanwhile."""
+        if not self.steerable:
+            self.say("An online match is set up in the lobby: esc goes back to it.")
+            return
         self._setting_up = True
         self._was_paused = self.paused
         if self.feed is not None:
@@ -188,7 +192,7 @@ class TronScreen(MatchScreen[TronState]):
         self.redraw()
         self.query_one(KeyBar).refresh(layout=True)  # the hint key comes and goes with humans
         if not self._humans():
-            self.say("Watching: space pauses, . steps one tick, + and - change the speed.")
+            self.say("Watching: space pauses, . steps one tick, + and - change the speed." if self.steerable else "Watching.")
         self.start_clock()
 
     def serves_seat(self, seat: int) -> bool:
@@ -249,7 +253,9 @@ class TronScreen(MatchScreen[TronState]):
         line1 = f"Round {result.index + 1}: {name_seats(reason, names)}."
         if result.winner is None:
             line1 += " A draw."
-        if self.match.finished:
+        if not self.steerable:  # online: the server starts the next round and says when
+            line2 = f"{'Match over' if self.match.finished else 'Score'}: {self.score_text()}."
+        elif self.match.finished:
             line2 = f"Match over: {self.score_text()}. n new match · esc back."
         elif self._humans():
             line2 = f"Score: {self.score_text()}. enter: round {result.index + 2} (seats swap)."
@@ -284,7 +290,9 @@ class TronScreen(MatchScreen[TronState]):
             return
         participant = keyset if len(humans) == 2 else humans[0]
         if self.session.over:
-            if self.match.finished:
+            if not self.steerable:
+                tell(self, "The round is over: the server starts the next one.", timeout=3)
+            elif self.match.finished:
                 tell(self, f"The match is over: {self.score_text()}. n: new match.", timeout=3)
             else:
                 tell(self, "The round is over: enter plays the next one.", timeout=3)  # the verdict stays
@@ -385,8 +393,10 @@ class TronScreen(MatchScreen[TronState]):
     def legend(self) -> str:
         red, green = self.match.seating[0], self.match.seating[1]
         names = self.match.score.names
-        return (
-            f"R red: {names[red]}{self._keys_of(red)}   G green: {names[green]}{self._keys_of(green)}\n"
-            "░ red  ▒ green  █ wall  X crash  ◆ hint  │  space pause  . step  +/- speed"
-        )
+        marks = "░ red  ▒ green  █ wall  X crash" + ("  ◆ hint  │  space pause  . step  +/- speed" if self.steerable else "")
+        return f"R red: {names[red]}{self._keys_of(red)}   G green: {names[green]}{self._keys_of(green)}\n{marks}"
+
+    def shows_key(self, key: Key) -> bool:
+        """Online, the match is set up in the lobby: no `n` here."""
+        return super().shows_key(key) and (self.steerable or key.action != "setup")
 

@@ -1,0 +1,243 @@
+"""The online hub (core.hub) and the apps' mirrors of its matches (core.hub_client),
+without SSH or a screen: quick-match pairing, identical mirrors for both players and a
+spectator, forfeit on disconnect and on idling, challenges, bots, and hostile links."""
+
+from __future__ import annotations
+
+import json
+import queue
+import socket
+import time
+from pathlib import Path
+from typing import Any, Callable
+
+import pytest
+
+from tui_grid.core.hub import Hub, Pace, check_board
+from tui_grid.core.hub_client import HubClient
+
+WAIT = 20.0  # seconds a test waits for news before it fails (never a measured time)
+
+
+@pytest.fixture
+def hub(tmp_path: Path):  # type: ignore[no-untyped-def]
+    lines: list[str] = []
+    hub = Hub(tmp_path / "hub", pace=Pace(countdown=1, beat=0.01, between_rounds=0.01, tick_seconds=0.02), log=lines.append)
+    hub.lines = lines  # type: ignore[attr-defined]
+    hub.start()
+    yield hub
+    hub.close()
+
+
+class Player:
+    """A linked app without a screen: every message it hears, in order."""
+
+    def __init__(self, hub: Hub, name: str) -> None:
+        self.heard: queue.Queue[dict[str, Any]] = queue.Queue()
+        self.log: list[dict[str, Any]] = []
+        self.client = HubClient(str(hub.path), hub.admit(name), self.heard.put)
+        self.expect(lambda m: m["t"] == "welcome")
+
+    def expect(self, wanted: Callable[[dict[str, Any]], bool]) -> dict[str, Any]:
+        while True:
+            message = self.heard.get(timeout=WAIT)
+            self.log.append(message)
+            if wanted(message):
+                return message
+
+    def send(self, **message: Any) -> None:
+        self.client.send(message)
+
+    def close(self) -> None:
+        self.client.close()
+
+
+def pair(first: Player, second: Player, game: str = "tron") -> None:
+    """A quick match with `first` as participant 0: it queues, and is seen waiting, first."""
+    first.send(t="queue", game=game)
+    first.expect(lambda m: m["t"] == "lobby" and any(p["doing"] == f"waiting for a {game} match" for p in m["players"]))
+    second.send(t="queue", game=game)
+
+
+@pytest.fixture
+def players(hub: Hub):  # type: ignore[no-untyped-def]
+    made: list[Player] = []
+
+    def make(name: str) -> Player:
+        made.append(Player(hub, name))
+        return made[-1]
+
+    yield make
+    for player in made:
+        player.close()
+
+
+def test_a_quick_match_is_played_to_its_end_and_both_mirrors_agree(hub: Hub, players) -> None:  # type: ignore[no-untyped-def]
+    ann, bob = players("ann"), players("bob")
+    ann.send(t="queue", game="tron")
+    lobby = ann.expect(lambda m: m["t"] == "lobby" and any(p["doing"] == "waiting for a tron match" for p in m["players"]))
+    assert [p["name"] for p in lobby["players"]] == ["ann", "bob"]
+    bob.send(t="queue", game="tron")
+    starts = [p.expect(lambda m: m["t"] == "match") for p in (ann, bob)]
+    assert [s["you"] for s in starts] == [0, 1] and starts[0]["names"] == ["ann", "bob"]
+    ends = [p.expect(lambda m: m["t"] == "end") for p in (ann, bob)]
+    assert ends[0] == ends[1] and ends[0]["text"].startswith("Match over")
+    a, b = ann.client.feed, bob.client.feed
+    assert a is not None and b is not None and a.match.finished and b.match.finished
+    assert [r.log for r in a.match.score.rounds] == [r.log for r in b.match.score.rounds]
+    assert [r.winner for r in a.match.score.rounds] == [r.winner for r in b.match.score.rounds]
+    assert a.match.score.summary() in ends[0]["text"]
+    assert any(line.startswith("match 1 end: " + a.match.score.summary()) for line in hub.lines)  # type: ignore[attr-defined]
+    assert [r.seating for r in a.match.score.rounds] == [(0, 1), (1, 0)]  # seats swap
+
+
+def test_keys_steer_only_the_players_own_seat(hub: Hub, players) -> None:  # type: ignore[no-untyped-def]
+    hub.pace = Pace(countdown=1, beat=0.01, between_rounds=0.01, tick_seconds=0.2)
+    ann, bob = players("ann"), players("bob")
+    pair(ann, bob)
+    ann.expect(lambda m: m["t"] == "note" and m["text"] == "Go!")
+    feed = ann.client.feed
+    assert feed is not None
+    session = feed.session
+    engine = session.engine
+    seat = feed.match.seating.index(0)
+    turn = next(a for a in engine.legal_actions(session.state, seat) if a != engine.default_action(session.state, seat))
+    session.submit(seat, turn)  # the HubSeat sends it; the hub queues it in ann's real seat
+    for _ in range(8):  # the key is played at the hub's next tick after it arrives
+        ann.expect(lambda m: m["t"] in ("step", "forfeit"))
+        if any(joint[seat] == turn for joint in feed.session.log) or feed.session.over:
+            break
+    assert [joint[seat] for joint in feed.session.log].count(turn) == 1
+    other = 1 - seat
+    assert all(joint[other] == engine.default_action(state, other)
+               for joint, state in zip(feed.session.log, engine.replay(feed.session.log)))  # bob pressed nothing
+
+
+def test_a_player_who_disconnects_loses_by_forfeit_and_the_other_is_told(hub: Hub, players) -> None:  # type: ignore[no-untyped-def]
+    hub.pace = Pace(countdown=1, beat=0.01, between_rounds=0.01, tick_seconds=0.5)
+    ann, bob = players("ann"), players("bob")
+    pair(ann, bob)
+    bob.expect(lambda m: m["t"] == "note" and m["text"] == "Go!")
+    ann.close()
+    forfeit = bob.expect(lambda m: m["t"] == "forfeit")
+    assert forfeit["reason"] == "ann left the match"
+    end = bob.expect(lambda m: m["t"] == "end")
+    assert "ann left the match" in end["text"]
+    feed = bob.client.feed
+    assert feed is not None and feed.session.over
+    outcome = feed.session.outcome
+    assert feed.match.seating[outcome.winner] == 1 and "ann left the match" in outcome.reason, (outcome, feed.match.seating, bob.log)
+
+
+def test_an_idle_player_forfeits(hub: Hub, players) -> None:  # type: ignore[no-untyped-def]
+    hub.pace = Pace(countdown=1, beat=0.01, between_rounds=0.01, tick_seconds=0.01, idle_seconds=0.0)
+    ann = players("ann")
+    ann.send(t="challenge", to="bot:builtin", game="evasion")
+    ann.expect(lambda m: m["t"] == "match")
+    forfeit = ann.expect(lambda m: m["t"] == "forfeit")
+    assert forfeit["reason"] == "ann idled for 0 s"
+    assert "ann idled" in ann.expect(lambda m: m["t"] == "end")["text"]
+
+
+def test_a_spectator_joining_mid_match_sees_what_the_players_see(hub: Hub, players) -> None:  # type: ignore[no-untyped-def]
+    hub.pace = Pace(countdown=1, beat=0.01, between_rounds=0.01, tick_seconds=0.05)
+    ann, bob, cat = players("ann"), players("bob"), players("cat")
+    pair(ann, bob)
+    ann.expect(lambda m: m["t"] == "step")
+    lobby = cat.expect(lambda m: m["t"] == "lobby" and m["matches"])
+    cat.send(t="watch", id=lobby["matches"][0]["id"])
+    joined = cat.expect(lambda m: m["t"] == "match")
+    assert joined["you"] is None
+    for player in (ann, cat):
+        player.expect(lambda m: m["t"] == "end")
+    a, c = ann.client.feed, cat.client.feed
+    assert a is not None and c is not None
+    assert [r.log for r in c.match.score.rounds] == [r.log for r in a.match.score.rounds]
+    assert c.match.score.summary() == a.match.score.summary()
+
+
+def test_a_challenge_is_accepted_or_declined(hub: Hub, players) -> None:  # type: ignore[no-untyped-def]
+    ann, bob = players("ann"), players("bob")
+    ann.send(t="challenge", to="bob", game="tron", board="pillars", rounds=1)
+    lobby = bob.expect(lambda m: m["t"] == "lobby" and m["challenges"])
+    challenge = lobby["challenges"][0]
+    assert (challenge["by"], challenge["to"], challenge["board"], challenge["rounds"]) == ("ann", "bob", "pillars", 1)
+    bob.send(t="answer", id=challenge["id"], accept=False)
+    assert "bob declined" in ann.expect(lambda m: m["t"] == "error")["text"]
+    ann.send(t="challenge", to="bob", game="tron", board="pillars", rounds=1)
+    challenge = bob.expect(lambda m: m["t"] == "lobby" and m["challenges"])["challenges"][0]
+    bob.send(t="answer", id=challenge["id"], accept=True)
+    start = ann.expect(lambda m: m["t"] == "match")
+    assert (start["board"], start["rounds"]) == ("pillars", 1)
+    ann.expect(lambda m: m["t"] == "end")
+
+
+@pytest.mark.parametrize(("message", "error"), [
+    ({"t": "challenge", "to": "bob", "game": "ice"}, "Only Tron and Evasion"),
+    ({"t": "challenge", "to": "bob", "game": "tron", "board": "/etc/passwd"}, "No tron board called /etc/passwd"),
+    ({"t": "challenge", "to": "bob", "game": "tron", "board": "../boards/tron/standard"}, "No tron board"),
+    ({"t": "challenge", "to": "nobody", "game": "tron"}, "nobody is not online"),
+    ({"t": "challenge", "to": "ann", "game": "tron"}, "somebody else"),
+    ({"t": "challenge", "to": "bot:cmd:sh", "game": "tron"}, "No cmd:sh bot"),
+    ({"t": "watch", "id": 99}, "That match is over"),
+    ({"t": "answer", "id": 99, "accept": True}, "That challenge is gone"),
+])
+def test_what_a_player_may_not_ask_is_refused_with_a_reason(hub: Hub, players, message, error) -> None:  # type: ignore[no-untyped-def]
+    ann, _ = players("ann"), players("bob")
+    ann.send(**message)
+    assert error in ann.expect(lambda m: m["t"] == "error")["text"]
+    assert not hub.matches
+
+
+def test_hostile_links_are_dropped_and_the_hub_goes_on(hub: Hub, players) -> None:  # type: ignore[no-untyped-def]
+    def raw(data: bytes) -> bytes:
+        with socket.socket(socket.AF_UNIX, socket.SOCK_STREAM) as sock:
+            sock.settimeout(WAIT)
+            sock.connect(str(hub.path))
+            try:
+                sock.sendall(data)
+            except BrokenPipeError:  # dropped while it was still sending: the point
+                pass
+            received = b""
+            try:
+                while chunk := sock.recv(65536):
+                    received += chunk
+            except ConnectionResetError:  # dropped with unread bytes: the same
+                pass
+            return received
+
+    assert b"not known" in raw(b'{"t":"hello","token":"guess"}\n')
+    assert raw(b"not json\n") == b""
+    assert raw(b'{"t":"hello","token":' + b"x" * (2 << 20)) == b""  # no end of line, ever: dropped at the cap
+    assert raw(b"[1,2]\n") == b""
+    ann = players("ann")
+    ann.send(t="doing", doing="\x1b]0;PWNED\x07playing [b]ice[/b]" + "x" * 100)
+    doing = ann.expect(lambda m: m["t"] == "lobby" and m["players"][0]["doing"] != "in the menu")["players"][0]["doing"]
+    assert "\x1b" not in doing and "\x07" not in doing and len(doing) <= 40
+    ann.send(t="challenge", to=["bob"], game={"x": 1}, rounds=10**9)
+    assert "Only Tron and Evasion" in ann.expect(lambda m: m["t"] == "error")["text"]
+
+
+def test_a_flood_is_rate_limited_not_served(hub: Hub, players) -> None:  # type: ignore[no-untyped-def]
+    ann = players("ann")
+    for _ in range(2000):
+        ann.send(t="challenge", to="nobody", game="tron")
+    time.sleep(1.0)  # the bucket refills: the next message is served
+    ann.send(t="doing", doing="done")
+    errors = 0
+    while True:
+        message = ann.expect(lambda m: True)
+        errors += message["t"] == "error"
+        if message["t"] == "lobby" and message["players"][0]["doing"] == "done":
+            break
+        if errors > 400:
+            break
+    assert 80 <= errors <= 400  # the bucket's burst and its refill while the flood is read, not 2000
+
+
+def test_board_names_are_catalog_names_or_ids() -> None:
+    assert check_board("tron", "standard") is None
+    assert check_board("tron", "tron:15x15:w10#seed3") is None
+    assert check_board("evasion", "evasion:N10:M5") is None
+    assert "No tron board" in (check_board("tron", "boards/tron/standard.txt") or "")
+    json.dumps(check_board("tron", "x" * 80))

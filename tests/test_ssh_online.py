@@ -1,0 +1,123 @@
+"""Online play through real SSH sessions (asyncssh's client on each side): two players
+meet in the quick-match queue and play Tron to its end, a player who drops loses by
+forfeit and the other is told, and a spectator watches from the lobby. Each session's
+app is its own process on its own terminal; the match runs in the server's hub."""
+
+from __future__ import annotations
+
+import asyncio
+from pathlib import Path
+
+import asyncssh
+import pyte
+import pytest
+
+from tests.test_ssh import serving
+from tui_grid.core.hub import Pace
+
+
+@pytest.fixture(autouse=True)
+def data_dir(tmp_path: Path, monkeypatch) -> Path:
+    monkeypatch.setenv("TUI_GRID_DATA", str(tmp_path / "data"))
+    return tmp_path / "data"
+
+
+class Terminal:
+    """What a client's 80x24 terminal shows (pyte renders the bytes the session sent)."""
+
+    def __init__(self, process) -> None:  # type: ignore[no-untyped-def]
+        self.process = process
+        self.screen = pyte.Screen(80, 24)
+        self.stream = pyte.ByteStream(self.screen)
+
+    def text(self) -> str:
+        """The screen's words, lines joined (a message wrapped over two lines still reads whole)."""
+        return " ".join(" ".join(self.screen.display).split())
+
+    async def until(self, words: str, seconds: float = 60.0) -> str:
+        """The screen once it shows `words` (the test fails after `seconds` without)."""
+        loop = asyncio.get_running_loop()
+        deadline = loop.time() + seconds
+        while words not in self.text():
+            left = deadline - loop.time()
+            assert left > 0, f"{words!r} never shown; the screen:\n" + "\n".join(self.screen.display)
+            try:
+                data = await asyncio.wait_for(self.process.stdout.read(65536), timeout=min(1.0, left))
+            except asyncio.TimeoutError:
+                continue
+            assert data, f"the session ended before showing {words!r}:\n{self.text()}"
+            self.stream.feed(data)
+        return self.text()
+
+    def press(self, data: bytes) -> None:
+        self.process.stdin.write(data)
+
+
+async def session(port: int, name: str, command: str | None = None):  # type: ignore[no-untyped-def]
+    conn = await asyncssh.connect("127.0.0.1", port, username=name, known_hosts=None, encoding=None)
+    process = await conn.create_process(command, term_type="xterm-256color", term_size=(80, 24))
+    return conn, Terminal(process)
+
+
+async def wait_for_line(lines: list[str], start: str) -> str:
+    for _ in range(600):
+        found = [line for line in lines if line.startswith(start)]
+        if found:
+            return found[-1]
+        await asyncio.sleep(0.05)
+    raise AssertionError(f"no log line {start!r} in {lines}")
+
+
+async def test_two_players_meet_in_the_queue_and_play_tron_to_its_end(tmp_path: Path) -> None:
+    pace = Pace(countdown=1, beat=0.1, between_rounds=0.1, tick_seconds=0.05)
+    async with serving(tmp_path, pace=pace) as (port, lines, options):
+        ann_conn, ann = await session(port, "ann", "tron")
+        assert "Waiting for another player" in await ann.until("Waiting for another player")
+        bob_conn, bob = await session(port, "bob", "tron")
+        screens = await asyncio.gather(ann.until("Match over"), bob.until("Match over"))
+        assert all("Match over" in screen and "ann" in screen and "bob" in screen for screen in screens)
+        end = await wait_for_line(lines, "match 1 end: ")
+        for conn in (ann_conn, bob_conn):
+            conn.close()
+            await conn.wait_closed()
+        await wait_for_line(lines, "session end: bob")
+    assert "match 1 start: tron standard ann vs bob" in lines
+    assert end.startswith("match 1 end: ann ")
+
+
+async def test_a_player_who_drops_loses_by_forfeit_and_the_other_is_told(tmp_path: Path) -> None:
+    pace = Pace(countdown=1, beat=0.1, between_rounds=0.1, tick_seconds=1.0)
+    async with serving(tmp_path, pace=pace) as (port, lines, options):
+        ann_conn, ann = await session(port, "ann", "tron")
+        await ann.until("Waiting for another player")
+        bob_conn, bob = await session(port, "bob", "tron")
+        assert "Go!" in await bob.until("Go!")
+        ann_conn.close()  # the connection drops mid-round
+        screen = await bob.until("ann left the match")
+        assert "ann left the match" in screen
+        end = await wait_for_line(lines, "match 1 end: ")
+        bob_conn.close()
+        await bob_conn.wait_closed()
+        await wait_for_line(lines, "session end: bob")
+    assert end == "match 1 end: ann 0 · bob 1 · draws 0 (ann left the match)", lines
+
+
+async def test_a_spectator_watches_a_match_from_the_lobby(tmp_path: Path) -> None:
+    pace = Pace(countdown=2, beat=0.5, between_rounds=0.5, tick_seconds=0.4)
+    async with serving(tmp_path, pace=pace) as (port, lines, options):
+        cat_conn, cat = await session(port, "cat")
+        await cat.until("enter picks a game")
+        cat.press(b"\x1b[B" * 5)  # down to Online (after the five games)
+        cat.press(b"\r")
+        assert "Online as cat" in await cat.until("Online as cat")
+        ann_conn, ann = await session(port, "ann", "tron")
+        await ann.until("Waiting for another player")
+        bob_conn, bob = await session(port, "bob", "tron")
+        assert "ann vs bob" in await cat.until("ann vs bob")  # the lobby lists the match
+        cat.press(b"w")  # watches the match (the first listed)
+        screen = await cat.until("Match over")
+        assert "Match over" in screen and "G ann" in screen and "R bob" in screen  # round 2: seats swapped
+        for conn in (cat_conn, ann_conn, bob_conn):
+            conn.close()
+            await conn.wait_closed()
+        await wait_for_line(lines, "match 1 end: ")

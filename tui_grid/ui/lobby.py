@@ -1,0 +1,267 @@
+"""The Online lobby (`serve ssh` sessions): who is online and what they are doing, open
+challenges, matches to watch; quick matches, challenges to players or to a bot. A match
+opens the game's own match screen on a mirror of the hub's session (core.hub_client).
+
+Everything here came from other players: it is shown through the plain-text path only.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from textual.app import ComposeResult
+from textual.binding import Binding
+from textual.containers import Vertical
+from textual.message import Message
+from textual.screen import Screen
+from textual.widgets import Footer, OptionList, Select
+
+from tui_grid.core.hub import MAX_ROUNDS, ONLINE_GAMES, QUICK_ROUNDS, default_board
+from tui_grid.core.hub_client import HubClient, HubFeed
+from tui_grid.ui.form import FormDialog
+from tui_grid.ui.plain import Plain, PlainInput, option, styled, tell
+
+TITLES = {"tron": "Tron", "evasion": "Evasion"}
+
+
+class HubNews(Message):
+    """Something the hub said, brought to the UI thread."""
+
+    def __init__(self, news: dict[str, Any]) -> None:
+        super().__init__()
+        self.news = news
+
+
+class ChallengeDialog(FormDialog[dict[str, Any] | None]):
+    """Which game, board and rounds to challenge a player (or a bot) to."""
+
+    DEFAULT_CSS = """
+    ChallengeDialog { align: center middle; }
+    ChallengeDialog > Vertical { width: 60; height: auto; border: thick $accent; background: $surface; padding: 0 1; }
+    ChallengeDialog #error { color: $error; }
+    """
+
+    def __init__(self, opponent: str, bot_levels: dict[str, tuple[str, ...]] | None = None) -> None:
+        super().__init__()
+        self.opponent = opponent
+        self.bot_levels = bot_levels  # set: a bot is the opponent, and its level is chosen here
+
+    def compose(self) -> ComposeResult:
+        with Vertical():
+            who = "a builtin bot" if self.bot_levels else self.opponent
+            yield Plain(styled(("Challenge ", "b"), (who, "b")))
+            yield Select([(TITLES[g], g) for g in ONLINE_GAMES], value=ONLINE_GAMES[0], allow_blank=False, id="game")
+            if self.bot_levels:
+                levels = self.bot_levels[ONLINE_GAMES[0]]
+                yield Select([(level, level) for level in levels], value=levels[-1], allow_blank=False, id="level")
+            yield Plain("Board: a board name or a game id (empty: the game's usual one)")
+            yield PlainInput(placeholder=default_board(ONLINE_GAMES[0]), id="board")
+            yield Plain(f"Rounds (1-{MAX_ROUNDS}; seats swap each round)")
+            yield PlainInput(str(QUICK_ROUNDS), id="rounds")
+            yield Plain("", id="error")
+            yield Plain("enter sends · esc cancels")
+
+    def on_select_changed(self, event: Select.Changed) -> None:
+        if event.select.id == "game" and self.bot_levels:
+            levels = self.bot_levels[str(event.value)]
+            level = self.query_one("#level", Select)
+            level.set_options([(name, name) for name in levels])
+            level.value = levels[-1]
+        if event.select.id == "game":
+            self.query_one("#board", PlainInput).placeholder = default_board(str(event.value))
+
+    def confirm(self) -> None:
+        game = str(self.query_one("#game", Select).value)
+        rounds_text = self.query_one("#rounds", PlainInput).value.strip() or str(QUICK_ROUNDS)
+        if not rounds_text.isdigit() or not 1 <= int(rounds_text) <= MAX_ROUNDS:
+            self.show_error(f"Rounds: a whole number from 1 to {MAX_ROUNDS}.")
+            return
+        board = self.query_one("#board", PlainInput).value.strip() or default_board(game)
+        to = f"bot:{self.query_one('#level', Select).value}" if self.bot_levels else self.opponent
+        self.dismiss({"t": "challenge", "to": to, "game": game, "board": board, "rounds": int(rounds_text)})
+
+
+class LobbyScreen(Screen):
+    """The lobby of one linked app. `quick`: join that game's quick-match queue at once
+    (`ssh -t host tron`)."""
+
+    BINDINGS = [
+        Binding("t", "quick('tron')", "Quick Tron"),
+        Binding("e", "quick('evasion')", "Quick Evasion"),
+        Binding("c", "challenge", "Challenge"),
+        Binding("w", "watch", "Watch"),
+        Binding("b", "bot", "Play a bot"),
+        Binding("d", "decline", "Decline"),
+        Binding("escape", "back", "Back"),
+        Binding("q", "app.quit", "Quit", show=False),
+    ]
+    DEFAULT_CSS = """
+    LobbyScreen > Vertical { padding: 0 1; }
+    LobbyScreen #who { color: $accent; text-style: bold; }
+    LobbyScreen #news { color: $warning; height: auto; }
+    LobbyScreen OptionList { height: 1fr; }
+    LobbyScreen #about { color: $text-muted; height: auto; }
+    """
+
+    def __init__(self, client: HubClient, quick: str | None = None) -> None:
+        super().__init__()
+        self.client = client
+        self.quick = quick
+        self._unlisten = client.listen(self._heard)
+
+    def compose(self) -> ComposeResult:
+        with Vertical():
+            yield Plain("", id="who")
+            yield Plain("", id="news")
+            yield OptionList(id="lobby")
+            yield Plain("enter: accept a challenge, watch a match or challenge a player · d declines or withdraws", id="about")
+        yield Footer(compact=True)
+
+    def on_mount(self) -> None:
+        self.client.send({"t": "doing", "doing": "in the lobby"})
+        self.show_lobby()
+        if self.quick:
+            self.action_quick(self.quick)
+
+    def on_unmount(self) -> None:
+        self._unlisten()
+
+    def _heard(self, news: dict[str, Any]) -> None:
+        """On the link's thread: to the UI thread, in order."""
+        self.post_message(HubNews(news))
+
+    def on_hub_news(self, message: HubNews) -> None:
+        news = message.news
+        kind = news["t"]
+        if kind in ("lobby", "welcome"):
+            self.show_lobby()
+        elif kind == "error":
+            self.say(str(news.get("text", "")))
+        elif kind == "match":
+            self.open_match()
+        elif kind == "gone":
+            self.say("The server closed the link: online play is over for this session.")
+
+    def say(self, text: str) -> None:
+        self.query_one("#news", Plain).update(text)
+
+    # --- what the lobby shows ---------------------------------------------------------------------
+    def show_lobby(self) -> None:
+        lobby, me = self.client.lobby, self.client.name
+        players, challenges, matches = lobby.get("players", []), lobby.get("challenges", []), lobby.get("matches", [])
+        self.query_one("#who", Plain).update(f"Online as {me or '…'} · {len(players)} online · {len(matches)} matches")
+        options: list[Any] = []
+        mine = [c for c in challenges if c.get("to") == me]
+        made = [c for c in challenges if c.get("by") == me]
+        if mine:
+            options.append(option(styled(("Challenges for you", "b")), disabled=True))
+            options += [option(f"  {c['by']} challenges you to {TITLES.get(c['game'], c['game'])} on {c['board']}, "
+                               f"{c['rounds']} round(s): enter accepts, d declines", id=f"c:{c['id']}") for c in mine]
+        if made:
+            options.append(option(styled(("Your challenges", "b")), disabled=True))
+            options += [option(f"  {TITLES.get(c['game'], c['game'])} with {c['to']} on {c['board']}: waiting (d withdraws)",
+                               id=f"w:{c['id']}") for c in made]
+        options.append(option(styled(("Matches", "b"), ("  enter or w watches", "dim")), disabled=True))
+        options += [option(f"  {m['id']}. {TITLES.get(m['game'], m['game'])}: {' vs '.join(m['names'])} · round {m['round']}/{m['rounds']} · "
+                           f"{m['score']} · {m['watchers']} watching", id=f"m:{m['id']}") for m in matches]
+        if not matches:
+            options.append(option(styled(("  none yet", "dim")), disabled=True))
+        options.append(option(styled(("Players", "b"), ("  enter challenges", "dim")), disabled=True))
+        options += [option(f"  {p['name']}{' (you)' if p['name'] == me else ''} · {p['doing']}", id=f"p:{p['name']}")
+                    for p in players]
+        lobby_list = self.query_one("#lobby", OptionList)
+        highlighted = lobby_list.highlighted_option.id if lobby_list.highlighted_option is not None else None
+        lobby_list.clear_options()
+        lobby_list.add_options(options)
+        ids = [o.id for o in options]
+        if highlighted in ids:
+            lobby_list.highlighted = ids.index(highlighted)
+        else:
+            lobby_list.highlighted = next((i for i, o in enumerate(options) if not o.disabled), None)
+
+    def selected(self) -> str:
+        chosen = self.query_one("#lobby", OptionList).highlighted_option
+        return chosen.id or "" if chosen is not None else ""
+
+    # --- keys -----------------------------------------------------------------------------------------
+    def on_option_list_option_selected(self, event: OptionList.OptionSelected) -> None:
+        kind, _, value = (event.option.id or "").partition(":")
+        if kind == "c":
+            self.client.send({"t": "answer", "id": int(value), "accept": True})
+        elif kind == "m":
+            self.client.send({"t": "watch", "id": int(value)})
+        elif kind == "p":
+            self.action_challenge()
+        elif kind == "w":
+            self.say("Waiting for an answer: d withdraws the challenge.")
+
+    def action_watch(self) -> None:
+        """Watch the highlighted match, or the first one listed."""
+        kind, _, value = self.selected().partition(":")
+        if kind != "m":
+            matches = self.client.lobby.get("matches", [])
+            if not matches:
+                self.say("No match to watch yet.")
+                return
+            value = str(matches[0]["id"])
+        self.client.send({"t": "watch", "id": int(value)})
+
+    def action_quick(self, game: str) -> None:
+        self.client.send({"t": "queue", "game": game})
+        self.say(f"Waiting for another player who wants a {TITLES[game]} match (esc stops waiting)…")
+
+    def action_challenge(self) -> None:
+        kind, _, name = self.selected().partition(":")
+        if kind != "p":
+            self.say("Pick a player in the list first.")
+            return
+        if name == self.client.name:
+            self.say("That is you: pick somebody else, or b plays a bot.")
+            return
+        self.app.push_screen(ChallengeDialog(name), self._send_challenge)
+
+    def action_bot(self) -> None:
+        from tui_grid.games.registry import get_game
+
+        levels = {game: get_game(game).bot_levels for game in ONLINE_GAMES}
+        self.app.push_screen(ChallengeDialog("bot", levels), self._send_challenge)
+
+    def _send_challenge(self, challenge: dict[str, Any] | None) -> None:
+        if challenge is None:
+            return
+        self.client.send(challenge)
+        if not str(challenge["to"]).startswith("bot:"):
+            self.say(f"Challenge sent to {challenge['to']}.")
+
+    def action_decline(self) -> None:
+        kind, _, value = self.selected().partition(":")
+        if kind == "c":
+            self.client.send({"t": "answer", "id": int(value), "accept": False})
+        elif kind == "w":
+            self.client.send({"t": "withdraw", "id": int(value)})
+        else:
+            self.say("d declines a challenge for you, or withdraws one of yours: pick it first.")
+
+    def action_back(self) -> None:
+        self.client.send({"t": "unqueue"})
+        self.client.send({"t": "doing", "doing": "in the menu"})
+        self.app.pop_screen()
+
+    # --- a match ----------------------------------------------------------------------------------------
+    def open_match(self) -> None:
+        feed = self.client.feed
+        if feed is None or self.app.screen is not self:
+            return
+        self.say("")
+        tell(self, f"{feed.describe().capitalize()}: {' vs '.join(feed.match.score.names)}", timeout=3)
+        screen = match_screen(feed, self.app.settings)
+        self.app.push_screen(screen, lambda _: self._match_closed())
+
+    def _match_closed(self) -> None:
+        self.client.leave_match()
+        self.client.send({"t": "doing", "doing": "in the lobby"})
+
+
+def match_screen(feed: HubFeed, settings: Any) -> Screen:
+    """The game's own match screen on the online feed."""
+    return feed.game.screen_class()(feed.game, feed.loaded, settings, rounds=feed.match.rounds, feed=feed)
