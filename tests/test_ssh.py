@@ -153,3 +153,32 @@ async def test_with_auth_keys_only_listed_keys_get_in_and_the_key_names_the_fold
     folder = hashlib.sha256(allowed.get_fingerprint().encode()).hexdigest()[:16]
     assert f"TUI_GRID_DATA={tmp_path / 'ssh' / 'players' / folder}" in environ  # the key names the folder
 
+
+
+async def test_a_flood_of_huge_resizes_is_clamped_and_coalesced(tmp_path: Path) -> None:
+    """A client sends 300 window changes up to 99999x99999: the app's terminal ends at
+    most 500x500 (read back from its pty) and the session still answers."""
+    import fcntl
+    import struct
+    import termios
+
+    async with serving(tmp_path) as (port, lines, _):
+        async with asyncssh.connect("127.0.0.1", port, username="dan", known_hosts=None, encoding=None) as conn:
+            process = await conn.create_process(term_type="xterm-256color", term_size=(80, 24))
+            assert ANSI_TEXT in await read_until(process, ANSI_TEXT)
+            entry = session_proc("dan")
+            assert entry is not None
+            for index in range(300):
+                process.change_terminal_size(99999 - index, 99999)
+            size = (24, 80)
+            for _ in range(200):
+                with open(entry / "fd" / "0", "rb", buffering=0) as tty:
+                    size = struct.unpack("HHHH", fcntl.ioctl(tty.fileno(), termios.TIOCGWINSZ, b"\0" * 8))[:2]
+                if size != (24, 80):
+                    break
+                await asyncio.sleep(0.05)
+            assert size == (500, 500)
+            process.change_terminal_size(80, 24)
+            process.stdin.write(b"q")
+            await asyncio.wait_for(process.wait_closed(), timeout=30)
+    assert lines[-1] == "session end: dan (exit 0)"

@@ -30,8 +30,14 @@ from tui_grid.core.hub import Hub, Pace
 _NAME = re.compile(r"[^A-Za-z0-9_.-]")
 MAX_NAME = 16
 READ_CHUNK = 65536
-#: Sessions one address may hold at once.
+#: Sessions one address, or one key (--auth keys), may hold at once.
 MAX_PER_ADDRESS = 4
+MAX_PER_KEY = 4
+#: A client's window, as the app is told it: at most this many columns and rows (a
+#: terminal of 65535x65535 would make the app draw gigabytes).
+MAX_TERMINAL = 500
+#: Resizes are applied at most this often (a flood of them is one resize).
+RESIZE_SECONDS = 0.05
 #: Memory each session's app may use (its heap: RLIMIT_DATA), and no core files.
 SESSION_MEMORY_BYTES = 2 * 1024**3
 
@@ -105,6 +111,7 @@ class SSHServerOptions:
         self.sessions = 0
         self.names: set[str] = set()  # connected players' names: unique while connected
         self.per_address: dict[str, int] = {}
+        self.per_key: dict[str, int] = {}
         self.pace = pace
         self.hub: Hub | None = None  # made by `start`; `close` ends it
 
@@ -158,19 +165,26 @@ async def _session(process: Any, options: SSHServerOptions) -> None:
     conn = process.channel.get_connection()
     peer = conn.get_extra_info("peername")
     address = peer[0] if peer else "?"
-    full = options.sessions >= options.max_sessions
-    if full or options.per_address.get(address, 0) >= MAX_PER_ADDRESS:
-        why = f"the server is full ({options.max_sessions} sessions)" if full else f"{MAX_PER_ADDRESS} sessions from {address} already"
+    fingerprint = getattr(conn.get_owner(), "fingerprint", None)
+    why = ""
+    if options.sessions >= options.max_sessions:
+        why = f"the server is full ({options.max_sessions} sessions)"
+    elif options.per_address.get(address, 0) >= MAX_PER_ADDRESS:
+        why = f"{MAX_PER_ADDRESS} sessions from {address} already"
+    elif fingerprint and options.per_key.get(fingerprint, 0) >= MAX_PER_KEY:
+        why = f"{MAX_PER_KEY} sessions with this key already"
+    if why:
         process.stderr.write(f"tui-grid: {why}; try again soon\r\n".encode())
         process.exit(1)
         return
     user = unique_name(safe_name(conn.get_extra_info("username") or ""), options.names)
-    fingerprint = getattr(conn.get_owner(), "fingerprint", None)
     # A folder per key with --auth keys (the same player whatever name it gives); else per
     # connected name: two connected players never share one.
     folder = hashlib.sha256((fingerprint or f"name:{user}").encode()).hexdigest()[:16]
     options.names.add(user)
     options.per_address[address] = options.per_address.get(address, 0) + 1
+    if fingerprint:
+        options.per_key[fingerprint] = options.per_key.get(fingerprint, 0) + 1
     width, height, _, _ = process.get_terminal_size() if process.get_terminal_type() else (80, 24, 0, 0)
     term = process.get_terminal_type() or "xterm-256color"
     env = {**os.environ, "TERM": term, "TUI_GRID_REMOTE": "1", "TUI_GRID_PLAYER": user,
@@ -204,17 +218,25 @@ async def _session(process: Any, options: SSHServerOptions) -> None:
         done.set()
 
     loop.add_reader(master, readable)
+    wanted: list[tuple[int, int]] = []  # the latest size asked for, applied at most every RESIZE_SECONDS
+    applying: list[asyncio.TimerHandle] = []
+
+    def apply_resize() -> None:
+        applying.clear()
+        _resize(master, *wanted[-1])
+        try:
+            os.killpg(child.pid, signal.SIGWINCH)
+        except ProcessLookupError:
+            pass
 
     async def keys() -> None:
         while not done.is_set():
             try:
                 data = await process.stdin.read(READ_CHUNK)
             except asyncssh.TerminalSizeChanged as change:  # the client's window: the app's terminal
-                _resize(master, change.width, change.height)
-                try:
-                    os.killpg(child.pid, signal.SIGWINCH)
-                except ProcessLookupError:
-                    pass
+                wanted[:] = [(change.width, change.height)]
+                if not applying:
+                    applying.append(loop.call_later(RESIZE_SECONDS, apply_resize))
                 continue
             except (asyncssh.Error, OSError):
                 break
@@ -227,6 +249,8 @@ async def _session(process: Any, options: SSHServerOptions) -> None:
     try:
         await done.wait()
     finally:
+        for handle in applying:
+            handle.cancel()
         reader.cancel()
         loop.remove_reader(master)
         try:
@@ -240,11 +264,14 @@ async def _session(process: Any, options: SSHServerOptions) -> None:
         options.sessions -= 1
         options.names.discard(user)
         options.per_address[address] -= 1
+        if fingerprint:
+            options.per_key[fingerprint] -= 1
         options.log(f"session end: {user} (exit {child.returncode})")
         process.exit(0)
 
 
 def _resize(fd: int, width: int, height: int) -> None:
+    width, height = (max(1, min(MAX_TERMINAL, int(side or 1))) for side in (width or 80, height or 24))
     fcntl.ioctl(fd, termios.TIOCSWINSZ, struct.pack("HHHH", height, width, 0, 0))
 
 

@@ -1,0 +1,148 @@
+"""The Online lobby's keys, each pressed in the app (Pilot) against a real hub in this
+process: t and e join the quick-match queues, c challenges the highlighted player, b plays
+a bot, w watches, d declines, enter accepts, esc leaves; and a match opens the game's own
+screen on the hub's mirror, where the clock is not the player's to pause."""
+
+from __future__ import annotations
+
+from pathlib import Path
+from typing import Any, Callable
+
+import pytest
+
+from tests.test_hub import Player
+from tui_grid.core.hub import Hub, Pace
+from tui_grid.core.hub_client import HubFeed
+from tui_grid.ui.app import TuiGridApp
+from tui_grid.ui.lobby import ChallengeDialog, LobbyScreen
+from tui_grid.ui.match_screen import MatchScreen
+from tui_grid.ui.menu import MenuScreen
+from tui_grid.ui.settings import Settings
+
+
+@pytest.fixture
+def hub(tmp_path: Path):  # type: ignore[no-untyped-def]
+    hub = Hub(tmp_path / "hub", pace=Pace(countdown=1, beat=0.05, between_rounds=0.05, tick_seconds=0.3))
+    hub.start()
+    yield hub
+    hub.close()
+
+
+@pytest.fixture
+def app(hub: Hub, monkeypatch) -> TuiGridApp:
+    monkeypatch.setenv("TUI_GRID_HUB", str(hub.path))
+    monkeypatch.setenv("TUI_GRID_HUB_TOKEN", hub.admit("ann"))
+    return TuiGridApp(online="", settings=Settings(countdown=0))
+
+
+@pytest.fixture
+def bob(hub: Hub):  # type: ignore[no-untyped-def]
+    player = Player(hub, "bob")
+    yield player
+    player.close()
+
+
+async def until(pilot: Any, condition: Callable[[], bool], steps: int = 1500) -> None:
+    """Let the app run until `condition` holds (bounded in steps, not seconds)."""
+    for _ in range(steps):
+        if condition():
+            return
+        await pilot.pause(0.01)
+    raise AssertionError("the condition never held")
+
+
+def lobby_ids(app: TuiGridApp) -> list[str]:
+    if not isinstance(app.screen, LobbyScreen):
+        return []
+    lobby = app.screen.query_one("#lobby")
+    return [lobby.get_option_at_index(i).id or "" for i in range(lobby.option_count)]
+
+
+async def highlight(pilot: Any, app: TuiGridApp, option_id: str) -> None:
+    await until(pilot, lambda: option_id in lobby_ids(app))
+    app.screen.query_one("#lobby").highlighted = lobby_ids(app).index(option_id)
+
+
+def ann_link(hub: Hub) -> Any:
+    return hub.links.get("ann")
+
+
+@pytest.mark.parametrize(("key", "game"), [("t", "tron"), ("e", "evasion")])
+async def test_t_and_e_join_the_quick_match_queue_and_esc_leaves_it(app: TuiGridApp, hub: Hub, key: str, game: str) -> None:
+    async with app.run_test(size=(80, 24)) as pilot:
+        await until(pilot, lambda: isinstance(app.screen, LobbyScreen) and ann_link(hub) is not None)
+        await pilot.press(key)
+        await until(pilot, lambda: hub.queue.get(game) is ann_link(hub))
+        assert "Waiting for another player" in str(app.screen.query_one("#news").content)
+        await pilot.press("escape")
+        await until(pilot, lambda: game not in hub.queue)
+        assert isinstance(app.screen, MenuScreen)
+
+
+async def test_c_challenges_the_highlighted_player_and_d_withdraws(app: TuiGridApp, hub: Hub, bob: Player) -> None:
+    async with app.run_test(size=(80, 24)) as pilot:
+        await highlight(pilot, app, "p:bob")
+        await pilot.press("c")
+        assert isinstance(app.screen, ChallengeDialog)
+        await pilot.press("enter")
+        await until(pilot, lambda: len(hub.challenges) == 1)
+        challenge = next(iter(hub.challenges.values()))
+        assert (challenge.by, challenge.to, challenge.game, challenge.board, challenge.rounds) == ("ann", "bob", "tron", "standard", 2)
+        await highlight(pilot, app, f"w:{challenge.id}")
+        await pilot.press("d")
+        await until(pilot, lambda: not hub.challenges)
+
+
+async def test_d_declines_and_enter_accepts_a_challenge(app: TuiGridApp, hub: Hub, bob: Player) -> None:
+    async with app.run_test(size=(80, 24)) as pilot:
+        await until(pilot, lambda: ann_link(hub) is not None)
+        bob.send(t="challenge", to="ann", game="tron", rounds=1)
+        first = await _challenge_id(pilot, hub)
+        await highlight(pilot, app, f"c:{first}")
+        await pilot.press("d")
+        assert "ann declined" in bob.expect(lambda m: m["t"] == "error")["text"]
+        bob.send(t="challenge", to="ann", game="tron", rounds=1)
+        second = await _challenge_id(pilot, hub)
+        await highlight(pilot, app, f"c:{second}")
+        await pilot.press("enter")
+        await until(pilot, lambda: isinstance(app.screen, MatchScreen))
+        screen: MatchScreen = app.screen
+        assert isinstance(screen.feed, HubFeed) and screen.feed.you == 1 and screen.match.score.names == ("bob", "ann")
+
+
+async def _challenge_id(pilot: Any, hub: Hub) -> int:
+    await until(pilot, lambda: len(hub.challenges) == 1)
+    return next(iter(hub.challenges))
+
+
+async def test_b_plays_a_bot_and_the_match_screen_keeps_the_hubs_clock(app: TuiGridApp, hub: Hub) -> None:
+    async with app.run_test(size=(80, 24)) as pilot:
+        await until(pilot, lambda: isinstance(app.screen, LobbyScreen) and ann_link(hub) is not None)
+        await pilot.press("b")
+        assert isinstance(app.screen, ChallengeDialog)
+        await pilot.press("enter")
+        await until(pilot, lambda: isinstance(app.screen, MatchScreen))
+        screen: MatchScreen = app.screen
+        assert screen.match.score.names[1].endswith("bot") and not screen.steerable
+        await until(pilot, lambda: screen.session.log != [])  # after the countdown's notes
+        speed, steps = screen.settings.speed, len(screen.session.log)
+        await pilot.press("space", "plus")  # not offered online: nothing happens
+        assert not screen.paused and screen.settings.speed == speed
+        await until(pilot, lambda: len(screen.session.log) > steps)  # the hub's clock runs on
+        assert not any(screen.offers(common) for common in ("pause", "step", "faster", "slower", "hint", "next"))
+        await pilot.press("escape")  # leaving a match concedes it
+        await until(pilot, lambda: isinstance(app.screen, LobbyScreen) and not hub.matches)
+
+
+async def test_w_watches_a_match(app: TuiGridApp, hub: Hub, bob: Player) -> None:
+    async with app.run_test(size=(80, 24)) as pilot:
+        await until(pilot, lambda: isinstance(app.screen, LobbyScreen) and ann_link(hub) is not None)
+        await pilot.press("w")
+        assert "No match to watch" in str(app.screen.query_one("#news").content)
+        bob.send(t="challenge", to="bot:easy", game="tron", rounds=3)
+        await until(pilot, lambda: bool(hub.matches) and any(line.startswith("m:") for line in lobby_ids(app)))
+        await pilot.press("w")
+        await until(pilot, lambda: isinstance(app.screen, MatchScreen))
+        screen: MatchScreen = app.screen
+        assert isinstance(screen.feed, HubFeed) and screen.feed.you is None
+        assert not screen.serves_seat(0) and not screen.serves_seat(1)  # a spectator steers nothing
