@@ -241,3 +241,16 @@ def test_board_names_are_catalog_names_or_ids() -> None:
     assert check_board("evasion", "evasion:N10:M5") is None
     assert "No tron board" in (check_board("tron", "boards/tron/standard.txt") or "")
     json.dumps(check_board("tron", "x" * 80))
+
+
+def test_two_bots_play_while_a_player_watches_and_stop_when_nobody_does(hub: Hub, players) -> None:  # type: ignore[no-untyped-def]
+    hub.pace = Pace(countdown=1, beat=0.01, between_rounds=0.01, tick_seconds=0.2)
+    ann = players("ann")
+    ann.send(t="challenge", to="bot:hard", game="tron", **{"as": "bot:easy"}, rounds=9)
+    start = ann.expect(lambda m: m["t"] == "match")
+    assert start["you"] is None and start["names"] == ["easy bot", "hard bot"]
+    ann.expect(lambda m: m["t"] == "step")
+    ann.send(t="leave")
+    lobby = ann.expect(lambda m: m["t"] == "lobby" and not m["matches"])
+    assert lobby["players"][0]["doing"] == "in the menu"
+    assert any("nobody was watching" in line for line in hub.lines)  # type: ignore[attr-defined]

@@ -249,6 +249,9 @@ class HostedMatch:
         if link in self.players and not self.ended:
             participant = self.players.index(link)
             self.abandon(participant, f"{link.name} left the match")
+        elif not self.watchers and not any(self.players):  # bots with nobody watching: stop
+            self.abandoned = self.abandoned or "nobody was watching"
+            self.stop.set()
 
     def abandon(self, participant: int, reason: str) -> None:
         """A player left or idled: their seat forfeits this round and the match ends."""
@@ -484,6 +487,14 @@ class Hub:
         if error:
             return error
         if to.startswith("bot:"):
+            seat = text_field(message, "as", 40) or ""
+            if seat.startswith("bot:"):  # two bots, and this player watches them
+                error = self._start(game, board, rounds, [seat[4:], to[4:]], bot=True)
+                if error is None:
+                    match = max(self.matches.values(), key=lambda m: m.id)
+                    link.watching = match
+                    match.join(link, SPECTATOR)
+                return error
             return self._start(game, board, rounds, [link, to[4:]], bot=True)
         other = self.links.get(to)
         if other is None or other is link:
@@ -569,9 +580,10 @@ class Hub:
         from tui_grid.games.registry import get_game
 
         if bot:
-            level = seats[1]
-            if level not in get_game(game).bot_levels:
-                return f"No {printable(str(level))} bot: {', '.join(get_game(game).bot_levels)}."
+            levels = get_game(game).bot_levels
+            for level in seats:
+                if isinstance(level, str) and level not in levels:
+                    return f"No {printable(level)} bot: {', '.join(levels)}."
         match = HostedMatch(self, next(self._ids), game, board, rounds, seats)
         self.matches[match.id] = match
         for participant, who in enumerate(seats):

@@ -22,6 +22,7 @@ from tui_grid.ui.form import FormDialog
 from tui_grid.ui.plain import Plain, PlainInput, option, styled, tell
 
 TITLES = {"tron": "Tron", "evasion": "Evasion"}
+YOU = "__you__"
 
 
 class HubNews(Message):
@@ -54,6 +55,8 @@ class ChallengeDialog(FormDialog[dict[str, Any] | None]):
             if self.bot_levels:
                 levels = self.bot_levels[ONLINE_GAMES[0]]
                 yield Select([(level, level) for level in levels], value=levels[-1], allow_blank=False, id="level")
+                yield Select([("you play it", YOU)] + [(f"a {level} bot plays it (you watch)", level) for level in levels],
+                             value=YOU, allow_blank=False, id="seat")
             yield Plain("Board: a board name or a game id (empty: the game's usual one)")
             yield PlainInput(placeholder=default_board(ONLINE_GAMES[0]), id="board")
             yield Plain(f"Rounds (1-{MAX_ROUNDS}; seats swap each round)")
@@ -67,6 +70,9 @@ class ChallengeDialog(FormDialog[dict[str, Any] | None]):
             level = self.query_one("#level", Select)
             level.set_options([(name, name) for name in levels])
             level.value = levels[-1]
+            seat = self.query_one("#seat", Select)
+            seat.set_options([("you play it", YOU)] + [(f"a {name} bot plays it (you watch)", name) for name in levels])
+            seat.value = YOU
         if event.select.id == "game":
             self.query_one("#board", PlainInput).placeholder = default_board(str(event.value))
 
@@ -77,8 +83,13 @@ class ChallengeDialog(FormDialog[dict[str, Any] | None]):
             self.show_error(f"Rounds: a whole number from 1 to {MAX_ROUNDS}.")
             return
         board = self.query_one("#board", PlainInput).value.strip() or default_board(game)
-        to = f"bot:{self.query_one('#level', Select).value}" if self.bot_levels else self.opponent
-        self.dismiss({"t": "challenge", "to": to, "game": game, "board": board, "rounds": int(rounds_text)})
+        challenge = {"t": "challenge", "to": self.opponent, "game": game, "board": board, "rounds": int(rounds_text)}
+        if self.bot_levels:
+            challenge["to"] = f"bot:{self.query_one('#level', Select).value}"
+            seat = self.query_one("#seat", Select).value
+            if seat != YOU:
+                challenge["as"] = f"bot:{seat}"
+        self.dismiss(challenge)
 
 
 class LobbyScreen(Screen):
