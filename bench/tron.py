@@ -1,13 +1,35 @@
 """Tron bots benchmark: match results with 95% Wilson intervals, move times, bot startup.
 
-    python bench/tron.py            # full run (several minutes)
-    python bench/tron.py --quick    # a smoke run
+    python bench/tron.py                      # full run (several minutes)
+    python bench/tron.py --quick              # a smoke run
+    python bench/tron.py --only a1k0n --ms 300 --games 21
     nice python bench/tron.py --jobs 2
 
-Pairings (each game's seats alternate, so every pairing plays both sides):
+Pairings (each game's seats alternate, so every pairing plays both sides), on the empty
+15x15 board and on random point-symmetric maps:
   hard vs the seed article's bot, run as an external one-shot program (a fresh
-  `python3 tron_seed_bot.py` per move, like HackerRank), on the empty 15x15 board and on
-  random point-symmetric maps; hard vs medium; medium vs easy.
+  `python3 tron_seed_bot.py` per move, like HackerRank); hard vs medium; medium vs easy;
+  and, when they are present, hard vs the strongest public bots of the 2010 Google AI
+  Challenge, run as persistent external programs through the HackerRank protocol:
+    a1k0n       the winner (github a1k0n/tronbot, cpp/MyTronBot.cc), env TRON_A1K0N
+    simple      SimpleTronBot (github pablooliveira/SimpleTronBot), env TRON_SIMPLE
+    wallhugger  WallHugger (example_bots/WallHugger.jar in either repository), env TRON_WALLHUGGER
+  Each env var is a command line; `{ms}` in it is replaced by the time per move. Without
+  the env var the bench looks for /tmp/opp/bin/a1k0n_{ms}, /tmp/opp/bin/simple_{ms} and
+  /tmp/opp/bin/wallhugger, and skips (saying how to get it) a bot that is missing.
+  Those bots speak the 2010 protocol (a map dump `W H` then rows of `#`, ` `, `1` = me,
+  `2` = them, per move; answers 1..4 = N E S W), so they need an adapter outside the
+  project. To set them up (never copy their code into this project):
+    git clone https://github.com/a1k0n/tronbot /tmp/opp/tronbot
+    sed -e 's/^#define TIMEOUT_USEC 990000/#define TIMEOUT_USEC (TMS*1000)/' \
+        -e 's/^#define FIRSTMOVE_USEC 2950000/#define FIRSTMOVE_USEC (TMS*1000)/' \
+        -e 's/^#define VERBOSE 2/#define VERBOSE 0/' /tmp/opp/tronbot/cpp/MyTronBot.cc > /tmp/opp/A.cc
+    cp /tmp/opp/tronbot/cpp/artictbl.h /tmp/opp/
+    g++ -O3 -DTMS=100 -o /tmp/opp/a1k0n_100 /tmp/opp/A.cc    # and -DTMS=300
+  then a small adapter that reads HackerRank states from stdin, writes the map dump to
+  the bot (a child process kept for the whole game) and prints its answer as a word, and
+  TRON_A1K0N="python3 adapter.py /tmp/opp/a1k0n_{ms}". SimpleTronBot is Python 2 with
+  its time limit (0.98 s) in the source: run a copy whose limit is the time per move.
 The bots are deterministic, so each game starts with a few random safe moves for both
 players (the opening, from the game's seed); random maps are `tron:WxH:wN#seedS` ids.
 Games are driven by a plain loop over `engine.step`.
@@ -38,6 +60,20 @@ from tui_grid.games.tron.generator import generate  # noqa: E402
 
 SEED_BOT = Path("/work/shared/opponents/tron_seed_bot.py")
 BUDGET_MS = bots.DEFAULT_TIME_MS
+#: Outside programs: name -> (env var, default command; `{ms}` is the time per move).
+OUTSIDE = {
+    "a1k0n": ("TRON_A1K0N", "/tmp/opp/bin/a1k0n_{ms}"),
+    "simple": ("TRON_SIMPLE", "/tmp/opp/bin/simple_{ms}"),
+    "wallhugger": ("TRON_WALLHUGGER", "/tmp/opp/bin/wallhugger"),
+}
+
+
+def outside_command(name: str, ms: int) -> str | None:
+    """The command line of an outside bot at `ms` per move, or None when it is absent."""
+    var, default = OUTSIDE[name]
+    command = os.environ.get(var, default).replace("{ms}", str(ms))
+    program = command.split()[0] if command.split() else ""
+    return command if program and Path(program).exists() else None
 
 
 def wilson(wins: int, n: int, z: float = 1.96) -> tuple[float, float]:
@@ -57,9 +93,9 @@ def board_for(kind: str, game: int):  # type: ignore[no-untyped-def]
     return generate(width, height, rng.choice([5, 10, 15]), game)
 
 
-def play(job: tuple[str, str, str, int]) -> dict:
+def play(job: tuple[str, str, str, int, int]) -> dict:
     """One game: `a` plays red on even games, green on odd ones. Returns a result row."""
-    a, b, kind, game = job
+    a, b, kind, game, ms = job
     board = board_for(kind, game)
     engine = TronEngine(board)
     state = engine.initial_state()
@@ -71,6 +107,10 @@ def play(job: tuple[str, str, str, int]) -> dict:
     for seat, level in levels.items():
         if level == "seed":
             external[seat] = ExternalProgramAgent(f"{sys.executable} {SEED_BOT}", "oneshot", encode_for_program, parse_program_answer)
+        elif level in OUTSIDE:
+            command = outside_command(level, ms)
+            assert command is not None, level
+            external[seat] = ExternalProgramAgent(command, "persistent", encode_for_program, parse_program_answer)
     times: dict[str, list[float]] = {a: [], b: []}
     forfeit = ""
     try:
@@ -83,15 +123,17 @@ def play(job: tuple[str, str, str, int]) -> dict:
                     continue
                 level = levels[seat]
                 if seat in external:
+                    start = time.perf_counter()
                     try:
-                        moves[seat] = external[seat].act(Ask(engine, state, seat, deadline=time.monotonic() + 5.0))
+                        moves[seat] = external[seat].act(Ask(engine, state, seat, deadline=time.monotonic() + 5.0 + ms / 1000))
+                        times[level].append(time.perf_counter() - start)
                     except AgentError as exc:
                         forfeit = exc.reason
                         state = engine.forfeit(state, seat, exc.reason)
                         break
                     continue
                 start = time.perf_counter()
-                moves[seat] = bots.choose_move(state, seat, BUDGET_MS, level=level)
+                moves[seat] = bots.choose_move(state, seat, ms, level=level)
                 times[level].append(time.perf_counter() - start)
             if state.outcome.over:
                 break
@@ -104,7 +146,8 @@ def play(job: tuple[str, str, str, int]) -> dict:
         result = "D"
     else:
         result = "W" if outcome.winner == seat_a else "L"
-    return {"a": a, "b": b, "kind": kind, "game": game, "result": result, "turns": state.turn, "times": times[a], "b_times": times[b], "forfeit": forfeit, "reason": outcome.reason, "size": f"{board.width}x{board.height}"}
+    draw_head_on = result == "D" and "head-on" in outcome.reason
+    return {"a": a, "b": b, "kind": kind, "game": game, "result": result, "turns": state.turn, "times": times[a], "b_times": times[b], "forfeit": forfeit, "reason": outcome.reason, "size": f"{board.width}x{board.height}", "head_on": draw_head_on}
 
 
 def largest_board_times(moves: int) -> list[float]:
@@ -139,23 +182,36 @@ def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     parser.add_argument("--quick", action="store_true", help="few games (a smoke run)")
     parser.add_argument("--games", type=int, default=0, help="games per pairing and board kind")
-    parser.add_argument("--only", default="", help="run only pairings whose name contains this, e.g. 'seed'")
+    parser.add_argument("--only", default="", help="run only pairings whose name contains this, e.g. 'seed' or 'a1k0n'")
+    parser.add_argument("--ms", type=int, default=BUDGET_MS, help="time per move of every bot, in ms (default %(default)s)")
+    parser.add_argument("--kinds", default="empty,maps", help="board kinds: empty, maps (default %(default)s)")
+    parser.add_argument("--first", type=int, default=0, help="first game number (to run other games than the default ones)")
+    parser.add_argument("--no-extras", action="store_true", help="skip the 40x30 timing and the startup timing")
     parser.add_argument("--jobs", type=int, default=min(2, os.cpu_count() or 1))
     args = parser.parse_args(argv)
-    games = args.games or (6 if args.quick else 40)
-    pairings = [("hard", "seed", "empty"), ("hard", "seed", "maps"), ("hard", "medium", "empty"), ("hard", "medium", "maps"), ("medium", "easy", "empty"), ("medium", "easy", "maps")]
-    targets = {("hard", "seed"): 0.95, ("hard", "medium"): 0.75, ("medium", "easy"): 0.80}
+    games = args.games or (6 if args.quick else 21)
+    kinds = [k for k in args.kinds.split(",") if k]
+    opponents = ["a1k0n", "simple", "wallhugger", "seed", "medium"]
+    targets = {"seed": 0.95, "medium": 0.75, "easy": 0.80, "a1k0n": 0.50, "simple": 0.95, "wallhugger": 0.95}
+    pairings = [("hard", b, kind) for b in opponents for kind in kinds] + [("medium", "easy", kind) for kind in kinds]
     pairings = [p for p in pairings if args.only in f"{p[0]} vs {p[1]}"]
-    jobs = [(a, b, kind, g) for a, b, kind in pairings for g in range(games)]
+    missing = sorted({b for _, b, _ in pairings if b in OUTSIDE and outside_command(b, args.ms) is None})
+    for name in missing:
+        var, default = OUTSIDE[name]
+        print(f"skipping {name}: not found (set {var} to its command, `{{ms}}` for the time per move, or build "
+              f"{default.replace('{ms}', str(args.ms))}; see this file's docstring for how to get and build it)")
+    pairings = [p for p in pairings if p[1] not in missing]
+    jobs = [(a, b, kind, g, args.ms) for a, b, kind in pairings for g in range(args.first, args.first + games)]
     began = time.perf_counter()
     load_start = os.getloadavg()
     with ProcessPoolExecutor(max_workers=args.jobs) as pool:
         rows = list(pool.map(play, jobs))
     load_end = os.getloadavg()
-    print(f"Tron bench: {games} games per line, seats alternating, {BUDGET_MS} ms per move, {args.jobs} job(s), "
+    print(f"Tron bench: {games} games per line, seats alternating, {args.ms} ms per move for every bot, {args.jobs} job(s), "
           f"{os.cpu_count()} cores shared with other work ({time.perf_counter() - began:.0f} s; "
           f"load average {load_start[0]:.2f} at the start, {load_end[0]:.2f} / {load_end[1]:.2f} / {load_end[2]:.2f} (1/5/15 min) at the end)\n")
-    print(f"{'pairing':<18} {'board':<6} {'W-D-L':>9} {'win %':>6} {'95% interval':>14} {'target':>7} {'turns':>6} {'slowest ms':>10}")
+    print(f"{'pairing':<20} {'board':<6} {'W-D-L':>9} {'win %':>6} {'95% interval':>14} {'target':>7} {'head-on':>7} {'turns':>6} "
+          f"{'ours ms mean/max':>17} {'theirs ms mean/max':>19}")
     slowest_all = 0.0
     for a, b, kind in pairings:
         mine = [r for r in rows if (r["a"], r["b"], r["kind"]) == (a, b, kind)]
@@ -163,24 +219,37 @@ def main(argv: list[str] | None = None) -> int:
         d = sum(r["result"] == "D" for r in mine)
         l = sum(r["result"] == "L" for r in mine)
         lo, hi = wilson(w, len(mine))
-        times = [t for r in mine for t in r["times"] + r["b_times"]]
-        slow = max(times) * 1000 if times else 0.0
-        slowest_all = max(slowest_all, slow)
+        ours = [t * 1000 for r in mine for t in r["times"]]
+        theirs = [t * 1000 for r in mine for t in r["b_times"]]
+        if b not in OUTSIDE and b != "seed":
+            slowest_all = max([slowest_all] + ours + theirs)
+        else:
+            slowest_all = max([slowest_all] + ours)
         turns = statistics.mean(r["turns"] for r in mine)
-        print(f"{a + ' vs ' + b:<18} {kind:<6} {f'{w}-{d}-{l}':>9} {100 * w / len(mine):>5.0f}% {f'[{100 * lo:.0f}%, {100 * hi:.0f}%]':>14} {100 * targets[(a, b)]:>6.0f}% {turns:>6.1f} {slow:>10.1f}")
+        head_on = sum(r["head_on"] for r in mine)
+
+        def span(xs: list[float]) -> str:
+            return f"{statistics.mean(xs):.0f}/{max(xs):.0f}" if xs else "-"
+
+        print(f"{a + ' vs ' + b:<20} {kind:<6} {f'{w}-{d}-{l}':>9} {100 * w / len(mine):>5.0f}% {f'[{100 * lo:.0f}%, {100 * hi:.0f}%]':>14} "
+              f"{100 * targets[b]:>6.0f}% {head_on:>7} {turns:>6.1f} {span(ours):>17} {span(theirs):>19}")
         forfeits = sum(bool(r["forfeit"]) for r in mine)
         if forfeits:
-            print(f"    {forfeits} game(s) ended by a forfeit of the external bot (e.g. it printed 'None' when boxed in)")
+            reasons = sorted({r["forfeit"][:100] for r in mine if r["forfeit"]})
+            print(f"    {forfeits} game(s) ended by a forfeit of the external bot: {'; '.join(reasons[:3])}")
         for r in mine:
             if r["result"] != "W":
-                print(f"    {'draw' if r['result'] == 'D' else 'loss'} in game {r['game']} ({r['size']}): {r['reason'][:90]}")
-    over = sum(t * 1000 > BUDGET_MS for r in rows for t in r["times"] + r["b_times"])
-    print(f"\nslowest builtin move: {slowest_all:.1f} ms (budget {BUDGET_MS} ms); moves over budget: {over}")
+                print(f"    {'draw' if r['result'] == 'D' else 'loss'} in game {r['game']} ({r['size']}, ours {'red' if r['game'] % 2 == 0 else 'green'}): {r['reason'][:90]}")
+    over = sum(t * 1000 > args.ms for r in rows for t in r["times"])
+    print(f"\nslowest builtin move: {slowest_all:.1f} ms (budget {args.ms} ms); our moves over budget: {over}")
+    if args.no_extras:
+        return 0
     large = largest_board_times(10 if args.quick else 40)
     print(f"hard on 40x30 (tron:40x30:w10#seed3), {len(large)} moves: median {1000 * statistics.median(large):.1f} ms, max {1000 * max(large):.1f} ms")
     bot, base = startup_times(3 if args.quick else 10)
-    print(f"bot startup, one state answered (python -m tui_grid.games.tron.botmain): median {1000 * statistics.median(bot):.0f} ms; "
-          f"python3 -c pass: median {1000 * statistics.median(base):.0f} ms (the bot's own search is up to {bots.USE * BUDGET_MS:.0f} ms of it)")
+    print(f"bot startup, one state answered (python -m tui_grid.games.tron.botmain): median {1000 * statistics.median(bot):.0f} ms, "
+          f"max {1000 * max(bot):.0f} ms; python3 -c pass: median {1000 * statistics.median(base):.0f} ms "
+          f"(the bot's own search is up to {bots.USE * BUDGET_MS:.0f} ms of it)")
     return 0
 
 

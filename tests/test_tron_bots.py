@@ -13,7 +13,7 @@ from tui_grid.core.agents import Ask
 from tui_grid.core.control import SearchControl
 from tui_grid.core.geometry import DIRECTIONS, Pos
 from tui_grid.games.tron import bots
-from tui_grid.games.tron.bots import analyse, Field, chamber_bound, choose_move, flood, make_bot, parity_bound, solve_matrix
+from tui_grid.games.tron.bots import analyse, Field, chamber_bound, chamber_value, choose_move, edge_weight, flood, make_bot, parity_bound, solve_matrix
 from tui_grid.games.tron.engine import TronEngine
 from tui_grid.games.tron.generator import generate
 from tui_grid.games.tron.rules import TronState
@@ -116,6 +116,26 @@ def test_space_estimates() -> None:
     # Two arms from the head: down (2 cells), or right along the top (3 cells) then either
     # the dead end (1 cell) or down (2 cells): best is 5.
     assert chamber_bound(region, field.heads[0], field.S) == 5
+
+
+def test_territory_while_connected_counts_chambers_and_edges() -> None:
+    """The fight's evaluation (after a1k0n): each side's Voronoi cells, weighed by cell and
+    by free neighbours, through the chamber tree (cells behind a cut cell count only for
+    the best chamber)."""
+    field = Field(("#######", "#r----#", "#-##-##", "#-##--#", "#######"), ((1, 1), (3, 5)))
+    region = flood(field.free, field.heads[0], field.S)
+    S, head = field.S, field.heads[0]
+    # Cells only: the same as the fill estimate's chamber tree.
+    assert chamber_value(region, head, field.free, S, 1, 0) == chamber_bound(region, head, S) == 5
+    # Edges: the best line is right along the top (1,2) (1,3) (1,4), then down (2,4) (3,4)
+    # rather than into (1,5); their free neighbours: 1, 2, 3, then 2, 1 (green's head is
+    # not free).
+    assert chamber_value(region, head, field.free, S, 0, 1) == 9
+    assert edge_weight(1 << (1 * S + 2), field.free, S) == 1
+    # A corridor of four free cells: the two middle ones have two free neighbours each.
+    corridor = Field(("######", "#----#", "######"), ((-1, -1), (-1, -1)))
+    middle = (1 << (corridor.S + 2)) | (1 << (corridor.S + 3))
+    assert edge_weight(middle, corridor.free, corridor.S) == 4
 
 
 def test_solve_matrix_finds_saddle_points_and_mixed_strategies() -> None:

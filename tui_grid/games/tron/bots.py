@@ -13,16 +13,21 @@ and an AND, whatever the board size.
   (wary, but expecting an ordinary opponent rather than a perfect one); a head-on meeting counts as a heavy loss, so it never
   steps where the opponent could step too unless nothing else is open. Once the players
   are separated it keeps the most reachable space, hugging walls on ties.
-* hard: iterative-deepening alpha-beta over simultaneous moves. While the heads are far
-  apart (more than SIM_RANGE steps) a step is searched paranoid, the opponent answering
-  our move (no head-on meeting is possible then); once they are close, where a head-on
-  meeting or a block can happen in this step, the step is a matrix game: every pair of
+* hard: iterative-deepening alpha-beta over simultaneous moves. While the heads are more
+  than SIM_RANGE steps apart a step is searched paranoid, the opponent answering our
+  move (no head-on meeting is possible then); once they are close, where a head-on
+  meeting can happen in this step, the step is a matrix game: every pair of
   moves is searched and the node is worth the game's value with mixed strategies
   (neither player knows the other's move), a meeting in one cell being a draw. At the
   root the same matrix gives an optimal mix, and the move is drawn from it with a number
-  fixed by the position (so the bot stays deterministic). Leaves are scored by Voronoi
-  territory (cells reached first; an edge-count term after a1k0n's 2010 Google AI
-  Challenge bot is there but weighted 0), and separated leaves by each side's fillable
+  fixed by the position (so the bot stays deterministic); but a bot that is not losing
+  keeps out of a cell the opponent can enter too when a move elsewhere holds up against
+  every reply (no avoidable head-on draws). Leaves are scored after a1k0n's 2010 Google
+  AI Challenge winner: each side's Voronoi territory (cells reached first), every cell
+  weighing its free neighbours as well (room to manoeuvre), and, once the territories
+  are small enough for the cost, read through their chamber trees (a chamber behind a
+  cut cell that the opponent can seal counts only as the best one of its siblings);
+  separated leaves by each side's fillable
   space, estimated with a checkerboard parity bound and the chamber tree of articulation
   points (fill your chamber, then enter only one of the chambers behind a cut cell),
   plus a bonus SEP for the side ahead (a separated lead is nearly a win). A draw is worth
@@ -52,21 +57,33 @@ LEVELS = ("easy", "medium", "hard")
 DEFAULT_TIME_MS = 100
 
 WIN = 1 << 20
-#: Voronoi weights: cells and edges inside each side's territory. (a1k0n weighted edges
-#: heavily; with this search depth the bench found no gain from them, so they are off.)
+#: A cell of territory (Voronoi or fillable space) is worth K_NODES.
 K_NODES = 10
-K_EDGES = 0
+#: While the players meet, each side's Voronoi cells weigh K_CELL each plus K_EDGES per
+#: free neighbour (a1k0n's 2010 weights, fitted on 11,691 games: room to manoeuvre counts
+#: more than the bare cell count); UNIT of that weight is one cell (K_NODES).
+K_CELL = 55
+K_EDGES = 194
+UNIT = K_CELL + 2 * K_EDGES
+#: Up to this many Voronoi cells in all, a side's territory is read through its chamber
+#: tree (cells behind a cut cell count only for the best chamber); above it the Tarjan
+#: search costs more depth than it gains, and the whole region is weighed.
+CHAMBER_CELLS = 120
 #: Once separated a leaf is worth K_NODES per cell of fillable-space lead, plus SEP to the
 #: side ahead: a separated lead is nearly a win, a Voronoi lead of the same size is not.
 SEP = 500
-#: Fraction of the budget the search may use, and the point after which no new depth starts.
-USE = 0.65
-START_LIMIT = 0.3
+#: Fraction of the budget the search may use, and the point after which no new depth
+#: starts (an unfinished iteration still counts when its first, previously best, move
+#: was searched, so starting late costs little).
+USE = 0.85
+START_LIMIT = 0.5
 #: What a draw is worth to the hard bot: about a separated position three cells behind
 #: (a draw is no win; it still beats a clear loss).
 CONTEMPT = SEP + 3 * K_NODES
-#: Head distance (Manhattan) within which the hard bot searches a step as a matrix game.
-SIM_RANGE = 4
+#: Head distance (Manhattan) within which the hard bot searches a step as a matrix game:
+#: 2, the only distance at which both heads can enter one cell this step. (At 4 the
+#: unpruned matrix nodes cost plies of depth, and the bench lost more.)
+SIM_RANGE = 2
 #: The medium bot: a head-on meeting, in cells of territory (it avoids them), and the
 #: weight of a move's average reply next to its worst.
 MEDIUM_CONTEMPT = 1000
@@ -175,41 +192,70 @@ def chamber_bound(region: int, head: int, S: int) -> int:
     """Cells fillable from `head` in `region` by the chamber tree: a depth-first search
     from the head finds cut cells (articulation points); the cells of a chamber count in
     full, but of the chambers hanging off it (behind a cut cell) only the best one."""
+    return _chambers(region, head, S, 0, 1, 0)
+
+
+def edge_weight(region: int, free: int, S: int) -> int:
+    """Sum over the cells of `region` of their free neighbours (a1k0n's edge count: room
+    to manoeuvre, which plain cell counts miss)."""
+    return ((region & (free >> 1)).bit_count() + (region & (free << 1)).bit_count()
+            + (region & (free >> S)).bit_count() + (region & (free << S)).bit_count())
+
+
+def chamber_value(region: int, head: int, free: int, S: int, k_cell: int, k_edge: int) -> int:
+    """chamber_bound with each cell weighing `k_cell + k_edge * (its free neighbours)`
+    (a1k0n's evaluation of a player's territory while the players still meet)."""
+    return _chambers(region, head, S, free, k_cell, k_edge)
+
+
+def _chambers(region: int, head: int, S: int, free: int, k_cell: int, k_edge: int) -> int:
+    """Tarjan's depth-first search for cut cells over `region` from `head` (not in it),
+    on flat lists indexed by cell (much faster than dicts). A child whose subtree cannot
+    reach above its parent is a chamber behind a cut cell: the parent keeps only its best
+    such chamber (`ext`); other subtrees merge into the parent's own chamber (`size`)."""
+    n = max(region.bit_length(), head + 1) + S + 2
+    disc = [0] * n  # 0: not visited; discovery numbers start at 1
+    low = [0] * n
+    size = [0] * n
+    ext = [0] * n
+    disc[head] = low[head] = 1
+    counter = 2
     deltas = (-S, S, -1, 1)
-    disc = {head: 0}
-    low = {head: 0}
-    parent = {head: -1}
-    size = {head: 0}
-    ext = {head: 0}
-    counter = 1
-    stack = [head]
-    index = [0]
-    while stack:
-        v = stack[-1]
-        i = index[-1]
+    stack_v = [head]
+    stack_p = [-1]
+    stack_i = [0]
+    while stack_v:
+        v = stack_v[-1]
+        i = stack_i[-1]
         if i < 4:
-            index[-1] = i + 1
+            stack_i[-1] = i + 1
             w = v + deltas[i]
-            if w in disc:
-                if w != parent[v] and disc[w] < low[v]:
-                    low[v] = disc[w]
+            dw = disc[w] if 0 <= w < n else 0
+            if dw:
+                if w != stack_p[-1] and dw < low[v]:
+                    low[v] = dw
             elif w >= 0 and (region >> w) & 1:
                 disc[w] = low[w] = counter
                 counter += 1
-                parent[w] = v
-                size[w] = 1
-                ext[w] = 0
-                stack.append(w)
-                index.append(0)
+                if k_edge:
+                    up = (free >> (w - S)) & 1 if w >= S else 0
+                    size[w] = k_cell + k_edge * (up + ((free >> (w + S)) & 1)
+                                                 + ((free >> (w - 1)) & 1) + ((free >> (w + 1)) & 1))
+                else:
+                    size[w] = k_cell
+                stack_v.append(w)
+                stack_p.append(v)
+                stack_i.append(0)
         else:
-            stack.pop()
-            index.pop()
-            p = parent[v]
-            if p < 0 and v == head:
+            stack_v.pop()
+            p = stack_p.pop()
+            stack_i.pop()
+            if p < 0:
                 break
-            if low[v] < low[p]:
-                low[p] = low[v]
-            if low[v] >= disc[p]:
+            lv = low[v]
+            if lv < low[p]:
+                low[p] = lv
+            if lv >= disc[p]:
                 value = size[v] + ext[v]
                 if value > ext[p]:
                     ext[p] = value
@@ -442,12 +488,13 @@ class _Search:
         if _separated(ra, rb, tied, S):
             lead = self.space(free, a) - self.space(free, b)
             return K_NODES * lead + (SEP if lead > 0 else -SEP if lead < 0 else 0)
-        lead = ra.bit_count() - rb.bit_count()
-        if K_EDGES:
-            ea = (ra & (ra >> 1)).bit_count() + (ra & (ra >> S)).bit_count()
-            eb = (rb & (rb >> 1)).bit_count() + (rb & (rb >> S)).bit_count()
-            lead += K_EDGES * (ea - eb)
-        return K_NODES * lead
+        if ra.bit_count() + rb.bit_count() <= CHAMBER_CELLS:
+            va = chamber_value(ra, a, free, S, K_CELL, K_EDGES)
+            vb = chamber_value(rb, b, free, S, K_CELL, K_EDGES)
+        else:
+            va = K_CELL * ra.bit_count() + K_EDGES * edge_weight(ra, free, S)
+            vb = K_CELL * rb.bit_count() + K_EDGES * edge_weight(rb, free, S)
+        return K_NODES * (va - vb) // UNIT
 
     def space(self, free: int, head: int) -> int:
         """fill_estimate, cached by the head's region (one side's region often recurs)."""
@@ -498,7 +545,7 @@ class _Search:
 
     def close(self, a: int, b: int) -> bool:
         """Heads near enough (SIM_RANGE) for the simultaneous moves to matter: a head-on
-        meeting in one cell, or one player blocking the other, within the next two steps."""
+        meeting in one cell this step."""
         S = self.S
         dr = a // S - b // S
         dc = a % S - b % S
@@ -605,19 +652,30 @@ class _Search:
         targets = [a + deltas[i] for i in moves]
         best = moves[0]
         depth = 1
+        matrix: list[list[int]] | None = None
         while depth <= limit:
             try:
-                value, mix, _ = self.sim_node(free, a, b, targets, theirs, depth, 0)
+                value, mix, M = self.sim_node(free, a, b, targets, theirs, depth, 0)
             except _Timeout:
                 break
             best = moves[_pick(mix, free, a, b)]
+            matrix = M
             self.score = value
             self.depth_done = depth
             if abs(value) >= WIN - 1000 or time.perf_counter() > soft:
                 break
             depth += 1
         if self.score is not None and self.score <= -CONTEMPT:
-            best = self.hope(free, a, b, moves, theirs, best)
+            return self.hope(free, a, b, moves, theirs, best)
+        if matrix is not None and a + deltas[best] in theirs:
+            # The mix chose a cell the opponent can enter too. A bot that is not losing
+            # keeps out of head-on draws: the best move (by its worst reply) onto a cell
+            # the opponent cannot reach, if that worst reply is no draw or worse.
+            apart = [k for k, t in enumerate(targets) if t not in theirs]
+            if apart:
+                k = max(apart, key=lambda k: min(matrix[k]))
+                if min(matrix[k]) > -CONTEMPT:
+                    best = moves[k]
         return best
 
     def hope(self, free: int, a: int, b: int, moves: list[int], theirs: list[int], best: int) -> int:
@@ -660,14 +718,15 @@ class _Search:
         if depth <= 0 or bound <= 1:
             return bound
         best = 0
-        for d in (-S, S, -1, 1):
-            t = a + d
-            if t >= 0 and (free >> t) & 1:
-                value = 1 + self.fill(free & ~(1 << t), t, depth - 1)
-                if value > best:
-                    best = value
-                    if best >= bound:
-                        break
+        nexts = [a + d for d in (-S, S, -1, 1) if a + d >= 0 and (free >> (a + d)) & 1]
+        if len(nexts) > 1:  # Warnsdorff: the cell with the fewest ways on first
+            nexts.sort(key=lambda t: _free_neighbours(free, t, S))
+        for t in nexts:
+            value = 1 + self.fill(free & ~(1 << t), t, depth - 1)
+            if value > best:
+                best = value
+                if best >= bound:
+                    break
         return best
 
     def endgame(self, free: int, a: int, soft: float) -> int:
