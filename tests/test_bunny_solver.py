@@ -295,7 +295,7 @@ def test_kernel_leaves_match_the_python_evaluator() -> None:
     search.kernel = None  # the Python side of _finite_leaves / forever_covers
     bank = ShapeBank()
     bodies = [body for size in (2, 3, 4) for body in bank.bodies(size)][::7]
-    checked = 0
+    checked = hits = 0
     for body in bodies:
         for state in range(0, search.ev.n_states, 11):
             item = ("loop", body)
@@ -303,5 +303,8 @@ def test_kernel_leaves_match_the_python_evaluator() -> None:
             need = search.ev.full & ~search.ev.init_marks
             assert k.forever_covers(body, state, need)[0] == search.forever_covers(body, state, need)
             assert k.forever_covers(body, state, need & 0b1011011)[0] == search.forever_covers(body, state, need & 0b1011011)
+            for some in (need, need & 0b1011011, need & 0b11):
+                assert k.finite_then_hop(item, state, some)[0] == search.finite_then_hop(item, state, some)
+                hits += search.finite_then_hop(item, state, some) is not None
             checked += 1
-    assert checked > 100
+    assert checked > 100 and hits > 10

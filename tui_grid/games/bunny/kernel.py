@@ -33,6 +33,10 @@ SOURCE = r"""
 
 typedef struct { int m, q; } Cls;
 
+/* class vectors this many splits deep (or less) are first tried on the bound below */
+#define BOUND_DEPTH 1
+static int abs_seq_may_cover(const int *code, int ncode, int st, int nneed, const Cls *cls);
+
 static const int *FWD;
 static int NS;
 static const unsigned char *NEED;
@@ -276,6 +280,64 @@ long long finite_outcomes(const int *fwd, int nstates, const int *code, int ncod
     return (long long)kept;
 }
 
+/* The first count class (in the solver's order) for which the finite loop `code` from
+   st, then one F, marks every needed square: returns 1 with its end state in *end and
+   its classes in out (2 when the loop alone marks them all), else 0. A class that returns to st marking nothing needed is
+   skipped (rule 14). *leaves counts the class vectors run. */
+int finite_then_hop(const int *fwd, int nstates, const int *code, int ncode, int nloops,
+                    int st, const unsigned char *need, int nneed, int *out, int *endp, long long *leaves) {
+    setup(fwd, nstates, nloops + 2);
+    NEED = need;
+    size_t cap = 64, top = 0, w = nloops > 0 ? nloops : 1;
+    Cls *stack = malloc(sizeof(Cls) * cap * w);
+    int *depth = malloc(sizeof(int) * cap);
+    for (int k = 0; k < nloops; k++) { stack[k].m = 2; stack[k].q = 1; }
+    depth[0] = 0;
+    top = 1;
+    int found = 0;
+    long long count = 0;
+    while (top > 0) {
+        top--;
+        Cls cls[64];
+        memcpy(cls, stack + top * w, sizeof(Cls) * w);
+        count++;
+        int dep = depth[top];
+        if (dep <= BOUND_DEPTH && use_bound && !abs_seq_may_cover(code, ncode, st, nneed - 1, cls)) continue;
+        int end;
+        remaining = nneed;
+        if (run_leaf(code, ncode, cls, st, &end)) {
+            if (top + split_n > cap) {
+                while (top + split_n > cap) cap *= 2;
+                stack = realloc(stack, sizeof(Cls) * cap * w);
+                depth = realloc(depth, sizeof(int) * cap);
+            }
+            for (int t = split_n - 1; t >= 0; t--) {
+                memcpy(stack + top * w, cls, sizeof(Cls) * w);
+                stack[top * w + split_at] = split_parts[t];
+                depth[top] = dep + 1;
+                top++;
+            }
+            continue;
+        }
+        if (end == st && remaining == nneed) continue;
+        int ok = remaining == 0;
+        if (!ok && remaining == 1) {
+            int t = FWD[end], sq = t >> 2;
+            ok = t != end && ((NEED[sq >> 3] >> (sq & 7)) & 1) && mark_stamp[sq] != mark_now;
+        }
+        if (ok) {
+            for (int k = 0; k < nloops; k++) { out[2 * k] = cls[k].m; out[2 * k + 1] = cls[k].q; }
+            *endp = end;
+            found = remaining == 0 ? 2 : 1;
+            break;
+        }
+    }
+    free(stack);
+    free(depth);
+    *leaves = count;
+    return found;
+}
+
 int *result_states(void) { return res_state; }
 unsigned char *result_marks(void) { return res_marks; }
 int *result_classes(void) { return res_cls; }
@@ -306,9 +368,6 @@ static void set_free(Set *s) {
 }
 static int set_add(Set *s, int x) { if (s->in[x]) return 0; s->in[x] = 1; s->it[s->n++] = x; return 1; }
 
-#ifndef BOUND_DEPTH
-#define BOUND_DEPTH 1
-#endif
 static const Cls *ACLS;           /* the classes known so far */
 
 static void abs_seq(const int *code, int i, int e, const Set *in, Set *out);
@@ -376,6 +435,21 @@ static int abs_may_cover(const int *code, int ncode, int st, int nneed, const Cl
             if (set_add(&seen, next.it[k])) set_add(&frontier, next.it[k]);
     }
     set_free(&seen); set_free(&frontier); set_free(&next);
+    return aremaining <= 0;
+}
+
+/* 0 when the finite loop `code` from st cannot mark all but `slack` needed squares,
+   for any counts from cls on. */
+static int abs_seq_may_cover(const int *code, int ncode, int st, int nneed, const Cls *cls) {
+    ACLS = cls;
+    memset(AMARK_BUF, 0, (size_t)(NS / 4 + 1));
+    AMARK = AMARK_BUF;
+    aremaining = nneed;
+    Set in, out;
+    set_new(&in); set_new(&out);
+    set_add(&in, st);
+    abs_seq(code, 0, ncode, &in, &out);
+    set_free(&in); set_free(&out);
     return aremaining <= 0;
 }
 
@@ -497,6 +571,12 @@ def _build() -> Any:
         fn = lib.finite_outcomes
         fn.restype = ctypes.c_longlong
         fn.argtypes = [ctypes.c_void_p, ctypes.c_int, ctypes.c_void_p, ctypes.c_int, ctypes.c_int, ctypes.c_int, ctypes.c_char_p, ctypes.POINTER(ctypes.c_longlong)]
+        fn = lib.finite_then_hop
+        fn.restype = ctypes.c_int
+        fn.argtypes = [
+            ctypes.c_void_p, ctypes.c_int, ctypes.c_void_p, ctypes.c_int, ctypes.c_int, ctypes.c_int,
+            ctypes.c_char_p, ctypes.c_int, ctypes.c_void_p, ctypes.POINTER(ctypes.c_int), ctypes.POINTER(ctypes.c_longlong),
+        ]
         for getter in (lib.result_states, lib.result_marks, lib.result_classes):
             getter.restype = ctypes.c_void_p
             getter.argtypes = []
@@ -592,6 +672,23 @@ class Kernel:
             classes = tuple(zip(flat[base : base + 2 * loops : 2], flat[base + 1 : base + 2 * loops : 2]))
             out.append((states[i], from_bytes(marks[i * nb : (i + 1) * nb], "little"), classes))
         return out, leaves
+
+    def finite_then_hop(self, item: tuple, st: int, need: int) -> tuple[tuple[int, tuple, bool] | None, int]:
+        """((end state, classes, whether the loop alone marks all) of the first count class
+        for which the finite loop `item` from `st` and then one `F` mark all of `need`, or
+        None; leaves run)."""
+        code, length, loops = self._code((item,))
+        end = ctypes.c_int(0)
+        with _LOCK:
+            found = self.lib.finite_then_hop(
+                self.fwd, self.n_states, code, length, loops, st,
+                need.to_bytes(self.n_bytes, "little"), need.bit_count(), self._out, ctypes.byref(end), ctypes.byref(self._leaves),
+            )
+            leaves = self._leaves.value
+        if not found:
+            return None, leaves
+        flat = list(self._out[: 2 * loops])
+        return (end.value, tuple(zip(flat[0::2], flat[1::2])), found == 2), leaves
 
     def forever_covers(self, body: tuple, st: int, need: int) -> tuple[tuple | None, int]:
         """(classes for which LOOP{body} from st marks all of need, or None; leaves run)."""

@@ -100,6 +100,11 @@ least ones have the fewest tokens. So the pruned search finds the true optimum.
 13. Rotation: for a primitive x, `x LOOP{B x}` runs `x B x B x ...`, which is
     `LOOP{x B}`: fewer tokens. So the primitive just before the final forever loop
     never equals its body's last item.
+14. A top-level item (run once) that leaves the square, the heading and the marks as
+    they were (an `F` into void, a finite loop back to where it started marking nothing
+    new) can be dropped: fewer tokens. (This rule looks at the board, not only at the
+    program; the argument above holds all the same, since the least completing program
+    has no such item.)
 """
 
 INITIAL_CLASS = (2, 1)  # every count n >= 2 (rule 3)
@@ -452,7 +457,7 @@ class _Search:
         self.control = control
         self.deadline = deadline
         self.next_check = time.monotonic() + 0.02
-        self.failed: set = set()
+        self.failed: dict[tuple, list[int]] = {}
         self.found: Program | None = None
         self.forever_memo: dict[tuple, list] = {}
         self.kernel = kernel.Kernel(self.ev.fwd, len(board.squares)) if kernel.available() else None
@@ -490,6 +495,26 @@ class _Search:
         got = [(s, marks, classes) for s, kept in by_state.items() for marks, classes in kept]
         self.ev.finite_outcomes[key] = got
         return got
+
+    def finite_then_hop(self, item: tuple, st: int, need: int) -> tuple[int, tuple, bool] | None:
+        """(end state, classes, whether the loop alone marks all) of the first count class
+        for which the top-level finite loop `item` from `st`, then one `F`, marks all of
+        `need`; None when none does. Only existence matters here, so no outcomes are kept
+        or compared."""
+        if self.kernel is not None and _count_loops(item[1]) < kernel.MAX_LOOPS:
+            self.poll()
+            hit, leaves = self.kernel.finite_then_hop(item, st, need)
+            if leaves > 1:
+                self.control.tick(leaves - 1)
+            return hit
+        fwd, bit = self.ev.fwd, self.ev.bit
+        for s, mk, cls in self._finite_leaves(item, st):
+            if s == st and not mk & need:
+                continue  # rule 14
+            left = need & ~mk
+            if not left or (fwd[s] != s and left == bit[fwd[s]]):
+                return s, cls, not left
+        return None
 
     def _finite_leaves(self, item: tuple, st: int):
         """(end state, marks, classes) of `item` from `st` for each count class."""
@@ -566,9 +591,14 @@ class _Search:
             return True
         if budget <= 0:
             return False
-        key = (st, marks, budget, prefix[-(budget + 2) :])
-        if key in self.failed:
-            return False
+        # failed from here with more marks: fails with these (any continuation that
+        # completes from fewer marks completes from more)
+        key = (st, budget, prefix[-(budget + 2) :])
+        failed = self.failed.get(key)
+        if failed is not None:
+            for other in failed:
+                if marks | other == other:
+                    return False
         self.poll()
         ev = self.ev
         need = full & ~marks
@@ -583,10 +613,10 @@ class _Search:
                 if found is not None:
                     self.found = build_program(prefix, classes + found, body)
                     return True
-        # a hop
+        # a hop (not into void: at the top level that changes nothing, rule 14)
         seq = prefix + ("F",)
-        if valid_last(seq):
-            s = ev.fwd[st]
+        s = ev.fwd[st]
+        if s != st and valid_last(seq):
             if self.top(s, marks | ev.bit[s], budget - 1, seq, classes):
                 return True
         if budget >= 2:  # a turn or a finite loop must be followed by at least one more token
@@ -597,19 +627,36 @@ class _Search:
                     if self.top(s, marks, budget - 1, seq, classes):
                         return True
             for size in range(1, budget - 1):
+                last = size == budget - 2  # then only one F can follow
                 for body in self.bank.bodies(size):
                     item = ("loop", body)
                     seq = prefix + (item,)
                     if not valid_last(seq):
                         continue
+                    if last:
+                        if not valid_last(seq + ("F",)):
+                            continue
+                        hit = self.finite_then_hop(item, st, need)
+                        if hit is not None:
+                            s, cls, alone = hit
+                            after = full if alone else full & ~ev.bit[ev.fwd[s]]
+                            if self.top(s, after, 1, seq, classes + cls):
+                                return True
+                        continue
                     for s, mk, cls in self.finite_outcomes(item, st):
+                        if s == st and mk | marks == marks:
+                            continue  # rule 14: changes nothing
                         if self.top(s, marks | mk, budget - 1 - size, seq, classes + cls):
                             return True
-        self.failed.add(key)
+        if failed is None:
+            self.failed[key] = [marks]
+        else:
+            failed[:] = [other for other in failed if other | marks != marks]
+            failed.append(marks)
         return False
 
     def search(self, tokens: int) -> Program | None:
-        self.failed = set()
+        self.failed = {}
         self.found = None
         ev = self.ev
         if self.top(ev.start, ev.init_marks, tokens, (), ()):
