@@ -7,6 +7,7 @@ from __future__ import annotations
 import json
 import queue
 import socket
+import threading
 import time
 from pathlib import Path
 from typing import Any, Callable
@@ -254,3 +255,53 @@ def test_two_bots_play_while_a_player_watches_and_stop_when_nobody_does(hub: Hub
     lobby = ann.expect(lambda m: m["t"] == "lobby" and not m["matches"])
     assert lobby["players"][0]["doing"] == "in the menu"
     assert any("nobody was watching" in line for line in hub.lines)  # type: ignore[attr-defined]
+
+
+@pytest.mark.parametrize("protocol", ["2023", "2016"])
+def test_a_spectator_watches_the_architects_games(hub: Hub, players, protocol: str) -> None:  # type: ignore[no-untyped-def]
+    """`serve evasion --online`: the architect publishes its games to the lobby; a player
+    watching sees each step as the architect played it, both games of a 2016 session."""
+    from tui_grid.core.hub_publish import HubPublisher, find_hub
+    from tui_grid.games.evasion.definition import config_id
+    from tui_grid.games.evasion.rules import Config
+    from tui_grid.games.evasion.server import EvasionServer
+
+    found = find_hub(hub.folder)
+    assert found is not None and found[0] == hub.path
+    cat = players("cat")
+    server = EvasionServer(Config(n=10, m=5), protocol, 0, "builtin", "random", 120, tick_seconds=0.0, handshake_pause=0.0)
+    publisher = HubPublisher(found[0], found[1], "evasion", lambda engine: config_id(engine.config), ["builtin (1)", "random (2)"],
+                             2 if protocol == "2016" else 1)
+    publisher.attach(server)
+    logs: list[list[dict]] = []
+    server.on_session.append(lambda session: logs.append(session.log))
+    watching = threading.Event()
+
+    def watch(session) -> None:  # type: ignore[no-untyped-def]
+        """Before the first step (the architect's thread): a spectator joins."""
+        if watching.is_set():
+            return
+        lobby = cat.expect(lambda m: m["t"] == "lobby" and m["matches"])
+        assert lobby["matches"][0]["names"] == ["builtin (1)", "random (2)"] and lobby["players"][0]["name"] == "cat"
+        cat.send(t="watch", id=lobby["matches"][0]["id"])
+        cat.expect(lambda m: m["t"] == "match")
+        watching.set()
+
+    server.on_session.append(watch)
+    server.run()
+    publisher.close()
+    assert cat.expect(lambda m: m["t"] == "end")["text"] == "The architect is done."
+    feed = cat.client.feed
+    assert feed is not None
+    mirrored = [r.log for r in feed.match.score.rounds]
+    assert mirrored == [feed.session.engine.format_log(log) for log in logs] and len(logs) == (2 if protocol == "2016" else 1)
+    assert any(line.startswith("match 1 end:") for line in hub.lines)  # type: ignore[attr-defined]
+
+
+def test_only_the_publishing_token_publishes(hub: Hub, players) -> None:  # type: ignore[no-untyped-def]
+    ann = players("ann")
+    ann.send(t="publish", game="evasion", board="evasion:N10:M5", names=["x"], rounds=1)
+    ann.send(t="step", joint="x")
+    ann.send(t="doing", doing="still here")
+    ann.expect(lambda m: m["t"] == "lobby" and m["players"][0]["doing"] == "still here")
+    assert not hub.matches

@@ -32,6 +32,7 @@ from queue import SimpleQueue
 from typing import Any, Callable
 
 from tui_grid.core.agents import Agent, HumanAgent
+from tui_grid.core.hub_publish import TOKEN_FILE
 from tui_grid.core.hub_wire import MAX_BACKLOG, LineReader, WireError, encode, int_field, text_field
 from tui_grid.core.live import LiveMatch
 from tui_grid.core.players import PlayerContext
@@ -110,7 +111,8 @@ class Link:
         self.doing = "in the menu"
         self.match: HostedMatch | None = None
         self.participant: int | None = None
-        self.watching: HostedMatch | None = None
+        self.watching: HostedMatch | RelayedMatch | None = None
+        self.publisher = False  # an architect publishing its games, not a player
         self.limit = RateLimit(RATE_PER_SECOND, RATE_BURST)
         self._out: SimpleQueue[bytes | None] = SimpleQueue()
         self._backlog = 0
@@ -154,8 +156,8 @@ class Link:
                 message = reader.read()
                 if message is None:
                     break
-                if not self.limit.allow():
-                    continue  # flooding: dropped, not the hub's problem
+                if not self.publisher and not self.limit.allow():
+                    continue  # a player flooding: dropped, not the hub's problem (an architect's steps all count)
                 if not self.hub.receive(self, message):
                     break
         except WireError:
@@ -365,10 +367,92 @@ class HostedMatch:
             text = f"Match over: {score.summary()}."
         self._send_all({"t": "end", "text": text})
 
+    def score_text(self) -> str:
+        return self.feed.match.score.summary()
+
     def summary(self) -> dict[str, Any]:
         return {"id": self.id, "game": self.game_key, "board": self.board, "names": list(self.names),
-                "score": self.feed.match.score.summary(), "round": min(self.rounds, self.feed.match.round_index + 1),
+                "score": self.score_text(), "round": min(self.rounds, self.feed.match.round_index + 1),
                 "rounds": self.rounds, "watchers": sum(1 for w in self.watchers if w not in self.players)}
+
+
+class RelayedMatch:
+    """A match played elsewhere (the Evasion architect's) that a publisher link sends step
+    by step: kept here (the rounds so far and this round's log) for spectators who join
+    midway, and relayed to everyone watching. Nobody plays it from the lobby."""
+
+    def __init__(self, hub: Hub, match_id: int, publisher: Link, game_key: str, board: str, names: list[str], rounds: int) -> None:
+        self.hub, self.id, self.publisher = hub, match_id, publisher
+        self.game_key, self.board, self.names, self.rounds = game_key, board, tuple(names), rounds
+        self.players: list[Link | None] = []
+        self.watchers: list[Link] = []
+        self.results: list[list[Any]] = []
+        self.log: list[str] = []
+        self.round_forfeit: list[Any] | None = None
+        self.abandoned = ""
+        self.ended = False
+        self.stop = threading.Event()
+
+    def join(self, link: Link, participant: int | None) -> None:
+        link.send({"t": "match", "id": self.id, "game": self.game_key, "board": self.board, "rounds": self.rounds,
+                   "names": list(self.names), "you": None, "results": self.results, "round": len(self.results),
+                   "log": " ".join(self.log), "forfeit": self.round_forfeit})
+        self.watchers.append(link)
+
+    def leave(self, link: Link) -> None:
+        if link in self.watchers:
+            self.watchers.remove(link)
+
+    def relay(self, message: dict[str, Any]) -> str | None:
+        """One message from the publisher, checked, recorded and passed on."""
+        kind = message["t"]
+        if kind == "step":
+            joint = text_field(message, "joint", 400)
+            if joint is None:
+                return "a step without its actions"
+            self.log.append(joint)
+            self._send_all({"t": "step", "joint": joint})
+        elif kind == "forfeit":
+            seat, reason = int_field(message, "seat", 0, 8), text_field(message, "reason", 400)
+            if seat is None or reason is None:
+                return "a forfeit without its seat"
+            self.round_forfeit = [seat, reason]
+            self._send_all({"t": "forfeit", "seat": seat, "reason": reason})
+        elif kind == "result":
+            result = message.get("result")
+            if not isinstance(result, list) or len(result) != 4 or len(self.results) >= self.rounds:
+                return "a malformed result"
+            winner, reason, seating, steps = result
+            if not (winner is None or isinstance(winner, int)) or not isinstance(seating, list) or not isinstance(steps, int):
+                return "a malformed result"
+            self.results.append([winner, printable(str(reason))[:200], [int(s) for s in seating][:8], steps])
+        elif kind == "round":
+            self.log, self.round_forfeit = [], None
+            self._send_all({"t": "round", "round": len(self.results)})
+        elif kind == "note":
+            text = text_field(message, "text", 400)
+            if text is not None:
+                self._send_all({"t": "note", "text": text})
+        elif kind == "end":
+            self.ended = True
+            text = text_field(message, "text", 400) or "The match is over."
+            self._send_all({"t": "end", "text": text})
+            return "end"
+        return None
+
+    def _send_all(self, message: dict[str, Any]) -> None:
+        for link in list(self.watchers):
+            link.send(message)
+
+    def score_text(self) -> str:
+        wins = [sum(1 for r in self.results if r[0] == index) for index in range(len(self.names))]
+        draws = sum(1 for r in self.results if r[0] is None)
+        return " · ".join(f"{name} {count}" for name, count in zip(self.names, wins)) + f" · draws {draws}"
+
+    def summary(self) -> dict[str, Any]:
+        return {"id": self.id, "game": self.game_key, "board": self.board, "names": list(self.names),
+                "score": self.score_text(), "round": min(self.rounds, len(self.results) + 1), "rounds": self.rounds,
+                "watchers": len(self.watchers)}
 
 
 class Hub:
@@ -387,7 +471,9 @@ class Hub:
         self.links: dict[str, Link] = {}
         self.challenges: dict[int, Challenge] = {}
         self.queue: dict[str, Link] = {}
-        self.matches: dict[int, HostedMatch] = {}
+        self.matches: dict[int, HostedMatch | RelayedMatch] = {}
+        self.publish_token = secrets.token_hex(16)  # in the hub's folder, for the same user's architect
+        self.publishers = itertools.count(1)
         self._ids = itertools.count(1)
         self._listener: socket.socket | None = None
         self._stopped = threading.Event()
@@ -402,6 +488,10 @@ class Hub:
         self.path.chmod(0o600)
         listener.listen(64)
         self._listener = listener
+        token_file = self.folder / TOKEN_FILE
+        fd = os.open(token_file, os.O_WRONLY | os.O_CREAT | os.O_TRUNC | getattr(os, "O_NOFOLLOW", 0), 0o600)
+        with os.fdopen(fd, "w") as stream:
+            stream.write(self.publish_token + "\n")
         threading.Thread(target=self._accept, name="hub-accept", daemon=True).start()
 
     def _accept(self) -> None:
@@ -422,6 +512,7 @@ class Hub:
         for link in list(self.links.values()):
             link.close()
         self.path.unlink(missing_ok=True)
+        (self.folder / TOKEN_FILE).unlink(missing_ok=True)
 
     def admit(self, name: str) -> str:
         """A session's player: the token its app links with."""
@@ -445,6 +536,8 @@ class Hub:
         with self.lock:
             if not link.name:
                 return self._hello(link, message) if kind == "hello" else False
+            if link.publisher:
+                return self._published(link, message)
             handler = getattr(self, f"_on_{kind}", None)
             if handler is None:
                 return True
@@ -455,7 +548,11 @@ class Hub:
         return True
 
     def _hello(self, link: Link, message: dict[str, Any]) -> bool:
-        name = self.tokens.get(text_field(message, "token", 64) or "")
+        token = text_field(message, "token", 64) or ""
+        if secrets.compare_digest(token, self.publish_token):
+            link.name, link.publisher = f"publisher {next(self.publishers)}", True
+            return True
+        name = self.tokens.get(token)
         if name is None:
             link.send({"t": "error", "text": "This session is not known to the server."})
             return False
@@ -467,6 +564,32 @@ class Hub:
         link.send({"t": "welcome", "name": name, "games": list(ONLINE_GAMES)})
         self._lobby_changed()
         return True
+
+    def _published(self, link: Link, message: dict[str, Any]) -> bool:
+        """A publisher's message: `publish` once, then its match's news."""
+        match = link.watching
+        if message["t"] == "publish" and match is None:
+            game, board = text_field(message, "game", 20) or "", text_field(message, "board", 80) or ""
+            names, rounds = message.get("names"), int_field(message, "rounds", 1, MAX_ROUNDS)
+            if (game not in ONLINE_GAMES or check_board(game, board) or rounds is None or not isinstance(names, list)
+                    or not 1 <= len(names) <= 8):
+                return False
+            names = [printable(str(name))[:40] for name in names]
+            link.watching = RelayedMatch(self, next(self._ids), link, game, board, names, rounds)
+            self.matches[link.watching.id] = link.watching
+            self.log(f"match {link.watching.id} published: {game} {board} {' vs '.join(names)}")
+            self._lobby_changed()
+            return True
+        if not isinstance(match, RelayedMatch):
+            return False
+        verdict = match.relay(message)
+        if message["t"] in ("result", "end"):
+            self._lobby_changed()
+        if verdict == "end":
+            self.match_ended(match)
+            link.watching = None
+            return True
+        return verdict is None
 
     def _on_doing(self, link: Link, message: dict[str, Any]) -> str | None:
         doing = text_field(message, "doing", 200)
@@ -597,7 +720,7 @@ class Hub:
         match.start()
         return None
 
-    def match_ended(self, match: HostedMatch) -> None:
+    def match_ended(self, match: HostedMatch | RelayedMatch) -> None:
         with self.lock:
             self.matches.pop(match.id, None)
             for link in match.players:
@@ -606,7 +729,7 @@ class Hub:
             for link in list(match.watchers):
                 if link.watching is match:
                     link.watching = None
-            self.log(f"match {match.id} end: {match.feed.match.score.summary()}" + (f" ({match.abandoned})" if match.abandoned else ""))
+            self.log(f"match {match.id} end: {match.score_text()}" + (f" ({match.abandoned})" if match.abandoned else ""))
             self._lobby_changed()
 
     def _unqueue(self, link: Link) -> None:
@@ -626,6 +749,13 @@ class Hub:
 
     def link_closed(self, link: Link) -> None:
         with self.lock:
+            if link.publisher and isinstance(link.watching, RelayedMatch):  # the architect went away
+                match, link.watching = link.watching, None
+                if not match.ended:
+                    match.relay({"t": "end", "text": "The architect stopped publishing."})
+                    match.abandoned = "the architect went away"
+                self.match_ended(match)
+                return
             if link.name and self.links.get(link.name) is link:
                 del self.links[link.name]
                 self._withdraw_all(link)

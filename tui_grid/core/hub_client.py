@@ -85,7 +85,14 @@ class HubClient:
                 self._tell({"t": "error", "text": f"Cannot show that match: {exc}"})
                 return
         elif kind in ("step", "round", "forfeit", "note", "end") and self.feed is not None:
-            self.feed.handle(message)
+            try:
+                self.feed.handle(message)
+            except (ValueError, KeyError, TypeError, IndexError) as exc:  # out of step with the hub: stop following
+                feed, self.feed = self.feed, None
+                feed.note(f"This match can no longer be followed here ({exc}): esc goes back.")
+                feed.detach()
+                self.send({"t": "leave"})
+                return
         self._tell(message)
 
     def _tell(self, message: dict[str, Any]) -> None:

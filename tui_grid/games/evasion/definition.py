@@ -102,8 +102,10 @@ builds; as prey, random). N ranges over 1..50 and M over 2..10, as in the course
 
 
 # --- setups ---------------------------------------------------------------------------
-def setup_id(n: int, m: int, preset: str = "course", seed: int | None = None) -> str:
-    text = f"evasion:N{n}:M{m}" + (":2016" if preset == "2016" else "")
+def setup_id(n: int, m: int, preset: str = "course", seed: int | None = None, max_steps: int | None = None,
+             prey_every_step: bool = False) -> str:
+    text = f"evasion:N{n}:M{m}" + (":2016" if preset == "2016" else "") + (f":S{max_steps}" if max_steps is not None else "")
+    text += ":E" if prey_every_step else ""
     return text + (f"#seed{seed}" if seed is not None else "")
 
 
@@ -119,7 +121,8 @@ def check_range(name: str, text: Any, low: int, high: int) -> int:
 
 
 def parse_setup(arg: str) -> tuple[Config, int | None]:
-    """`standard`, `course` or `evasion:N10:M5[:2016][#seedS]` -> (config, seed)."""
+    """`standard`, `course` or `evasion:N10:M5[:2016][:S<step cap>][:E][#seedS]` -> (config, seed);
+    E: the prey may move every step (the 2016 architect with a bot prey)."""
     text = arg.strip()
     if text in NAMED:
         n, m = NAMED[text]
@@ -134,7 +137,7 @@ def parse_setup(arg: str) -> tuple[Config, int | None]:
         if not seed_text.startswith("seed"):
             raise UsageError(f"{arg}: the part after # is seedS, e.g. #seed7")
         seed = parse_seed(seed_text[4:])
-    n, m, preset = DEFAULT_N, DEFAULT_M, "course"
+    n, m, preset, cap, every = DEFAULT_N, DEFAULT_M, "course", None, False
     for part in body.split(":")[1:]:
         if re.fullmatch(r"[Nn]-?\d+", part):
             n = check_range("N (steps between walls)", part[1:], *N_RANGE)
@@ -142,9 +145,18 @@ def parse_setup(arg: str) -> tuple[Config, int | None]:
             m = check_range("M (most walls)", part[1:], *M_RANGE)
         elif part in ("2016", "course"):
             preset = part
+        elif re.fullmatch(r"[Ss]-?\d+", part):
+            cap = check_range("S (the step cap)", part[1:], 1, MAX_STEPS_LIMIT)
+        elif part in ("E", "e"):
+            every = True
         else:
-            raise UsageError(f"{arg}: unknown part {part!r} (expected N<steps>, M<walls>, 2016)")
-    return Config(n=n, m=m, preset=preset), seed
+            raise UsageError(f"{arg}: unknown part {part!r} (expected N<steps>, M<walls>, 2016, S<step cap>, E)")
+    return Config(n=n, m=m, preset=preset, max_steps=cap, prey_every_step=every), seed
+
+
+def config_id(config: Config) -> str:
+    """The setup id that loads exactly this config (what a mirror of the game needs)."""
+    return setup_id(config.n, config.m, config.preset, None, config.max_steps, config.prey_every_step)
 
 
 class RoleAgent(Agent[State, Any]):
@@ -210,8 +222,9 @@ class EvasionGame(Plannable, GameDefinition):
 
     def load(self, arg: str) -> LoadedBoard:
         config, seed = parse_setup(arg)
-        game_id = setup_id(config.n, config.m, config.preset, seed)
+        game_id = setup_id(config.n, config.m, config.preset, seed, config.max_steps, config.prey_every_step)
         title = f"N={config.n} M={config.m}" + (" (2016 capture)" if config.preset == "2016" else "")
+        title += f", {config.max_steps} steps at most" if config.max_steps is not None else ""
         meta = {"seed": str(seed)} if seed is not None else {}
         # No game_id: the title already says N and M, and the status line stays short.
         return LoadedBoard(config, game_id, title, meta=meta)
@@ -356,6 +369,25 @@ def _configure_serve(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--max-steps", dest="max_steps", default=None, metavar="K", help="end an uncaught game after K steps (default: no limit)")
     parser.add_argument("--clock", default="120", metavar="SECONDS", help="each TCP player's thinking time per game (default 120)")
     parser.add_argument("--seed", default="0", metavar="S", help="seed of the random players (default 0)")
+    parser.add_argument("--online", action="store_true", help="also show the games in the Online lobby of the 'serve ssh' "
+                        "running for this data folder, for its players to watch")
+
+
+def _publisher(protocol: str, kinds: tuple[str, str]) -> Any:
+    """The link that shows the architect's games in the Online lobby of the `serve ssh`
+    running for this data folder (core.hub_publish)."""
+    from tui_grid.core import saves
+    from tui_grid.core.hub_publish import HubPublisher, find_hub
+
+    folder = saves.data_dir() / "ssh" / "hub"
+    found = find_hub(folder)
+    if found is None:
+        raise UsageError(f"--online: no 'tui-grid serve ssh' is running for {saves.data_dir()}")
+    names = [f"{kind} ({index + 1})" for index, kind in enumerate(kinds)]
+    try:
+        return HubPublisher(found[0], found[1], "evasion", lambda engine: config_id(engine.config), names, 2 if protocol == "2016" else 1)
+    except OSError as exc:
+        raise UsageError(f"--online: cannot reach the lobby at {found[0]}: {exc.strerror or exc}") from None
 
 
 def _run_serve(args: argparse.Namespace) -> int:
@@ -379,10 +411,11 @@ def _run_serve(args: argparse.Namespace) -> int:
         print(f"tui-grid: {text}", file=sys.stderr, flush=True)
 
     options = dict(clock_seconds=clock, seed=seed, host=args.host)
+    publisher = _publisher(protocol, (hunter, prey)) if args.online else None
     if not args.headless:
         from tui_grid.games.evasion.serve_app import serve_live
 
-        result = serve_live(GAME, config, protocol, port, hunter, prey, max_steps, options)
+        result = serve_live(GAME, config, protocol, port, hunter, prey, max_steps, options, publisher)
         if result is not None:
             print(json.dumps(result), flush=True)
         return 0
@@ -392,12 +425,17 @@ def _run_serve(args: argparse.Namespace) -> int:
         raise UsageError(f"cannot listen on {args.host}:{port}: {exc.strerror or exc}") from None
     if server.listener is not None:
         log(f"evasion architect ({protocol} protocol, N={n} M={m}) listening on {args.host}:{server.port}")
+    if publisher is not None:
+        publisher.attach(server)
     try:
         result = server.run()
     except KeyboardInterrupt:
         server.stop.set()
         server.close()
         raise
+    finally:
+        if publisher is not None:
+            publisher.close()
     print(json.dumps(result), flush=True)
     return 0
 

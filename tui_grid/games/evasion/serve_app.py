@@ -52,6 +52,7 @@ def serve_live(
     prey: str,
     max_steps: int | None,
     options: dict[str, Any],
+    publisher: Any = None,
 ) -> dict[str, Any] | None:
     """Run the architect with its game on screen; the result once the app closes."""
     from dataclasses import replace
@@ -68,8 +69,12 @@ def serve_live(
     except OSError as exc:
         raise UsageError(f"cannot listen on {options.get('host', '127.0.0.1')}:{port}: {exc.strerror or exc}") from None
     app = ServeApp(game, loaded, server)
+    if publisher is not None:  # the lobby of a `serve ssh` watches too
+        publisher.attach(server)
     try:
         app.run()
     finally:
         app.feed.close()
+        if publisher is not None:
+            publisher.close()
     return app.feed.result
