@@ -309,7 +309,7 @@ class LookaheadPrey:
             or not clean_box(grid, box)
             or (state.last_build is None and state.tick > 2 * c.n + 20)  # not a hunter that walls
         ):
-            return dodge_move(engine, state, grid, box)
+            return dodge_move(engine, state, grid, box, salt=_mix(self.seed * 1_000_003 + state.tick))
         last = state.last_build if state.last_build is not None else -(10**9)
         hvx, hvy = state.hunter_velocity
         if (state.tick >> 1) % self.every or not state.prey_moves_next:  # (asked every step, 2016: no move)
@@ -512,11 +512,14 @@ def rollout(
 
 
 def dodge_move(engine: EvasionEngine, state: State, grid: Grid, box: tuple[int, int, int, int],
-               horizon: int = 48, dodge: float = 0.45, safe: float = 3.0, follow: float = 0.0) -> PreyAction:
+               horizon: int = 48, dodge: float = 0.45, safe: float = 3.0, follow: float = 0.0,
+               salt: int | None = None, noise: float = 0.2) -> PreyAction:
     """The fallback prey move: simulate the hunter's bounces ahead (walls as they stand)
     and move to the cell that stays farthest out of reach over that horizon, counting that
     it can still dodge later (`dodge` per step); among cells at least `safe` beyond reach,
-    keep close to the hunter's side of the rectangle, so its next wall cuts off little."""
+    keep close to the hunter's side of the rectangle, so its next wall cuts off little.
+    `follow` weighs closeness on the axes the hunter moves away on; a `salt` (from the
+    seed and the step) adds up to `noise` cells of tie-break, so seeds play different games."""
     path = hunter_path(grid, state, horizon)
     px, py = state.prey
     hx, hy = state.hunter
@@ -524,7 +527,7 @@ def dodge_move(engine: EvasionEngine, state: State, grid: Grid, box: tuple[int, 
     hvx, hvy = state.hunter_velocity
     best_key: tuple[float, float] | None = None
     best = KEEP
-    for move in PREY_MOVES:
+    for i, move in enumerate(PREY_MOVES):
         cx, cy, _, _ = bounce(grid, px, py, *move.velocity)  # type: ignore[misc]
         margin = math.inf
         for t, (x, y) in enumerate(path):
@@ -536,6 +539,8 @@ def dodge_move(engine: EvasionEngine, state: State, grid: Grid, box: tuple[int, 
         room -= abs(cy - hy) * (1.0 if (py - hy) * hvy > 0 else follow)
         room -= abs(cx - hx) * (1.0 if (px - hx) * hvx > 0 else follow)
         room -= 0.05 * (abs(cx - (left + right) / 2) + abs(cy - (top + bottom) / 2))
+        if salt is not None:
+            room += noise * (_mix(salt + i) & 0xFFFF) / 0x10000
         key = (safety, room)
         if best_key is None or key > best_key:
             best_key, best = key, move

@@ -45,7 +45,7 @@ MAX_GAMES = 10_000
 #: What may fill a participant (each plays both roles over a match's two rounds).
 BOTS = ("builtin", "random", "nowall")
 #: The bots that mean something in each role ("nowall" is a hunter's way of playing).
-MATCH_HUNTERS = BOTS
+MATCH_HUNTERS = BOTS + ("halver", "rectangle", "level")  # and the sparring hunters (sparring.py)
 MATCH_PREYS = ("builtin", "random")
 NAMED = {"standard": (DEFAULT_N, DEFAULT_M), "course": (DEFAULT_N, DEFAULT_M)}
 
