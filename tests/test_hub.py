@@ -56,7 +56,7 @@ class Player:
 def pair(first: Player, second: Player, game: str = "tron") -> None:
     """A quick match with `first` as participant 0: it queues, and is seen waiting, first."""
     first.send(t="queue", game=game)
-    first.expect(lambda m: m["t"] == "lobby" and any(p["doing"] == f"waiting for a {game} match" for p in m["players"]))
+    first.expect(lambda m: m["t"] == "lobby" and any(p["doing"].startswith("waiting for a") for p in m["players"]))
     second.send(t="queue", game=game)
 
 

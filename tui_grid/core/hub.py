@@ -771,7 +771,7 @@ class Hub:
             return f"watching match {link.watching.id}"
         for game, waiting in self.queue.items():
             if waiting is link:
-                return f"waiting for a {game} match"
+                return f"waiting for {'an' if game[0] in 'aeiou' else 'a'} {game} match"
         return link.doing
 
     def lobby(self) -> dict[str, Any]:

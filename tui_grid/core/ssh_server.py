@@ -189,6 +189,9 @@ async def _session(process: Any, options: SSHServerOptions) -> None:
     term = process.get_terminal_type() or "xterm-256color"
     env = {**os.environ, "TERM": term, "TUI_GRID_REMOTE": "1", "TUI_GRID_PLAYER": user,
            "TUI_GRID_DATA": str(options.data / "players" / folder)}
+    sent = process.env or {}  # what the client sent with SendEnv: only NO_COLOR is taken
+    if sent.get("NO_COLOR") not in (None, ""):
+        env["NO_COLOR"] = "1"
     token = options.hub.admit(user) if options.hub is not None else None
     if options.hub is not None and token is not None:
         env.update({"TUI_GRID_HUB": str(options.hub.path), "TUI_GRID_HUB_TOKEN": token})

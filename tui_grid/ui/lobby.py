@@ -219,7 +219,8 @@ class LobbyScreen(Screen):
 
     def action_quick(self, game: str) -> None:
         self.client.send({"t": "queue", "game": game})
-        self.say(f"Waiting for another player who wants a {TITLES[game]} match (esc stops waiting)…")
+        article = "an" if TITLES[game][0] in "AEIOU" else "a"
+        self.say(f"Waiting for another player who wants {article} {TITLES[game]} match (esc stops waiting)…")
 
     def action_challenge(self) -> None:
         kind, _, name = self.selected().partition(":")
