@@ -164,3 +164,16 @@ def test_builtin_prey_outlasts_a_random_prey_against_each_sparring_hunter():
         ours = run_match(kind, "builtin", 10, 5, games=1, seed=2, config=small, max_steps=3000)
         rnd = run_match(kind, "random", 10, 5, games=1, seed=2, config=small, max_steps=3000)
         assert ours["median"] > rnd["median"], (kind, ours["catch_steps"], rnd["catch_steps"])
+
+
+def test_builtin_prey_keeps_its_model_only_for_our_hunter():
+    # Against our hunter the exact model stays on; a hunter of another style is recognised
+    # by the first wall the model would not have built, and the prey stops trusting it.
+    from tui_grid.games.evasion.sparring import HalvingHunter
+
+    engine = EvasionEngine(Config(n=10, m=5, max_steps=300))
+    for hunter, expected in ((BoxHunter(), True), (HalvingHunter(), False)):
+        prey = LookaheadPrey(seed=1)
+        result = play_game(engine, hunter, prey)
+        assert result.walls_built > 0
+        assert prey.builtin_seen is expected, type(hunter).__name__
