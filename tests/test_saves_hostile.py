@@ -363,3 +363,31 @@ async def test_starting_over_where_the_save_cannot_be_dropped_opens_the_board(da
         await pilot.press("n")
         await pilot.pause()
         assert isinstance(app.screen, GameScreen) and app.screen.session.log == []
+
+
+def test_a_new_file_is_never_replaced_even_if_it_appears_meanwhile(tmp_path: Path) -> None:
+    """ctrl+s to a name nobody had: if a file takes the name between the look and the write,
+    it is kept (FileExistsError), and the player is asked instead."""
+    path = tmp_path / "mine.txt"
+    path.write_text("someone else's\n")
+    with pytest.raises(FileExistsError):
+        saves.write(path, "ours\n", lock=False, replace=False)
+    assert path.read_text() == "someone else's\n" and sorted(p.name for p in tmp_path.iterdir()) == ["mine.txt"]
+    saves.write(tmp_path / "new.txt", "ours\n", lock=False, replace=False)
+    assert (tmp_path / "new.txt").read_text() == "ours\n" and sorted(p.name for p in tmp_path.iterdir()) == ["mine.txt", "new.txt"]
+
+
+async def test_a_link_planted_as_the_autosave_folder_is_not_followed(data_dir: Path, tmp_path: Path) -> None:
+    """A link put where the app's own `autosave/ice` folder goes would send the save
+    elsewhere: the game stays, with a message, and nothing is written there."""
+    elsewhere = tmp_path / "elsewhere"
+    elsewhere.mkdir()
+    (data_dir / "autosave").mkdir(parents=True)
+    (data_dir / "autosave" / "ice").symlink_to(elsewhere)
+    app = make_app("ice", "spiral")
+    async with app.run_test(size=(80, 24)) as pilot:
+        screen: GameScreen = app.screen
+        await pilot.press("up", "q")
+        await pilot.pause()
+        assert app.screen is screen and "is a link" in message(app)
+    assert list(elsewhere.iterdir()) == []

@@ -123,8 +123,10 @@ async def test_a_session_runs_under_a_memory_limit(tmp_path: Path) -> None:
             assert ANSI_TEXT in await read_until(process, ANSI_TEXT)
             entry = session_proc("carol")
             limits = (entry / "limits").read_text() if entry is not None else ""
+            nice = os.getpriority(os.PRIO_PROCESS, int(entry.name)) if entry is not None else None
             process.stdin.write(b"q")
             await asyncio.wait_for(process.wait_closed(), timeout=30)
+    assert nice == os.getpriority(os.PRIO_PROCESS, 0) + 5  # below the server, which runs the matches
     data = next(line for line in limits.splitlines() if line.startswith("Max data size"))
     core = next(line for line in limits.splitlines() if line.startswith("Max core file size"))
     assert str(2 * 1024**3) in data and core.split()[4] == "0"

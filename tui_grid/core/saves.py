@@ -44,8 +44,22 @@ def autosave(game: Any, loaded: Any, session: Session[Any, Any]) -> Path | None:
     if not session.log or session.over:
         drop(path)
         return None
+    refuse_planted_links(path)
     write(path, save_text(game, loaded, session))
     return path
+
+
+def refuse_planted_links(path: Path) -> None:
+    """The folders the app makes inside the data folder (`autosave/<game>`) must be folders:
+    a link planted in their place would send saves elsewhere. (The data folder itself may be
+    a link: that is the user's own choice.)"""
+    root = data_dir()
+    folder = path.parent
+    for part in [folder, *folder.parents]:
+        if part == root or root not in part.parents:
+            break
+        if part.is_symlink():
+            raise OSError(errno.ELOOP, f"{part} is a link, not the app's own folder")
 
 
 def drop(path: Path) -> bool:
@@ -68,15 +82,16 @@ def pending(game: Any, loaded: Any) -> Path | None:
         return None
 
 
-def write(path: Path, text: str, *, lock: bool = True) -> None:
+def write(path: Path, text: str, *, lock: bool = True, replace: bool = True) -> None:
     """Write a save so that nothing can lose or leak it: the text goes to a new temporary
     file with a random name, created exclusively (a link planted in the folder is never
     followed), flushed to disk, then renamed over `path` in one step, so a reader sees the
     old save or the new one, never half of one. With `lock` (autosaves), a lock file next to
     the save keeps two app instances from writing it at once; without it (a file the player
     named, where a lock file would be litter) two writers still never mix: the last rename
-    wins whole. Any failure (a read-only folder, a full disk) raises OSError, removes the
-    temporary file and leaves the old save as it was."""
+    wins whole. Without `replace`, a file at `path` (even one made a moment ago by someone
+    else) is never replaced: FileExistsError. Any failure (a read-only folder, a full disk)
+    raises OSError, removes the temporary file and leaves the old save as it was."""
     path.parent.mkdir(parents=True, exist_ok=True)
     data = text.encode("utf-8")
     with _locked(path) if lock else contextlib.nullcontext():
@@ -87,12 +102,29 @@ def write(path: Path, text: str, *, lock: bool = True) -> None:
                 os.fsync(fd)
             finally:
                 os.close(fd)
-            os.replace(temporary, path)
+            if replace:
+                os.replace(temporary, path)
+            else:
+                _place_new(temporary, path)
         except BaseException:
             with contextlib.suppress(OSError):
                 os.unlink(temporary)
             raise
         _sync_folder(path.parent)
+
+
+def _place_new(temporary: str, path: Path) -> None:
+    """Give the written file its name only if nothing has it: a hard link fails on an
+    existing name, in one step (no gap between looking and writing)."""
+    try:
+        os.link(temporary, path, follow_symlinks=False)
+    except FileExistsError:
+        raise
+    except OSError:  # a file system without hard links: claim the name, then fill it
+        os.close(os.open(path, os.O_WRONLY | os.O_CREAT | os.O_EXCL | getattr(os, "O_NOFOLLOW", 0), 0o644))
+        os.replace(temporary, path)
+        return
+    os.unlink(temporary)
 
 
 def _sync_folder(folder: Path) -> None:

@@ -38,6 +38,8 @@ MAX_PER_KEY = 4
 MAX_TERMINAL = 500
 #: Resizes are applied at most this often (a flood of them is one resize).
 RESIZE_SECONDS = 0.05
+#: How much lower than the server's a session's priority is.
+SESSION_NICENESS = 5
 #: Memory each session's app may use (its heap: RLIMIT_DATA), and no core files.
 SESSION_MEMORY_BYTES = 2 * 1024**3
 
@@ -54,9 +56,12 @@ def unique_name(name: str, taken: set[str]) -> str:
 
 
 def _limit_session() -> None:
-    """In the session's process, before the app starts: a memory ceiling and no core files."""
+    """In the session's process, before the app starts: a memory ceiling, no core files, and
+    a lower priority than the server's, so no session's solver can starve the matches the
+    hub runs for everyone."""
     import resource
 
+    os.nice(SESSION_NICENESS)
     for kind, value in ((resource.RLIMIT_DATA, SESSION_MEMORY_BYTES), (resource.RLIMIT_CORE, 0)):
         soft, hard = resource.getrlimit(kind)
         ceiling = value if hard == resource.RLIM_INFINITY else min(value, hard)

@@ -59,14 +59,16 @@ class SaveDialog(ModalScreen[Path | None]):
         if folder:
             self.query_one("#error", Plain).update(f"{path} is a folder: add a file name.")
             return
-        if not taken:
-            self._write(path)
+        if not taken and self._write(path, replace=False):
             return
+        self._ask_to_replace(path)
+
+    def _ask_to_replace(self, path: Path) -> None:
         from tui_grid.ui.confirm_dialog import ConfirmDialog
 
         def answered(yes: bool | None) -> None:
             if yes:
-                self._write(path)
+                self._write(path, replace=True)
             else:
                 self.query_one("#error", Plain).update(f"{path} was kept: type another name.")
                 self.query_one(Input).focus()
@@ -74,14 +76,19 @@ class SaveDialog(ModalScreen[Path | None]):
         question = ConfirmDialog(f"Replace {path}?", "It exists already; what it holds now would be lost.", yes="replace it", no="keep it")
         self.app.push_screen(question, answered)
 
-    def _write(self, path: Path) -> None:
+    def _write(self, path: Path, *, replace: bool) -> bool:
+        """Save; False (and the question) when the file appeared meanwhile and was not to be
+        replaced, or a message when it cannot be written."""
         try:  # no lock file: it would be litter next to the player's own file
-            saves.write(path, saves.save_text(self.game, self.loaded, self.session), lock=False)
+            saves.write(path, saves.save_text(self.game, self.loaded, self.session), lock=False, replace=replace)
+        except FileExistsError:
+            return False
         except OSError as exc:
             self.query_one("#error", Plain).update(f"Cannot save to {path}: {exc.strerror or exc}")
-            return
+            return True
         tell(self, f"Saved {plural(len(self.session.log), 'move')} to {path}", title="Saved")
         self.dismiss(path)
+        return True
 
     def action_cancel(self) -> None:
         self.dismiss(None)
