@@ -23,6 +23,7 @@ import os
 import platform
 import random
 import re
+import resource
 import subprocess
 import sys
 import tempfile
@@ -81,18 +82,25 @@ def build_reference(source: Path, into: Path) -> Path:
     return exe
 
 
-def run_reference(exe: Path, board: BunnyBoard, into: Path, time_limit: float) -> tuple[int | None, float, str]:
-    """(tokens or None, wall seconds of the whole process, program text)."""
+def run_reference(exe: Path, board: BunnyBoard, into: Path, time_limit: float) -> tuple[int | None, float, float]:
+    """(tokens or None, wall seconds of the whole process, its CPU seconds)."""
     path = into / "board.txt"
     path.write_text("\n".join(board.rows) + "\n")
+    before = _children_cpu()
     started = time.perf_counter()
     done = subprocess.run([str(exe), str(path), "-C", "2048", "-k", "30", "-t", str(time_limit)], capture_output=True, text=True)
     seconds = time.perf_counter() - started
+    cpu = _children_cpu() - before
     for line in done.stdout.splitlines():
         match = _RESULT.match(line)
         if match:
-            return int(match.group(2)), seconds, match.group(3)
-    return None, seconds, "(no result)"
+            return int(match.group(2)), seconds, cpu
+    return None, seconds, cpu
+
+
+def _children_cpu() -> float:
+    usage = resource.getrusage(resource.RUSAGE_CHILDREN)
+    return usage.ru_utime + usage.ru_stime
 
 
 def loadavg() -> str:
@@ -107,6 +115,7 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--boards", default=",".join(SEED_BOARDS), help="comma-separated seed board names ('' for none)")
     parser.add_argument("--random", type=int, default=24, help="random boards from the generator (default 24)")
     parser.add_argument("--ref", type=Path, default=DEFAULT_REF, help="the C reference source")
+    parser.add_argument("--ref-time-limit", type=float, default=600.0, help="seconds allowed to the C reference per board (default 600)")
     parser.add_argument("--pure", action="store_true", help="our pure-Python path only (no compiled kernel)")
     args = parser.parse_args(argv)
     if args.pure:
@@ -121,17 +130,20 @@ def main(argv: list[str] | None = None) -> int:
             f"- Python {platform.python_version()} on {platform.machine()}, {os.cpu_count()} CPUs"
         )
         print(f"load average before: {loadavg()}")
-        header = f"{'board':<24} {'ours':>4} {'C':>4} {'same':>4} {'ours s':>8} {'C s':>8} {'ratio':>6}  program"
+        header = (
+            f"{'board':<24} {'ours':>4} {'C':>4} {'same':>4} {'ours s':>8} {'C s':>8} {'ratio':>6}"
+            f" {'ours cpu':>8} {'C cpu':>8} {'ratio':>6}  program"
+        )
         print(header)
         print("-" * len(header))
-        total_ours = total_c = 0.0
+        total_ours = total_c = cpu_ours = cpu_c = 0.0
         worst = ("", 0.0)
         failures = []
         for name, board in boards:
-            started = time.perf_counter()
+            started, cpu_started = time.perf_counter(), time.process_time()
             solution = solve(board, args.time_limit)
-            ours = time.perf_counter() - started
-            tokens_c, c_seconds, _ = run_reference(exe, board, into, args.time_limit)
+            ours, ours_cpu = time.perf_counter() - started, time.process_time() - cpu_started
+            tokens_c, c_seconds, c_cpu = run_reference(exe, board, into, args.ref_time_limit)
             if solution.program is None or not run(board, solution.program).complete:
                 raise SystemExit(f"WRONG: {name}: {solution.program} does not complete the board")
             if not solution.proven_optimal:
@@ -141,15 +153,21 @@ def main(argv: list[str] | None = None) -> int:
                 failures.append(f"{name}: ours {solution.tokens} tokens, C {tokens_c}")
             total_ours += ours
             total_c += c_seconds
+            cpu_ours += ours_cpu
+            cpu_c += c_cpu
             if ours > worst[1]:
                 worst = (name, ours)
             print(
                 f"{name:<24} {solution.tokens:>4} {tokens_c if tokens_c is not None else '-':>4} {'yes' if same else 'NO':>4}"
-                f" {ours:8.3f} {c_seconds:8.3f} {ours / max(c_seconds, 1e-3):6.2f}  {solution.program}",
+                f" {ours:8.3f} {c_seconds:8.3f} {ours / max(c_seconds, 1e-3):6.2f}"
+                f" {ours_cpu:8.3f} {c_cpu:8.3f} {ours_cpu / max(c_cpu, 1e-3):6.2f}  {solution.program}",
                 flush=True,
             )
         print("-" * len(header))
-        print(f"{'total':<24} {'':>4} {'':>4} {'':>4} {total_ours:8.2f} {total_c:8.2f} {total_ours / max(total_c, 1e-3):6.2f}")
+        print(
+            f"{'total':<24} {'':>4} {'':>4} {'':>4} {total_ours:8.2f} {total_c:8.2f} {total_ours / max(total_c, 1e-3):6.2f}"
+            f" {cpu_ours:8.2f} {cpu_c:8.2f} {cpu_ours / max(cpu_c, 1e-3):6.2f}"
+        )
         print(f"slowest board (ours): {worst[0]} {worst[1]:.2f}s")
         print(f"load average after: {loadavg()}")
         for failure in failures:
