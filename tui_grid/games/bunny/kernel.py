@@ -637,23 +637,40 @@ class Kernel:
         self.n_states = len(fwd)
         self.fwd = (ctypes.c_int * len(fwd))(*fwd)
         self.n_bytes = (n_squares + 7) // 8 or 1
-        self._codes: dict[tuple, tuple[Any, int, int]] = {}
+        self._codes: dict[int, tuple] = {}
+        self._loop_codes: dict[int, tuple] = {}
         self._zero = bytes(self.n_bytes)
         self._leaves = ctypes.c_longlong(0)
         self._out = (ctypes.c_int * (2 * MAX_LOOPS))()
 
     def _code(self, items: tuple) -> tuple[Any, int, int]:
-        got = self._codes.get(items)
-        if got is None:
+        # keyed by identity (the solver passes the same body objects again and again, and
+        # hashing a nested tuple costs more than encoding it), checked against the object
+        got = self._codes.get(id(items))
+        if got is None or got[0] is not items:
             code, loops = encode(items)
-            got = ((ctypes.c_int * len(code))(*code), len(code), loops)
-            self._codes[items] = got
-        return got
+            got = (items, (ctypes.c_int * len(code))(*code), len(code), loops)
+            self._codes[id(items)] = got
+        return got[1:]
+
+    def _loop_code(self, item: tuple) -> tuple[Any, int, int]:
+        """The code of the one-item sequence `(item,)`, keyed by the loop's body."""
+        got = self._loop_codes.get(id(item[1]))
+        if got is None or got[0] is not item[1]:
+            code, loops = encode((item,))
+            got = (item[1], (ctypes.c_int * len(code))(*code), len(code), loops)
+            self._loop_codes[id(item[1])] = got
+        return got[1:]
+
+    def fits(self, body: tuple) -> bool:
+        """True when the kernel takes this body (or a loop of it): loops nest at most
+        MAX_LOOPS - 1 in all."""
+        return self._code(body)[2] < MAX_LOOPS
 
     def finite_outcomes(self, item: tuple, st: int) -> tuple[list[tuple[int, int, tuple]], int]:
         """(the outcomes solver.finite_outcomes keeps for the finite loop `item` from `st`,
         in its order; the number of count classes run)."""
-        code, length, loops = self._code((item,))
+        code, length, loops = self._loop_code(item)
         lib = self.lib
         nb = self.n_bytes
         width = max(loops, 1) * 2
@@ -677,7 +694,7 @@ class Kernel:
         """((end state, classes, whether the loop alone marks all) of the first count class
         for which the finite loop `item` from `st` and then one `F` mark all of `need`, or
         None; leaves run)."""
-        code, length, loops = self._code((item,))
+        code, length, loops = self._loop_code(item)
         end = ctypes.c_int(0)
         with _LOCK:
             found = self.lib.finite_then_hop(

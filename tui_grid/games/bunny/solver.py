@@ -193,12 +193,16 @@ def _plain(items: tuple) -> bool:
     return not any(is_loop(item) for item in items)
 
 
+HOP_BODY = ("F",)
+
+
 class ShapeBank:
     """Every normal-form loop body of each size, built once and shared."""
 
     def __init__(self) -> None:
         self._bodies: dict[int, list[tuple]] = {}
         self._seqs: dict[int, list[tuple]] = {0: [()]}
+        self.plain: set[tuple] = set()  # the bodies with no loops inside
 
     def sequences(self, size: int) -> list[tuple]:
         """Sequences of exactly `size` tokens obeying the sequence rules (not yet a body)."""
@@ -222,6 +226,7 @@ class ShapeBank:
     def bodies(self, size: int) -> list[tuple]:
         if size not in self._bodies:
             self._bodies[size] = [seq for seq in self.sequences(size) if valid_body(seq)]
+            self.plain.update(body for body in self._bodies[size] if _plain(body))
         return self._bodies[size]
 
 
@@ -478,7 +483,7 @@ class _Search:
         got = self.ev.finite_outcomes.get(key)
         if got is not None:
             return got
-        if self.kernel is not None and _count_loops(item[1]) < kernel.MAX_LOOPS:
+        if self.kernel is not None and self.kernel.fits(item[1]):
             self.poll()
             got, leaves = self.kernel.finite_outcomes(item, st)
             if leaves > 1:
@@ -501,7 +506,7 @@ class _Search:
         for which the top-level finite loop `item` from `st`, then one `F`, marks all of
         `need`; None when none does. Only existence matters here, so no outcomes are kept
         or compared."""
-        if self.kernel is not None and _count_loops(item[1]) < kernel.MAX_LOOPS:
+        if self.kernel is not None and self.kernel.fits(item[1]):
             self.poll()
             hit, leaves = self.kernel.finite_then_hop(item, st, need)
             if leaves > 1:
@@ -559,7 +564,7 @@ class _Search:
         return found
 
     def _forever_covers(self, body: tuple, st: int, need: int) -> tuple | None:
-        if self.kernel is not None and _count_loops(body) <= kernel.MAX_LOOPS:
+        if self.kernel is not None and self.kernel.fits(body):
             self.poll()
             found, leaves = self.kernel.forever_covers(body, st, need)
             if leaves > 1:
@@ -626,16 +631,24 @@ class _Search:
                     s = st - (st & 3) + ((st + (3 if turn == "L" else 1)) & 3)
                     if self.top(s, marks, budget - 1, seq, classes):
                         return True
+            before = prefix[-1] if prefix else None
+            after_hops = before is not None and _is_hop_run(before)
+            plain = self.bank.plain
             for size in range(1, budget - 1):
                 last = size == budget - 2  # then only one F can follow
                 for body in self.bank.bodies(size):
+                    # valid_last(prefix + (item,)) for a loop item, the rules that can apply
+                    if body in plain:
+                        if body == HOP_BODY:
+                            if after_hops or last:
+                                continue  # rule 9 (last: the F after it)
+                        elif is_loop(before) and before[1] == body:
+                            continue  # rule 10
+                        if len(prefix) >= len(body) and prefix[-len(body) :] == body:
+                            continue  # rule 10
                     item = ("loop", body)
                     seq = prefix + (item,)
-                    if not valid_last(seq):
-                        continue
                     if last:
-                        if not valid_last(seq + ("F",)):
-                            continue
                         hit = self.finite_then_hop(item, st, need)
                         if hit is not None:
                             s, cls, alone = hit
