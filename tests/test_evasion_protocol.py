@@ -256,7 +256,9 @@ def test_2016_a_stale_answer_is_ignored_as_the_java_server_does():
 
 @pytest.mark.parametrize("protocol", ["2023", "2016"])
 def test_our_client_plays_our_server_to_a_catch(protocol):
-    with serving(protocol, max_steps=3000, handshake_pause=0.05) as box:
+    # The clock is not what this test is about: a whole game's thinking on a loaded machine
+    # (a CPU hog, a parallel suite) must not make the prey forfeit.
+    with serving(protocol, max_steps=3000, handshake_pause=0.05, clock_seconds=600.0) as box:
         results: dict[str, Any] = {}
         other = threading.Thread(target=lambda: results.update(a=run_client(protocol, "127.0.0.1", box["port"], "a", timeout=10)))
         other.start()
