@@ -45,7 +45,20 @@ class is its least member.
 it, is cached per (loop shape, state, classes): shapes are shared between all programs,
 so `LOOP(n){F}` from a state is computed once for the whole search.
 
-**Pruning.** Only programs in a normal form are generated; see `PRUNES`.
+**Pruning.** Only programs in a normal form are generated; see `PRUNES`. At the top
+level a node that failed with some marks also fails with fewer (same square, heading,
+budget and recent items), and a forever-loop body that failed from a state for some
+needed squares fails for any superset of them. A finite loop followed by the last token
+is only asked whether it and one `F` complete the board, with no outcome lists.
+
+**The compiled kernel** (`kernel.py`, optional): the forever-loop check, the top-level
+finite-loop outcomes and the loop-then-`F` check run in C built with gcc at run time,
+with the very same class splitting in the same order, so both paths return the same
+programs. The kernel first tries each body (and its first class split) on an
+over-approximation (state sets, every loop invocation free to take any count >= 2) and
+skips it when even that cannot mark every needed square. On bench/bunny.py (12 seed and
+24 random boards) pure Python takes 4-15x the C reference's CPU time per board (and
+over 60 s on the hardest), and with the kernel about half of it.
 """
 
 from __future__ import annotations
