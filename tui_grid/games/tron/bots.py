@@ -282,6 +282,13 @@ def _free_neighbours(free: int, cell: int, S: int) -> int:
     return sum(1 for d in (-S, S, -1, 1) if cell + d >= 0 and (free >> (cell + d)) & 1)
 
 
+def _distance(x: int, y: int, S: int) -> int:
+    """Manhattan distance between cells x and y."""
+    dr = x // S - y // S
+    dc = x % S - y % S
+    return (dr if dr >= 0 else -dr) + (dc if dc >= 0 else -dc)
+
+
 def _safe(free: int, head: int, S: int) -> list[int]:
     """Indices (0..3 into WORDS) of moves onto free cells."""
     out = []
@@ -609,6 +616,10 @@ class _Search:
             # The opponent crashes whatever it does; any safe move wins.
             self.score = WIN
             return moves[0]
+        # Toward the opponent first, so that ties go to the move that contests space and
+        # both seats play alike (the fixed UP DOWN LEFT RIGHT order sent red, on the
+        # left, to its wall on a tie and green to the centre).
+        moves.sort(key=lambda i: _distance(a + deltas[i], b, S))
         order = list(moves)
         best = order[0]
         depth = 1
