@@ -52,8 +52,8 @@ async def until(pilot: Any, condition: Callable[[], bool], steps: int = 1500) ->
 
 
 def lobby_ids(app: TuiGridApp) -> list[str]:
-    if not isinstance(app.screen, LobbyScreen):
-        return []
+    if not isinstance(app.screen, LobbyScreen) or not app.screen.query("#lobby"):
+        return []  # not there yet, or not composed yet
     lobby = app.screen.query_one("#lobby")
     return [lobby.get_option_at_index(i).id or "" for i in range(lobby.option_count)]
 

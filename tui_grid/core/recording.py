@@ -8,6 +8,7 @@ import codecs
 import fcntl
 import json
 import os
+import re
 import select
 import signal
 import struct
@@ -25,9 +26,17 @@ def _set_size(fd: int, width: int, height: int) -> None:
     fcntl.ioctl(fd, termios.TIOCSWINSZ, struct.pack("HHHH", height, width, 0, 0))
 
 
+#: Terminal escape sequences (CSI, OSC and two-byte ones), to tell drawn text from setup.
+ESCAPES = re.compile(r"\x1b(\[[0-?]*[ -/]*[@-~]|\][^\x07\x1b]*(\x07|\x1b\\)|[@-Z\\-_])")
+VISIBLE = re.compile(r"[^\s\x00-\x1f]")
+#: Longest wait for the app's first text before the recording's own seconds run anyway.
+FIRST_TEXT_WAIT = 60.0
+
+
 def record(argv: Sequence[str], path: Path, width: int = 80, height: int = 24, seconds: float = 20.0,
            title: str = "tui_grid", env: dict[str, str] | None = None) -> int:
-    """Run `argv` on a `width`x`height` terminal for `seconds`, then press q; write what it
+    """Run `argv` on a `width`x`height` terminal for `seconds` from its first drawn text (a
+    slow start on a busy machine does not eat the recording), then press q; write what it
     printed to `path` as asciicast v2. Returns the number of output events written. The
     file is written through a temporary name, so a failed recording leaves no half file."""
     master, slave = os.openpty()
@@ -39,7 +48,8 @@ def record(argv: Sequence[str], path: Path, width: int = 80, height: int = 24, s
     decoder = codecs.getincrementaldecoder("utf-8")("replace")
     events: list[tuple[float, str]] = []
     started = time.monotonic()
-    quit_at = started + seconds
+    quit_at = started + FIRST_TEXT_WAIT + seconds  # until the app draws its first text
+    drawn = False
     pressed = False
     try:
         while True:
@@ -63,6 +73,8 @@ def record(argv: Sequence[str], path: Path, width: int = 80, height: int = 24, s
             text = decoder.decode(data)
             if text:
                 events.append((time.monotonic() - started, text))
+                if not drawn and VISIBLE.search(ESCAPES.sub("", text)):
+                    drawn, quit_at = True, time.monotonic() + seconds
     finally:
         if process.poll() is None:
             try:
