@@ -184,3 +184,36 @@ async def test_a_flood_of_huge_resizes_is_clamped_and_coalesced(tmp_path: Path) 
             process.stdin.write(b"q")
             await asyncio.wait_for(process.wait_closed(), timeout=30)
     assert lines[-1] == "session end: dan (exit 0)"
+
+
+@pytest.mark.parametrize("how", ["SIGTERM", "SIGKILL"])
+async def test_no_session_outlives_its_server(tmp_path: Path, how: str) -> None:
+    """Found trying it as a user: apps of a server that was killed kept running, at 15-20%
+    CPU each, on terminals nobody held. Stopped (SIGTERM), the server ends them; killed
+    outright, their terminal hangs up and the kernel ends them."""
+    import signal
+
+    env = {**os.environ, "TUI_GRID_DATA": str(tmp_path / "data")}
+    server = subprocess.Popen([sys.executable, "-m", "tui_grid", "serve", "ssh", "--port", "0"], env=env,
+                              stderr=subprocess.PIPE, start_new_session=True)
+    try:
+        assert server.stderr is not None
+        line = await asyncio.to_thread(server.stderr.readline)
+        port = int(line.decode().split(":")[2].split()[0])
+        conn = await asyncssh.connect("127.0.0.1", port, username=f"eve{how[3:].lower()}", known_hosts=None, encoding=None)
+        process = await conn.create_process(term_type="xterm-256color", term_size=(80, 24))
+        assert ANSI_TEXT in await read_until(process, ANSI_TEXT)
+        entry = session_proc(f"eve{how[3:].lower()}")
+        assert entry is not None
+        server.send_signal(getattr(signal, how))
+        await asyncio.to_thread(server.wait, 30)
+        for _ in range(200):
+            if not entry.exists():
+                break
+            await asyncio.sleep(0.05)
+        assert not entry.exists()
+        conn.close()
+    finally:
+        if server.poll() is None:
+            server.kill()
+            server.wait(10)

@@ -305,13 +305,21 @@ def _serve_ssh(rest: list[str]) -> int:
     options = SSHServerOptions(data, auth, keys, parse_count("--max-sessions", args.max_sessions), lambda text: print(f"tui-grid: {text}", file=sys.stderr, flush=True), games)
 
     async def serve() -> None:
+        import signal
+
+        loop = asyncio.get_running_loop()
+        stopping = asyncio.Event()
+        for number in (signal.SIGTERM, signal.SIGHUP):  # a clean end: every session's app goes with the server
+            loop.add_signal_handler(number, stopping.set)
         try:
             server = await start(args.host, port, key_path, options)
             bound = server.sockets[0].getsockname()[1]
             print(f"tui-grid: serving ssh on {args.host}:{bound} (auth {auth}): ssh -p {bound} {args.host}", file=sys.stderr, flush=True)
+            await stopping.wait()
+            server.close()
             await server.wait_closed()
         finally:
-            options.close()  # the hub's matches, links and socket
+            options.close()  # every session's app, the hub's matches, links and socket
 
     try:
         asyncio.run(serve())

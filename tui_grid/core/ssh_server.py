@@ -61,6 +61,13 @@ def _limit_session() -> None:
     hub runs for everyone."""
     import resource
 
+    # The pty becomes the session's controlling terminal: when the connection's side of it
+    # closes, the kernel hangs the app up (SIGHUP), so no app outlives its terminal, even
+    # if this server is killed outright.
+    try:
+        fcntl.ioctl(0, termios.TIOCSCTTY, 0)
+    except OSError:
+        pass
     os.nice(SESSION_NICENESS)
     for kind, value in ((resource.RLIMIT_DATA, SESSION_MEMORY_BYTES), (resource.RLIMIT_CORE, 0)):
         soft, hard = resource.getrlimit(kind)
@@ -117,12 +124,18 @@ class SSHServerOptions:
         self.names: set[str] = set()  # connected players' names: unique while connected
         self.per_address: dict[str, int] = {}
         self.per_key: dict[str, int] = {}
+        self.children: set[int] = set()  # the sessions' apps, each leading its process group
         self.pace = pace
         self.hub: Hub | None = None  # made by `start`; `close` ends it
 
 
     def close(self) -> None:
-        """End the hub (its matches, links and socket)."""
+        """End every session's app, and the hub (its matches, links and socket)."""
+        for pid in list(self.children):
+            try:
+                os.killpg(pid, signal.SIGKILL)
+            except ProcessLookupError:
+                pass
         if self.hub is not None:
             self.hub.close()
             self.hub = None
@@ -208,6 +221,7 @@ async def _session(process: Any, options: SSHServerOptions) -> None:
         *app_argv(process.command, options.games), stdin=slave, stdout=slave, stderr=slave, env=env,
         start_new_session=True, preexec_fn=_limit_session)
     os.close(slave)
+    options.children.add(child.pid)
     loop = asyncio.get_running_loop()
     done = asyncio.Event()
 
@@ -266,6 +280,7 @@ async def _session(process: Any, options: SSHServerOptions) -> None:
         except ProcessLookupError:
             pass
         await child.wait()
+        options.children.discard(child.pid)
         os.close(master)
         if options.hub is not None and token is not None:
             options.hub.forget(token)
