@@ -84,10 +84,11 @@ def test_progress_lines_reach_a_log_when_stderr_is_no_terminal(capsys, monkeypat
     import tui_grid.cli as cli
 
     monkeypatch.setattr(cli, "LOG_PROGRESS_SECONDS", 0.0)
-    assert main(["solve", "jimmy", HARD_JIMMY, "--time-limit", "60"]) == 0
-    _, err = capsys.readouterr()
+    assert main(["solve", "jimmy", HARD_JIMMY, "--time-limit", "2"]) == 0  # no escape, proven at once
+    out, err = capsys.readouterr()
     lines = err.splitlines()
-    assert lines and all(line.startswith("tui-grid: solving ") and " nodes, " in line and "of 60 s" in line for line in lines)
+    assert lines and all(line.startswith("tui-grid: solving ") and " nodes, " in line and "of 2 s" in line for line in lines)
+    assert "no escape (proven); the time limit ran out while looking for the longest line" in out  # found by this test: 24 s before
 
 
 def test_bunny_settles_for_its_best_program_at_the_limit(capsys) -> None:

@@ -475,6 +475,8 @@ def _solve(game: GameDefinition, rest: list[str]) -> int:
         try:
             with stderr_progress(f"solving {loaded.title}", time_limit) as control:
                 record = solver.solve_record(engine, state, control, **extra)
+                # The drawing may search too (Jimmy's longest line): within the same limit.
+                drawing = None if args.json else solver.solve_drawing(engine, state, record, control)
         except OutOfTime as exc:
             gave_up = True
             print(f"tui-grid: {loaded.title}: {exc}", file=sys.stderr, flush=True)
@@ -487,7 +489,7 @@ def _solve(game: GameDefinition, rest: list[str]) -> int:
         else:
             if len(started) > 1:
                 print(("\n" if index else "") + f"== {loaded.title} ==")
-            print(solver.solve_drawing(engine, state, record), flush=True)
+            print(drawing, flush=True)
     return EXIT_GAVE_UP if gave_up else EXIT_MEMORY_CAPPED if capped else 0
 
 

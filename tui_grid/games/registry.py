@@ -285,7 +285,7 @@ class Solvable(Plannable):
         """The exact JSON object `tui-grid solve GAME BOARD --json` prints."""
 
     @abstractmethod
-    def solve_drawing(self, engine: Engine[Any, Any], state: Any, record: dict[str, Any]) -> str:
+    def solve_drawing(self, engine: Engine[Any, Any], state: Any, record: dict[str, Any], control: SearchControl | None = None) -> str:
         """A readable picture of the answer, for `solve` without --json."""
 
     def add_solve_arguments(self, parser: argparse.ArgumentParser) -> None:

@@ -187,7 +187,7 @@ class BunnyGame(BoardFiles, Generated, Solvable, GameDefinition):
             "seconds": round(found.seconds, 3),
         }
 
-    def solve_drawing(self, engine: BunnyEngine, state: BunnyState, record: dict[str, Any]) -> str:
+    def solve_drawing(self, engine: BunnyEngine, state: BunnyState, record: dict[str, Any], control: SearchControl | None = None) -> str:
         if record["program"] is None:
             return "unsolvable: some squares cannot be reached from S"
         program = parse_program(record["program"])

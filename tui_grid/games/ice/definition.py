@@ -119,7 +119,7 @@ class IceGame(BoardFiles, Generated, Solvable, GameDefinition):
             return {"solvable": False, "path": None}
         return {"solvable": True, "path": solution.route_string(), "moves": solution.moves, "distance": solution.distance}
 
-    def solve_drawing(self, engine: IceEngine, state: IceState, record: dict[str, Any]) -> str:
+    def solve_drawing(self, engine: IceEngine, state: IceState, record: dict[str, Any], control: SearchControl | None = None) -> str:
         board = engine.board
         grid = [list(row) for row in board.rows]
         pos = state.pos

@@ -6,7 +6,7 @@ from typing import Any, Mapping
 
 from tui_grid.core.words import plural
 from tui_grid.core.boardfile import BoardText
-from tui_grid.core.control import SearchControl
+from tui_grid.core.control import OutOfTime, SearchControl
 from tui_grid.core.engine import Plan
 from tui_grid.core.errors import UsageError
 from tui_grid.core.geometry import Direction
@@ -147,15 +147,18 @@ class JimmyGame(BoardFiles, Generated, Solvable, GameDefinition):
             {"escape": False, "proven": line.proven},
         )
 
-    def solve_drawing(self, engine: JimmyEngine, state: JimmyState, record: dict[str, Any]) -> str:
+    def solve_drawing(self, engine: JimmyEngine, state: JimmyState, record: dict[str, Any], control: SearchControl | None = None) -> str:
         board = engine.board
         if record["escape"]:
             moves = [Direction.from_letter(letter) for letter in record["path"]]
             summary = f"escape in {plural(len(moves), 'move')}: {''.join(record['path']) or '(already on the border)'}"
         else:
-            line = survive(board, state)
-            moves = list(line.path)
-            summary = f"no escape; the longest line lasts {plural(len(moves), 'move')}, then {line.end.reason}"
+            try:
+                line = survive(board, state, control, seconds=control.seconds if control is not None else None)
+                moves = list(line.path)
+                summary = f"no escape; the longest line lasts {plural(len(moves), 'move')}, then {line.end.reason}"
+            except OutOfTime:  # proven: no escape; the longest line is what ran out of time
+                moves, summary = [], "no escape (proven); the time limit ran out while looking for the longest line"
         grid = [list(row) for row in engine.observation(state).replace("o", ".").split("\n")]
         current = state
         for direction in moves:

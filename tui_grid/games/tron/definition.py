@@ -215,7 +215,7 @@ class TronGame(BoardFiles, Generated, Solvable, GameDefinition):
         record = analyse(state, seat, time_ms, control)
         return {"move": record["move"], "score": record["score"], "depth": record["depth"], "player": "rg"[seat], "mode": record["mode"], "nodes": record["nodes"]}
 
-    def solve_drawing(self, engine: TronEngine, state: TronState, record: dict[str, Any]) -> str:
+    def solve_drawing(self, engine: TronEngine, state: TronState, record: dict[str, Any], control: SearchControl | None = None) -> str:
         from tui_grid.games.tron.engine import direction_of
 
         seat = "rg".index(record.get("player", "r"))
