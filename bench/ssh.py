@@ -74,7 +74,7 @@ async def key_latencies(stream, write, keys: int) -> list[float]:  # type: ignor
 def start_server(data: Path) -> tuple[subprocess.Popen[bytes], int, float]:
     env = {**os.environ, "TUI_GRID_DATA": str(data)}
     start = time.perf_counter()
-    server = subprocess.Popen([sys.executable, "-m", "tui_grid", "serve", "ssh", "--port", "0"], cwd=ROOT, env=env,
+    server = subprocess.Popen([sys.executable, "-m", "tui_grid", "serve", "ssh", "--port", "0", "--max-per-address", "64"], cwd=ROOT, env=env,
                               stderr=subprocess.PIPE)
     assert server.stderr is not None
     line = server.stderr.readline().decode()

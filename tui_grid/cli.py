@@ -288,6 +288,7 @@ def _serve_ssh(rest: list[str]) -> int:
                             "(the default unless the address is loopback)")
         parser.add_argument("--authorized-keys", default=None, metavar="FILE", help="public keys allowed in with --auth keys")
         parser.add_argument("--max-sessions", default="32", metavar="N", help="sessions at once (default 32)")
+        parser.add_argument("--max-per-address", default="4", metavar="N", help="sessions from one address at once (default 4)")
 
     args = _sub_parser("tui-grid serve ssh", configure).parse_args(rest)
     port = parse_count("--port", args.port, 0)
@@ -303,6 +304,8 @@ def _serve_ssh(rest: list[str]) -> int:
     key_path = Path(args.host_key).expanduser() if args.host_key else data / "ssh_host_ed25519_key"
     games = tuple(game.key for game in all_games())
     options = SSHServerOptions(data, auth, keys, parse_count("--max-sessions", args.max_sessions), lambda text: print(f"tui-grid: {text}", file=sys.stderr, flush=True), games)
+
+    options.max_per_address = parse_count("--max-per-address", args.max_per_address)
 
     async def serve() -> None:
         import signal

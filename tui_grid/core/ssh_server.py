@@ -124,6 +124,7 @@ class SSHServerOptions:
         self.names: set[str] = set()  # connected players' names: unique while connected
         self.per_address: dict[str, int] = {}
         self.per_key: dict[str, int] = {}
+        self.max_per_address = MAX_PER_ADDRESS
         self.children: set[int] = set()  # the sessions' apps, each leading its process group
         self.pace = pace
         self.hub: Hub | None = None  # made by `start`; `close` ends it
@@ -187,8 +188,8 @@ async def _session(process: Any, options: SSHServerOptions) -> None:
     why = ""
     if options.sessions >= options.max_sessions:
         why = f"the server is full ({options.max_sessions} sessions)"
-    elif options.per_address.get(address, 0) >= MAX_PER_ADDRESS:
-        why = f"{MAX_PER_ADDRESS} sessions from {address} already"
+    elif options.per_address.get(address, 0) >= options.max_per_address:
+        why = f"{options.max_per_address} sessions from {address} already"
     elif fingerprint and options.per_key.get(fingerprint, 0) >= MAX_PER_KEY:
         why = f"{MAX_PER_KEY} sessions with this key already"
     if why:
