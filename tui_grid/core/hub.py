@@ -35,6 +35,7 @@ from tui_grid.core.agents import Agent, HumanAgent
 from tui_grid.core.hub_publish import TOKEN_FILE
 from tui_grid.core.hub_wire import MAX_BACKLOG, LineReader, WireError, encode, int_field, text_field
 from tui_grid.core.live import LiveMatch
+from tui_grid.core.network import hang_up
 from tui_grid.core.players import PlayerContext
 from tui_grid.core.session import Change, Session
 from tui_grid.core.text import printable
@@ -184,14 +185,38 @@ class Link:
             if self._shut_down:
                 return
             self._shut_down = True
-        try:
-            self.sock.shutdown(socket.SHUT_RDWR)
-        except OSError:
-            pass
-        self.sock.close()
+        hang_up(self.sock)
 
 
-class HostedMatch:
+class WatchedMatch:
+    """What every match in the lobby shares: who watches it, the news they are all sent, and
+    its line in the lobby (from `score_text` and `round_now`)."""
+
+    id: int
+    game_key: str
+    board: str
+    names: tuple[str, ...]
+    rounds: int
+    players: list[Link | None]
+    watchers: list[Link]
+
+    def _send_all(self, message: dict[str, Any]) -> None:
+        for link in list(self.watchers):
+            link.send(message)
+
+    def score_text(self) -> str:
+        raise NotImplementedError
+
+    def round_now(self) -> int:
+        raise NotImplementedError
+
+    def summary(self) -> dict[str, Any]:
+        return {"id": self.id, "game": self.game_key, "board": self.board, "names": list(self.names),
+                "score": self.score_text(), "round": min(self.rounds, self.round_now() + 1), "rounds": self.rounds,
+                "watchers": sum(1 for w in self.watchers if w not in self.players)}
+
+
+class HostedMatch(WatchedMatch):
     """A match between linked players (or a player and a builtin bot) played here: the
     driver on its thread, a conductor thread for countdowns, idle checks and rounds."""
 
@@ -264,10 +289,6 @@ class HostedMatch:
         if participant in seating and not session.over:
             self._forfeit(session, seating.index(participant), reason)
         self.round_over.set()
-
-    def _send_all(self, message: dict[str, Any]) -> None:
-        for link in list(self.watchers):
-            link.send(message)
 
     def note(self, text: str) -> None:
         self._send_all({"t": "note", "text": text})
@@ -370,13 +391,11 @@ class HostedMatch:
     def score_text(self) -> str:
         return self.feed.match.score.summary()
 
-    def summary(self) -> dict[str, Any]:
-        return {"id": self.id, "game": self.game_key, "board": self.board, "names": list(self.names),
-                "score": self.score_text(), "round": min(self.rounds, self.feed.match.round_index + 1),
-                "rounds": self.rounds, "watchers": sum(1 for w in self.watchers if w not in self.players)}
+    def round_now(self) -> int:
+        return self.feed.match.round_index
 
 
-class RelayedMatch:
+class RelayedMatch(WatchedMatch):
     """A match played elsewhere (the Evasion architect's) that a publisher link sends step
     by step: kept here (the rounds so far and this round's log) for spectators who join
     midway, and relayed to everyone watching. Nobody plays it from the lobby."""
@@ -440,19 +459,13 @@ class RelayedMatch:
             return "end"
         return None
 
-    def _send_all(self, message: dict[str, Any]) -> None:
-        for link in list(self.watchers):
-            link.send(message)
-
     def score_text(self) -> str:
         wins = [sum(1 for r in self.results if r[0] == index) for index in range(len(self.names))]
         draws = sum(1 for r in self.results if r[0] is None)
         return " · ".join(f"{name} {count}" for name, count in zip(self.names, wins)) + f" · draws {draws}"
 
-    def summary(self) -> dict[str, Any]:
-        return {"id": self.id, "game": self.game_key, "board": self.board, "names": list(self.names),
-                "score": self.score_text(), "round": min(self.rounds, len(self.results) + 1), "rounds": self.rounds,
-                "watchers": len(self.watchers)}
+    def round_now(self) -> int:
+        return len(self.results)
 
 
 class Hub:
@@ -471,7 +484,7 @@ class Hub:
         self.links: dict[str, Link] = {}
         self.challenges: dict[int, Challenge] = {}
         self.queue: dict[str, Link] = {}
-        self.matches: dict[int, HostedMatch | RelayedMatch] = {}
+        self.matches: dict[int, WatchedMatch] = {}
         self.publish_token = secrets.token_hex(16)  # in the hub's folder, for the same user's architect
         self.publishers = itertools.count(1)
         self._ids = itertools.count(1)

@@ -20,6 +20,7 @@ from tui_grid.core.engine import Engine
 from tui_grid.core.hub_wire import LineReader, WireError, encode
 from tui_grid.core.live import MatchFeed
 from tui_grid.core.match import Match, RoundResult
+from tui_grid.core.network import hang_up
 
 Listener = Callable[[dict[str, Any]], None]
 
@@ -110,11 +111,7 @@ class HubClient:
         if self.closed.is_set():
             return
         self.closed.set()
-        try:
-            self.sock.shutdown(socket.SHUT_RDWR)
-        except OSError:
-            pass
-        self.sock.close()
+        hang_up(self.sock)
 
 
 def hub_from_environment() -> HubClient | None:

@@ -31,6 +31,15 @@ MAX_LINE = 4096
 BACKSTOP_SECONDS = 5.0
 
 
+def hang_up(sock: socket.socket) -> None:
+    """End a connection both ways now (a peer blocked on it wakes up), then free it."""
+    try:
+        sock.shutdown(socket.SHUT_RDWR)
+    except OSError:
+        pass
+    sock.close()
+
+
 class Disconnected(AgentError):
     pass
 
@@ -130,11 +139,7 @@ class LineConnection:
         if self.closed:
             return
         self.closed = True
-        try:
-            self.sock.shutdown(socket.SHUT_RDWR)
-        except OSError:
-            pass
-        self.sock.close()
+        hang_up(self.sock)
 
     def __enter__(self) -> LineConnection:
         return self
