@@ -21,6 +21,7 @@ from tui_grid.core.control import SearchControl
 from tui_grid.core.errors import BoardError, UsageError
 from tui_grid.core.geometry import Direction
 from tui_grid.core.live import MatchFeed
+from tui_grid.core.text import echo
 from tui_grid.core.players import LOCAL_KINDS, PlayerContext, is_program, parse_player
 from tui_grid.games.registry import GameDefinition, LoadedBoard
 from tui_grid.games.tron.engine import TronEngine
@@ -249,7 +250,7 @@ class TronScreen(MatchScreen[TronState]):
         for agent in self.match.participants:  # the seat is named already: drop the command line
             label = getattr(agent, "label", "")
             if label:
-                reason = reason.replace(f" ({label})", "")
+                reason = reason.replace(f" ({echo(label)})", "")  # as the agent quoted it
         line1 = f"Round {result.index + 1}: {name_seats(reason, names)}."
         if result.winner is None:
             line1 += " A draw."
