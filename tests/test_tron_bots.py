@@ -118,6 +118,18 @@ def test_space_estimates() -> None:
     assert chamber_bound(region, field.heads[0], field.S) == 5
 
 
+@settings(max_examples=80, deadline=None)
+@given(positions(), st.integers(0, 1), st.sampled_from([(1, 0), (55, 194), (0, 1)]))
+def test_the_two_chamber_searches_agree(state: TronState, seat: int, weights: tuple[int, int]) -> None:
+    """The recursive chamber search (small regions) computes the iterative one's value."""
+    field = Field(state.rows, state.heads)
+    head = field.heads[seat]
+    region = flood(field.free, head, field.S)
+    k_cell, k_edge = weights
+    expected = bots._chambers_iterative(region, head, field.S, field.free, k_cell, k_edge)
+    assert bots._chambers_recursive(region, head, field.S, field.free, k_cell, k_edge) == expected
+
+
 def test_territory_while_connected_counts_chambers_and_edges() -> None:
     """The fight's evaluation (after a1k0n): each side's Voronoi cells, weighed by cell and
     by free neighbours, through the chamber tree (cells behind a cut cell count only for

@@ -76,7 +76,7 @@ SEP = 500
 #: starts (an unfinished iteration still counts when its first, previously best, move
 #: was searched, so starting late costs little).
 USE = 0.85
-START_LIMIT = 0.5
+START_LIMIT = 0.8
 #: What a draw is worth to the hard bot: about a separated position three cells behind
 #: (a draw is no win; it still beats a clear loss).
 CONTEMPT = SEP + 3 * K_NODES
@@ -208,7 +208,72 @@ def chamber_value(region: int, head: int, free: int, S: int, k_cell: int, k_edge
     return _chambers(region, head, S, free, k_cell, k_edge)
 
 
+#: Regions up to this many cells take the recursive chamber search (Python's recursion
+#: limit is 1000 frames); larger ones the iterative one.
+RECURSIVE_CELLS = 400
+#: A cell's weight in `_chambers_recursive`, by its hex digit there (8 + free neighbours).
+_DIGITS = "89abc"
+
+
 def _chambers(region: int, head: int, S: int, free: int, k_cell: int, k_edge: int) -> int:
+    """The chamber-tree value of `region` seen from `head` (see `_chambers_iterative`)."""
+    if region.bit_count() <= RECURSIVE_CELLS:
+        return _chambers_recursive(region, head, S, free, k_cell, k_edge)
+    return _chambers_iterative(region, head, S, free, k_cell, k_edge)
+
+
+def _chambers_recursive(region: int, head: int, S: int, free: int, k_cell: int, k_edge: int) -> int:
+    """`_chambers_iterative`'s value, about twice as fast on small regions: the cells are
+    first read into a string of hex digits, one per cell (8 for a cell of the region plus
+    its number of free neighbours, 0..4 outside it), built with a few big-int operations
+    (each bitset is written in binary and read back in base 16, so that four of them add
+    up digit by digit without carries); the search then indexes that string and recurses."""
+    n = max(region.bit_length(), head + 1) + 2 * S + 2  # padding: negative indices land in it
+    fmt = f"0{n}b"
+    mask = (1 << n) - 1
+    if k_edge:
+        total = (int(format(region, fmt), 16) << 3) + int(format((free >> 1) & mask, fmt), 16) \
+            + int(format((free << 1) & mask, fmt), 16) + int(format((free >> S) & mask, fmt), 16) \
+            + int(format((free << S) & mask, fmt), 16)
+        code = format(total, f"0{n}x")[::-1]
+    else:
+        code = format(region, fmt)[::-1].replace("1", "8")
+    weight = {digit: k_cell + k_edge * i for i, digit in enumerate(_DIGITS)}
+    disc = [0] * n  # 0: not visited; discovery numbers start at 1
+    disc[head] = 1
+    counter = [1]
+
+    def visit(v: int, parent: int) -> tuple[int, int, int]:
+        """(low, own chamber's value, best chamber behind a cut cell) of v's subtree."""
+        d = disc[v]
+        low = d
+        size = weight[code[v]] if v != head else 0
+        ext = 0
+        for w in (v - S, v + S, v - 1, v + 1):
+            dw = disc[w]
+            if dw:
+                if dw < low and w != parent:
+                    low = dw
+            elif code[w] >= "8":
+                counter[0] += 1
+                disc[w] = counter[0]
+                lw, sw, ew = visit(w, v)
+                if lw < low:
+                    low = lw
+                if lw >= d:  # w's subtree is a chamber behind v
+                    if sw + ew > ext:
+                        ext = sw + ew
+                else:
+                    size += sw
+                    if ew > ext:
+                        ext = ew
+        return low, size, ext
+
+    _, size, ext = visit(head, -1)
+    return size + ext
+
+
+def _chambers_iterative(region: int, head: int, S: int, free: int, k_cell: int, k_edge: int) -> int:
     """Tarjan's depth-first search for cut cells over `region` from `head` (not in it),
     on flat lists indexed by cell (much faster than dicts). A child whose subtree cannot
     reach above its parent is a chamber behind a cut cell: the parent keeps only its best
