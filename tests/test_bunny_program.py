@@ -5,6 +5,7 @@ from __future__ import annotations
 import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
+from tests.examples import examples
 
 from tui_grid.games.bunny.program import F, L, R, Loop, Program, ProgramError, format_program, parse_program
 
@@ -20,7 +21,7 @@ def programs(max_leaves: int = 12) -> st.SearchStrategy[Program]:
     return st.lists(nodes, max_size=5).map(lambda items: Program(tuple(items)))
 
 
-@settings(derandomize=True, max_examples=200)
+@settings(derandomize=True, max_examples=examples(200))
 @given(programs())
 def test_parse_print_round_trip(program: Program) -> None:
     text = format_program(program)

@@ -25,6 +25,7 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import event as _hypothesis_event
 from hypothesis import strategies as st
 from hypothesis.errors import InvalidArgument
+from tests.examples import examples as scaled
 
 
 def event(text: str) -> None:
@@ -50,10 +51,10 @@ from tui_grid.games.registry import (
 SOURCE = "fuzz.txt"
 
 
-def fuzz(examples: int) -> settings:
+def fuzz(count: int) -> settings:
     """Reproducible runs (derandomized, no example database) with no per-example deadline."""
     return settings(
-        max_examples=examples,
+        max_examples=scaled(count),
         derandomize=True,
         deadline=None,
         database=None,

@@ -8,6 +8,7 @@ import threading
 import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
+from tests.examples import examples
 
 from tui_grid.core.control import Cancelled, SearchControl
 from tui_grid.core.geometry import DIRECTIONS, Pos
@@ -151,7 +152,7 @@ def small_maps(draw: st.DrawFn) -> IceBoard:
     return make_board(["".join(line) for line in cells])
 
 
-@settings(max_examples=400, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@settings(max_examples=examples(400), deadline=None, suppress_health_check=[HealthCheck.too_slow])
 @given(board=small_maps(), data=st.data())
 def test_solver_is_optimal_on_small_random_maps(board: IceBoard, data: st.DataObject) -> None:
     expected = brute_force(board, board.start)

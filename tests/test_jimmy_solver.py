@@ -8,6 +8,7 @@ from pathlib import Path
 import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
+from tests.examples import examples
 
 from tui_grid.core.boardfile import parse_board_text, read_board_file
 from tui_grid.core.control import Cancelled, SearchControl
@@ -189,7 +190,7 @@ def walk(b: JimmyBoard, choices: list[int]) -> JimmyState:
     return state
 
 
-@settings(max_examples=1500, derandomize=True, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@settings(max_examples=examples(1500), derandomize=True, deadline=None, suppress_health_check=[HealthCheck.too_slow])
 @given(boards())
 def test_solver_matches_baseline(b: JimmyBoard) -> None:
     expected, _ = dfs_escape(b)
@@ -197,7 +198,7 @@ def test_solver_matches_baseline(b: JimmyBoard) -> None:
         assert check(b, options=options) is expected
 
 
-@settings(max_examples=1200, derandomize=True, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@settings(max_examples=examples(1200), derandomize=True, deadline=None, suppress_health_check=[HealthCheck.too_slow])
 @given(boards(), st.lists(st.integers(0, 3), max_size=6))
 def test_solver_matches_baseline_mid_game(b: JimmyBoard, choices: list[int]) -> None:
     state = walk(b, choices)
@@ -206,7 +207,7 @@ def test_solver_matches_baseline_mid_game(b: JimmyBoard, choices: list[int]) -> 
         assert check(b, state, options) is expected
 
 
-@settings(max_examples=300, derandomize=True, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@settings(max_examples=examples(300), derandomize=True, deadline=None, suppress_health_check=[HealthCheck.too_slow])
 @given(boards(max_side=5), st.lists(st.integers(0, 3), max_size=3))
 def test_survive_lines_replay(b: JimmyBoard, choices: list[int]) -> None:
     state = walk(b, choices)

@@ -19,7 +19,7 @@ from typing import Any, NoReturn
 from tui_grid import __version__
 from tui_grid.core.control import DEFAULT_TIME_LIMIT, OutOfTime, SearchControl
 from tui_grid.core.errors import BoardError, UsageError
-from tui_grid.core.hub import ONLINE_GAMES
+from tui_grid.core.hub_wire import ONLINE_GAMES
 from tui_grid.core.text import SafeStream, write_control
 from tui_grid.games.registry import (
     BoardFiles,

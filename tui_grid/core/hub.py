@@ -33,15 +33,13 @@ from typing import Any, Callable
 
 from tui_grid.core.agents import Agent, HumanAgent
 from tui_grid.core.hub_publish import TOKEN_FILE
-from tui_grid.core.hub_wire import MAX_BACKLOG, LineReader, WireError, encode, int_field, text_field
+from tui_grid.core.hub_wire import MAX_BACKLOG, ONLINE_GAMES, LineReader, WireError, encode, int_field, text_field
 from tui_grid.core.live import LiveMatch
 from tui_grid.core.network import hang_up
 from tui_grid.core.players import PlayerContext
 from tui_grid.core.session import Change, Session
 from tui_grid.core.text import printable
 
-#: The games played head to head online.
-ONLINE_GAMES = ("tron", "evasion")
 #: A quick match's rounds (two: each player plays both seats).
 QUICK_ROUNDS = 2
 MAX_ROUNDS = 9

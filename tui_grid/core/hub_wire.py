@@ -13,6 +13,9 @@ import socket
 from typing import Any
 
 #: The longest line either side accepts (a spectator's first round log fits easily).
+#: The games the hub hosts (the lobby's choices, `tui-grid online GAME`).
+ONLINE_GAMES = ("tron", "evasion")
+
 MAX_LINE = 1 << 20
 #: Bytes a peer may leave unread before it is dropped (a stalled client cannot make the
 #: hub hold the whole match for it).

@@ -98,7 +98,7 @@ def app_argv(command: str | None, games: tuple[str, ...]) -> list[str]:
     """What a session runs: the menu; a game's quick-match queue when the client names a
     game played online (`ssh -t host tron`); else that game's boards. Any other command is
     ignored: nothing a client types is run."""
-    from tui_grid.core.hub import ONLINE_GAMES
+    from tui_grid.core.hub_wire import ONLINE_GAMES
 
     argv = [sys.executable, "-m", "tui_grid"]
     word = (command or "").strip().lower()

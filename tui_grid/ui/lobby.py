@@ -16,7 +16,8 @@ from textual.message import Message
 from textual.screen import Screen
 from textual.widgets import Footer, OptionList, Select
 
-from tui_grid.core.hub import MAX_ROUNDS, ONLINE_GAMES, QUICK_ROUNDS, default_board
+from tui_grid.core.hub import MAX_ROUNDS, QUICK_ROUNDS, default_board
+from tui_grid.core.hub_wire import ONLINE_GAMES
 from tui_grid.core.hub_client import HubClient, HubFeed
 from tui_grid.ui.form import FormDialog
 from tui_grid.ui.plain import Plain, PlainInput, option, styled, tell
