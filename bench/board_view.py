@@ -1,9 +1,15 @@
 """Repaint time of a 300x300 board in every zoom, at 80x24 and 200x60: an Ice board, and
 an Evasion board in play (hunter, prey and walls after 400 steps of the builtin bots).
 
-`rows` is the board view as shipped (a game hands over whole rows, styles cached);
-`per-cell` is the same view forced through one `cell()` call per cell, as every game
-drew before, measured in the same run. A repaint renders every visible line once.
+A repaint is what Textual does after `refresh()`: `render_lines` over the whole view, the
+board view drawing each line it does not have already. For Ice (no row keys: every line
+is drawn) `rows` is the view as shipped and `per-cell` the same view forced through one
+`cell()` call per cell. For Evasion, `full` draws every line (the line cache emptied, as
+after a resize or a zoom) and `step` is the repaint after one step of play, which draws
+only the lines whose rows changed (`lines`: how many): `show()` marks them dirty and
+Textual renders just those; both are measured in the same run.
+The bench runs unchanged on the tree before the line cache, for a before/after at the
+same load (there every repaint is a full one).
 
     python bench/board_view.py
 """
@@ -11,11 +17,15 @@ drew before, measured in the same run. A repaint renders every visible line once
 from __future__ import annotations
 
 import asyncio
+import os
 import sys
 import time
+from collections.abc import Callable
 from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
+
+from textual.geometry import Region  # noqa: E402
 
 from tui_grid.games.ice.screen import IceBoardView, IceScreen  # noqa: E402
 from tui_grid.games.registry import get_game  # noqa: E402
@@ -26,18 +36,27 @@ from tui_grid.ui.settings import Settings  # noqa: E402
 REPEATS = 5
 
 
-def repaint(view: BoardView) -> float:
-    """Seconds for one full repaint (best of REPEATS)."""
+def forget_lines(view: BoardView) -> None:
+    """Empty the view's line cache (absent before the cache existed)."""
+    getattr(view, "_lines", {}).clear()
+
+
+def repaint(view: BoardView, before: Callable[[], None] = lambda: None) -> float:
+    """Seconds for one whole repaint as Textual asks for it (best of REPEATS); `before`
+    runs untimed ahead of each (to set up what the repaint sees)."""
     best = float("inf")
-    height = view.scrollable_content_region.height
     for _ in range(REPEATS):
-        view._styles.clear()
-        view._pair_styles.clear()
+        before()
         started = time.perf_counter()
-        for y in range(height):
-            view.render_line(y)
+        repaint_once(view)
         best = min(best, time.perf_counter() - started)
     return best
+
+
+def repaint_once(view: BoardView) -> None:
+    """Mark the whole view dirty and render it, as Textual's next frame would."""
+    view.refresh()
+    view.render_lines(Region(0, 0, view.size.width, view.size.height))
 
 
 async def measure(size: tuple[int, int]) -> list[tuple[str, float, float]]:
@@ -79,9 +98,10 @@ def evasion_in_play():  # type: ignore[no-untyped-def]
     return engine, previous, state
 
 
-async def measure_evasion(size: tuple[int, int]) -> list[tuple[str, float, float, int]]:
-    """Per zoom: a full repaint just after the walls changed (their caches rebuilt), one after
-    a step that moved only the hunter and prey (caches warm), and the walls standing."""
+async def measure_evasion(size: tuple[int, int]) -> list[tuple[str, float, float, int | None, int]]:
+    """Per zoom: a repaint drawing every line, and one after a step of play (the state
+    before it drawn by Textual, the focus followed as the screen does), with how many
+    lines that step drew."""
     from tui_grid.games.evasion.screen import EvasionScreen
 
     engine, before, state = evasion_in_play()
@@ -96,22 +116,37 @@ async def measure_evasion(size: tuple[int, int]) -> list[tuple[str, float, float
         view.use(engine, state)
         for zoom in (Zoom.WIDE, Zoom.NARROW, Zoom.HALF, Zoom.WHOLE):
             view.zoom_choice = zoom
-            view.show(state)
+            view.show(state, focus=screen.focus_of(state))
             await pilot.pause()
-            cold = float("inf")
-            for _ in range(REPEATS):
-                view._rows_for = view._blocks_for = None  # as if a wall had just been built
-                view.show(before)
-                view.show(state)
-                cold = min(cold, repaint(view))
-            view.show(before)
-            repaint(view)  # the caches for these walls, built once
-            view.show(state)
-            rows.append((zoom.value, cold, repaint(view), len(state.walls)))
+            full = repaint(view, lambda: forget_lines(view))
+            step, lines = await step_repaint(pilot, screen, before, state)
+            rows.append((zoom.value, full, step, lines, len(state.walls)))
     return rows
 
 
+async def step_repaint(pilot, screen, before, state) -> tuple[float, int | None]:  # type: ignore[no-untyped-def]
+    """Seconds for `show()` of a step and the repaint after it (best of REPEATS), and the
+    lines it drew (None before the line cache: all)."""
+    view = screen.view
+    best, lines = float("inf"), None
+    for _ in range(REPEATS):
+        view.show(before, focus=screen.focus_of(before))
+        await pilot.pause()  # scrolled to the focus and drawn
+        drawn = getattr(view, "lines_drawn", None)
+        started = time.perf_counter()
+        view.show(state, focus=screen.focus_of(state))  # marks dirty what changed (before: all)
+        view.render_lines(Region(0, 0, view.size.width, view.size.height))
+        best = min(best, time.perf_counter() - started)
+        lines = None if drawn is None else view.lines_drawn - drawn
+    return best, lines
+
+
+def load() -> str:
+    return " ".join(f"{value:.2f}" for value in os.getloadavg())
+
+
 def main() -> None:
+    print(f"load average at the start {load()} ({os.cpu_count()} cores)")
     print("Ice, 300x300:")
     print(f"{'size':>7} {'zoom':>7} {'rows ms':>9} {'per-cell ms':>12} {'speed-up':>9}")
     for size in ((80, 24), (200, 60)):
@@ -119,12 +154,12 @@ def main() -> None:
             print(f"{size[0]}x{size[1]:<4} {zoom:>7} {ours * 1000:9.2f} {base * 1000:12.2f} {base / ours:8.1f}x")
     print()
     print("Evasion, 300x300 in play (target: a repaint under 10 ms):")
-    print(f"{'size':>7} {'zoom':>7} {'walls':>6} {'after a wall ms':>16} {'after a step ms':>16}")
+    print(f"{'size':>7} {'zoom':>7} {'walls':>6} {'full ms':>9} {'step ms':>9} {'lines':>6} {'speed-up':>9}")
     for size in ((80, 24), (200, 60)):
-        for zoom, cold, warm, walls in asyncio.run(measure_evasion(size)):
-            print(f"{size[0]}x{size[1]:<4} {zoom:>7} {walls:6d} {cold * 1000:16.2f} {warm * 1000:16.2f}")
-    load = __import__("os").getloadavg()
-    print(f"load average {load[0]:.2f} {load[1]:.2f} {load[2]:.2f}")
+        for zoom, full, step, lines, walls in asyncio.run(measure_evasion(size)):
+            drawn = "all" if lines is None else str(lines)
+            print(f"{size[0]}x{size[1]:<4} {zoom:>7} {walls:6d} {full * 1000:9.2f} {step * 1000:9.2f} {drawn:>6} {full / step:8.1f}x")
+    print(f"load average at the end {load()}")
 
 
 if __name__ == "__main__":

@@ -6,13 +6,19 @@ once with `row_cells`). The glyph keeps every cue readable without colour; half-
 zoom trades glyphs for an overview, and the whole-board zoom shows a k x k block of cells
 per half block, the block's most important kind winning (KINDS lists kinds from the most
 important down), so a 300x300 board fits 80x24.
+
+Drawn lines are kept: a game that names what its rows show (`rows_key`) has a line drawn
+again, and marked dirty for Textual, only when that changes, so a step of play costs the
+few lines it touched rather than the whole view.
 """
 
 from __future__ import annotations
 
+from collections.abc import Hashable, Iterable
 from dataclasses import dataclass, field
 from enum import Enum
-from typing import Any, ClassVar, Mapping
+from itertools import groupby, repeat
+from typing import Any, ClassVar, Mapping, NamedTuple
 
 from rich.segment import Segment
 from rich.style import Style
@@ -79,6 +85,24 @@ class Overlay:
 NO_OVERLAY = Overlay()
 
 
+class Frame(NamedTuple):
+    """What every line of one repaint shares, measured once per repaint (the layout and
+    the base style cost more than a cached line). `key` holds all of it that changes how a
+    board line looks: when it changes, every cached line is dropped."""
+
+    zoom: Zoom
+    block: int
+    scroll_x: int
+    scroll_y: int
+    margin_x: int
+    margin_y: int
+    width: int
+    board_lines: int
+    base: Style
+    no_color: bool
+    key: Hashable
+
+
 class BoardView(ScrollView, can_focus=False):
     """Subclasses set KINDS and COMPONENT_CLASSES and implement `cell` from `self.state`,
     `self.overlay` and what they were built with; a screen pushes both with `show`, so a
@@ -119,7 +143,14 @@ class BoardView(ScrollView, can_focus=False):
         self.engine: Any = None
         self.board: Any = None
         self._styles: dict[str, Style] = {}
-        self._pair_styles: dict[tuple[str, str | None], Style] = {}
+        #: (top kind, bottom kind) -> (character, style) of a half block.
+        self._pair_styles: dict[tuple[str, str | None], tuple[str, Style]] = {}
+        #: Board line -> (what it showed, its strip), valid while `_lines_frame` holds.
+        self._lines: dict[int, tuple[Hashable, Strip]] = {}
+        self._lines_frame: Hashable = None
+        self._frame_now: Frame | None = None  # set while Textual renders a batch of lines
+        #: Board lines drawn afresh (not from the cache) so far: tests bound work with it.
+        self.lines_drawn = 0
         self._rank = {kind: index for index, kind in enumerate(self.KINDS)}
         #: Each kind's glyph (its first character), learnt while drawing: without colour,
         #: a half block shows the glyph of the more important of its two cells instead.
@@ -135,6 +166,20 @@ class BoardView(ScrollView, can_focus=False):
         cell = self.cell
         return [cell(row, col) for col in range(first, last)]
 
+    def row_kinds(self, row: int, first: int, last: int) -> list[str]:
+        """The kinds of cells `first..last-1` of a row, all the half-block zoom needs; a game
+        that keeps its rows as kinds may answer without building cells (then each of its
+        kinds needs a glyph in GLYPHS or MARKERS, as none is learnt)."""
+        return self._kinds(self.row_cells(row, first, last))
+
+    def rows_key(self, first: int, last: int) -> Hashable | None:
+        """A hashable naming what board rows `first..last-1` show now (state and overlay),
+        equal only when their cells are: a line whose key is unchanged is not drawn again.
+        None, the default, draws every line on every repaint; a game whose rows are cheap to
+        name (Evasion: the walls, marks and selection among them) makes a step cost only
+        the lines it touched."""
+        return None
+
     # --- geometry --------------------------------------------------------------------
     def set_grid_size(self, width: int, height: int) -> None:
         self.grid_width, self.grid_height = width, height
@@ -143,9 +188,13 @@ class BoardView(ScrollView, can_focus=False):
 
     @property
     def zoom(self) -> Zoom:
+        return self._zoom_in(self.scrollable_content_region.size)
+
+    def _zoom_in(self, view: Size) -> Zoom:
+        """The zoom for a view of this size (the chosen one, else the largest that fits)."""
         if self.zoom_choice is not None:
             return self.zoom_choice
-        width, height = self.scrollable_content_region.size
+        width, height = view
         if width <= 0 or height <= 0:
             return Zoom.WIDE
         for zoom in (Zoom.HUGE, Zoom.LARGE, Zoom.WIDE, Zoom.NARROW):  # the largest that fits
@@ -159,10 +208,13 @@ class BoardView(ScrollView, can_focus=False):
     @property
     def block(self) -> int:
         """Cells per block side in the whole-board zoom: the least that fits the view."""
-        if self.zoom is not Zoom.WHOLE:
+        view = self.scrollable_content_region.size
+        return self._block_in(self._zoom_in(view), view)
+
+    def _block_in(self, zoom: Zoom, view: Size) -> int:
+        if zoom is not Zoom.WHOLE:
             return 1
-        width, height = self.scrollable_content_region.size
-        width, height = max(1, width), max(1, height)
+        width, height = max(1, view.width), max(1, view.height)
         return max(1, -(-self.grid_width // width), -(-self.grid_height // (2 * height)))
 
     def cycle_zoom(self) -> Zoom:
@@ -200,13 +252,13 @@ class BoardView(ScrollView, can_focus=False):
         gutter = len(str(self.grid_height)) + 1 if self.show_coords else 0
         return gutter + edge, (1 if self.show_coords else 0) + edge
 
-    def _board_size(self, zoom: Zoom) -> Size:
+    def _board_size(self, zoom: Zoom, block: int | None = None) -> Size:
         if self._decorated(zoom):
             x0, y0 = self._origin(zoom)
             edge = 1 if self._framed(zoom) else 0
             return Size(x0 + self.grid_width * zoom.cell_width + edge, y0 + self.grid_height * zoom.scale + edge)
         if zoom is Zoom.WHOLE:
-            k = self.block
+            k = self.block if block is None else block
             columns, rows = -(-self.grid_width // k), -(-self.grid_height // k)
             return Size(columns, (rows + 1) // 2)
         lines = (self.grid_height + zoom.rows_per_line - 1) // zoom.rows_per_line
@@ -214,12 +266,6 @@ class BoardView(ScrollView, can_focus=False):
 
     def _update_virtual_size(self) -> None:
         self.virtual_size = self._board_size(self.zoom)
-
-    def _margins(self, zoom: Zoom) -> tuple[int, int]:
-        """Left and top margins that centre a board smaller than the view."""
-        board = self._board_size(zoom)
-        width, height = self.scrollable_content_region.size
-        return max(0, (width - board.width) // 2), max(0, (height - board.height) // 2)
 
     def cell_region(self, pos: Pos) -> Region:
         zoom = self.zoom
@@ -258,17 +304,54 @@ class BoardView(ScrollView, can_focus=False):
         self.overlay = overlay
         self.focus_cell = focus
         self.scroll_to_focus()
-        self.refresh()
+        self.refresh_changed()
 
     def show_overlay(self, overlay: Overlay) -> None:
         """The same state with another overlay (a hint arrived, a selection moved)."""
         self.overlay = overlay
-        self.refresh()
+        self.refresh_changed()
+
+    def refresh_changed(self) -> None:
+        """Mark dirty only the lines on screen that now show something else, so Textual
+        restyles and sends just those; all of them when the frame changed (zoom, size,
+        scroll...) or the game cannot name its rows. The cache holds what is on screen:
+        every line Textual drew went through it."""
+        if not self.is_mounted or self._lines_frame is None:
+            self.refresh()
+            return
+        frame = self.frame()
+        if frame.key != self._lines_frame:
+            self.refresh()
+            return
+        top = frame.scroll_y - frame.margin_y
+        shown = range(max(0, top), min(frame.board_lines, top + self.size.height))  # all Textual draws
+        changed = self._changed_lines(shown, frame)
+        if changed is None:
+            self.refresh()
+            return
+        for _, group in groupby(enumerate(changed), lambda pair: pair[1] - pair[0]):  # runs of lines
+            run = [line for _, line in group]
+            self.refresh_lines(run[0] + frame.margin_y, len(run))
+
+    def _changed_lines(self, shown: range, frame: Frame) -> list[int] | None:
+        """The board lines among `shown` whose key differs from the cached one, in order;
+        None when a line has no key (all must be drawn)."""
+        lines = self._lines
+        changed = []
+        for line in shown:
+            key = self.line_key(line, frame)
+            if key is None:
+                return None
+            cached = lines.get(line)
+            if cached is None or cached[0] != key:
+                changed.append(line)
+        return changed
 
     # --- drawing ----------------------------------------------------------------------
     def notify_style_update(self) -> None:
         self._styles.clear()
         self._pair_styles.clear()
+        self._lines.clear()
         super().notify_style_update()
 
     def style_of(self, kind: str) -> Style:
@@ -278,24 +361,92 @@ class BoardView(ScrollView, can_focus=False):
             self._styles[kind] = style
         return style
 
-    def render_line(self, y: int) -> Strip:
-        zoom = self.zoom
+    def frame(self) -> Frame:
+        """Measure what this repaint's lines share (see `Frame`)."""
+        region = self.scrollable_content_region
+        zoom = self._zoom_in(region.size)
+        k = self._block_in(zoom, region.size)
+        board = self._board_size(zoom, k)
+        width, height = region.size
         scroll_x, scroll_y = self.scroll_offset
-        margin_x, margin_y = self._margins(zoom)
-        width = self.scrollable_content_region.width
+        margin_x, margin_y = max(0, (width - board.width) // 2), max(0, (height - board.height) // 2)
         base = self.rich_style
-        line = y + scroll_y - margin_y
-        board_lines = self._board_size(zoom).height
-        if line < 0 or line >= board_lines:
-            return Strip.blank(width, base)
+        no_color = self.app.no_color
+        learnt = len(self._glyph_of) if no_color else 0  # glyphs learnt since show without colour
+        key = (zoom, k, scroll_x, margin_x, width, base, no_color, self.show_coords, self.grid_width, self.grid_height, learnt)
+        return Frame(zoom, k, scroll_x, scroll_y, margin_x, margin_y, width, board.height, base, no_color, key)
+
+    def render_lines(self, crop: Region) -> list[Strip]:
+        """Textual's repaint: measure the frame once for all its lines."""
+        self._frame_now = self.frame()
+        try:
+            return super().render_lines(crop)
+        finally:
+            self._frame_now = None
+
+    def render_line(self, y: int) -> Strip:
+        frame = self._frame_now or self.frame()
+        line = y + frame.scroll_y - frame.margin_y
+        if line < 0 or line >= frame.board_lines:
+            return Strip.blank(frame.width, frame.base)
+        return self._cached_line(line, frame)
+
+    def _cached_line(self, line: int, frame: Frame) -> Strip:
+        """A board line from the cache while it shows the same rows in the same frame, else
+        drawn afresh: a step in play redraws only the lines it changed."""
+        if frame.key != self._lines_frame:
+            self._lines.clear()
+            self._lines_frame = frame.key
+        key = self.line_key(line, frame)
+        if key is not None:
+            cached = self._lines.get(line)
+            if cached is not None and cached[0] == key:
+                return cached[1]
+        strip = self._draw_line(line, frame)
+        self.lines_drawn += 1
+        if key is not None:
+            self._lines[line] = (key, strip)
+        return strip
+
+    def line_rows(self, line: int, frame: Frame) -> range:
+        """The board rows a board line draws (none for the ruler and the frame)."""
+        zoom = frame.zoom
+        if zoom is Zoom.WHOLE:
+            top = line * 2 * frame.block
+            return range(top, min(self.grid_height, top + 2 * frame.block))
+        if zoom is Zoom.HALF:
+            return range(2 * line, min(self.grid_height, 2 * line + 2))
+        relative = line - self._origin(zoom)[1]
+        if relative < 0 or relative >= self.grid_height * zoom.scale:
+            return range(0)
+        row = relative // zoom.scale
+        return range(row, row + 1)
+
+    def line_key(self, line: int, frame: Frame) -> Hashable | None:
+        """What a board line shows: its rows' key from the game and the marked cells among
+        them (the board draws those itself); None when the game cannot say."""
+        rows = self.line_rows(line, frame)
+        if not rows:
+            return ()
+        shown = self.rows_key(rows.start, rows.stop)
+        if shown is None:
+            return None
+        marked = self.marked
+        return shown, tuple(sorted(cell for cell in marked if cell[0] in rows)) if marked else ()
+
+    def _draw_line(self, line: int, frame: Frame) -> Strip:
+        """One board line drawn from the cells, `line` counted from the board's top."""
+        zoom, width, base = frame.zoom, frame.width, frame.base
+        scroll_x, margin_x = frame.scroll_x, frame.margin_x
         if self._decorated(zoom):
-            return self._decorated_line(line, board_lines, zoom, scroll_x, margin_x, width, base)
+            return self._decorated_line(line, frame.board_lines, zoom, scroll_x, margin_x, width, base)
         first_col = max(0, scroll_x // zoom.cell_width)
         last_col = min(self.grid_width, (scroll_x + width) // zoom.cell_width + 1)
         if zoom is Zoom.WHOLE:
-            segments = self._block_segments(line * 2, first_col, min(last_col, self._board_size(zoom).width))
+            columns = -(-self.grid_width // frame.block)
+            segments = self._block_segments(line * 2, first_col, min(last_col, columns), frame.block, frame.no_color)
         elif zoom is Zoom.HALF:
-            segments = self._half_block_segments(line * 2, first_col, last_col)
+            segments = self._half_block_segments(line * 2, first_col, last_col, frame.no_color)
         elif zoom.scale > 1:
             segments = self._scaled_segments(line // zoom.scale, line % zoom.scale, first_col, last_col, zoom.scale)
         else:
@@ -391,42 +542,49 @@ class BoardView(ScrollView, can_focus=False):
             segments.append(Segment(text, self.style_of(kind)))
         return list(Segment.simplify(segments))
 
-    def _half_block_segments(self, top_row: int, first: int, last: int) -> list[Segment]:
-        top = self._kinds(self.row_cells(top_row, first, last))
-        bottom = self._kinds(self.row_cells(top_row + 1, first, last)) if top_row + 1 < self.grid_height else None
-        return self._pair_segments(top, bottom)
+    def _half_block_segments(self, top_row: int, first: int, last: int, no_color: bool) -> list[Segment]:
+        top = self.row_kinds(top_row, first, last)
+        bottom = self.row_kinds(top_row + 1, first, last) if top_row + 1 < self.grid_height else None
+        return self._pair_segments(top, bottom, no_color)
 
     def _kinds(self, cells: list[tuple[str, str]]) -> list[str]:
+        """The cells' kinds, learning the glyph of each kind seen for the first time."""
+        kinds = [kind for _, kind in cells]
         glyphs = self._glyph_of
-        kinds = []
-        for glyph, kind in cells:
-            if kind not in glyphs:
-                glyphs[kind] = glyph[:1] or " "
-            kinds.append(kind)
+        for kind in set(kinds).difference(glyphs):
+            glyphs[kind] = cells[kinds.index(kind)][0][:1] or " "
         return kinds
 
-    def _pair_segments(self, top: list[str], bottom: list[str] | None) -> list[Segment]:
+    @staticmethod
+    def _pairs(top: list[str], bottom: list[str] | None) -> Iterable[tuple[str, str | None]]:
+        return zip(top, bottom if bottom is not None else repeat(None))
+
+    def _pair_segments(self, top: list[str], bottom: list[str] | None, no_color: bool) -> list[Segment]:
         """Upper-half blocks: the top kind as foreground, the bottom one as background. A
         marker kind (the player, a ghost...) is drawn as its glyph instead, so it stays
-        visible where colours are few or none (NO_COLOR, 16 colours)."""
-        if self.app.no_color:
+        visible where colours are few or none (NO_COLOR, 16 colours). One segment per run
+        of equal pairs: a line of floor is one segment, not a segment per cell."""
+        if no_color:
             return self._pair_glyphs(top, bottom)
+        looks = self._pair_styles
         segments: list[Segment] = []
-        styles = self._pair_styles
-        markers = self.MARKERS
-        for index, kind in enumerate(top):
-            pair = (kind, bottom[index] if bottom is not None else None)
-            if markers and (kind in markers or pair[1] in markers):
-                marker = kind if kind in markers else pair[1]
-                segments.append(Segment(markers[marker], self.style_of(marker)))
-                continue
-            style = styles.get(pair)
-            if style is None:
-                colour = self._fill_colour(kind)
-                style = Style(color=colour, bgcolor=self._fill_colour(pair[1])) if pair[1] is not None else Style(color=colour)
-                styles[pair] = style
-            segments.append(Segment("▀", style))
+        for pair, run in groupby(self._pairs(top, bottom)):
+            look = looks.get(pair)
+            if look is None:
+                look = looks[pair] = self._pair_look(pair)
+            segments.append(Segment(look[0] * len(list(run)), look[1]))
         return list(Segment.simplify(segments))
+
+    def _pair_look(self, pair: tuple[str, str | None]) -> tuple[str, Style]:
+        """The character and style of a half block showing these two kinds."""
+        kind, other = pair
+        markers = self.MARKERS
+        if kind in markers or other in markers:
+            marker = kind if kind in markers else other
+            assert marker is not None
+            return markers[marker], self.style_of(marker)
+        colour = self._fill_colour(kind)
+        return "▀", Style(color=colour, bgcolor=self._fill_colour(other)) if other is not None else Style(color=colour)
 
     def _pair_glyphs(self, top: list[str], bottom: list[str] | None) -> list[Segment]:
         """Without colour a half block says nothing: each character shows the glyph of the
@@ -437,21 +595,19 @@ class BoardView(ScrollView, can_focus=False):
         worst = len(rank)
         glyphs = self._glyph_of
         segments: list[Segment] = []
-        for index, kind in enumerate(top):
-            other = bottom[index] if bottom is not None else None
+        for (kind, other), run in groupby(self._pairs(top, bottom)):
             if other is not None and (other in markers or (kind not in markers and rank.get(other, worst) < rank.get(kind, worst))):
                 kind = other
             text = markers.get(kind) or glyphs.get(kind, "▀")
-            segments.append(Segment(text, self.style_of(kind)))
+            segments.append(Segment(text * len(list(run)), self.style_of(kind)))
         return list(Segment.simplify(segments))
 
-    def _block_segments(self, top_line: int, first: int, last: int) -> list[Segment]:
+    def _block_segments(self, top_line: int, first: int, last: int, k: int, no_color: bool) -> list[Segment]:
         """Two rows of k x k blocks, each shown as the most important kind inside it."""
-        k = self.block
         top = self._block_row(top_line, k, first, last)
         bottom_row = top_line + 1
         bottom = self._block_row(bottom_row, k, first, last) if bottom_row * k < self.grid_height else None
-        return self._pair_segments(top, bottom)
+        return self._pair_segments(top, bottom, no_color)
 
     def _block_row(self, block_row: int, k: int, first: int, last: int) -> list[str]:
         kinds = self.KINDS

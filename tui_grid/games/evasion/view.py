@@ -1,7 +1,10 @@
 """The Evasion board: 300x300 cells drawn fast (wall rows and k x k blocks cached per set
-of walls), the hunter, its heading, the prey and the selected wall over them."""
+of walls, lines named by the walls and marks on them so a step redraws only its own), the
+hunter, its heading, the prey and the selected wall over them."""
 
 from __future__ import annotations
+
+from collections.abc import Hashable
 
 from tui_grid.games.evasion.engine import State
 from tui_grid.games.evasion.rules import PAD, Wall
@@ -33,6 +36,8 @@ class EvasionBoardView(BoardView):
         super().__init__(id="board")
         self._rows_for: tuple[Wall, ...] | None = None
         self._rows: list[list[tuple[str, str]]] = []
+        self._kinds_for: tuple[Wall, ...] | None = None
+        self._kind_rows: list[list[str]] = []
         self._blocks_for: tuple[tuple[Wall, ...], int] | None = None
         self._blocks: list[list[str]] = []
 
@@ -49,6 +54,13 @@ class EvasionBoardView(BoardView):
                 rows.append([WALL if b else FLOOR for b in line] if any(line) else [FLOOR] * width)
             self._rows, self._rows_for = rows, state.walls
         return self._rows
+
+    def _wall_kinds(self, state: State) -> list[list[str]]:
+        """The rows of `_wall_rows` as kinds alone, for the half-block zoom."""
+        if self._kinds_for != state.walls or not self._kind_rows:
+            self._kind_rows = [[kind for _, kind in row] for row in self._wall_rows(state)]
+            self._kinds_for = state.walls
+        return self._kind_rows
 
     def _wall_blocks(self, state: State, k: int) -> list[list[str]]:
         """Per block row, the kind of each k x k block from the walls alone."""
@@ -85,6 +97,19 @@ class EvasionBoardView(BoardView):
         wall = self.overlay.selected
         return wall if wall is not None and wall in state.walls else None
 
+    def rows_key(self, first: int, last: int) -> Hashable | None:
+        """Rows `first..last-1` show the walls that cross them, the selected wall if it does
+        and the marks on them: a step redraws only the lines its hunter and prey left or
+        reached, a wall only the lines it crosses."""
+        state: State | None = self.state
+        if state is None or self.engine is None:
+            return None
+        walls = tuple(wall for wall in state.walls if wall.y1 < last and wall.y2 >= first)
+        wall = self.selected(state)
+        chosen = wall if wall is not None and wall.y1 < last and wall.y2 >= first else None
+        marks = tuple(mark for mark in self.marks(state) if first <= mark[1] < last)
+        return walls, chosen, marks
+
     # --- drawing --------------------------------------------------------------------------------
     def cell(self, row: int, col: int) -> tuple[str, str]:
         return self.row_cells(row, col, col + 1)[0]
@@ -92,14 +117,26 @@ class EvasionBoardView(BoardView):
     def row_cells(self, row: int, first: int, last: int) -> list[tuple[str, str]]:
         state: State = self.state
         cells = self._wall_rows(state)[row][first:last]
+        for x, cell in self._over_walls(state, row, first, last):
+            cells[x - first] = cell
+        return cells
+
+    def row_kinds(self, row: int, first: int, last: int) -> list[str]:
+        state: State = self.state
+        kinds = self._wall_kinds(state)[row][first:last]
+        for x, (_, kind) in self._over_walls(state, row, first, last):
+            kinds[x - first] = kind
+        return kinds
+
+    def _over_walls(self, state: State, row: int, first: int, last: int) -> list[tuple[int, tuple[str, str]]]:
+        """(x, cell) drawn over the walls of a row between `first` and `last`: the selected
+        wall, then the marks (the later wins)."""
+        out: list[tuple[int, tuple[str, str]]] = []
         wall = self.selected(state)
         if wall is not None and wall.y1 <= row <= wall.y2:
-            for x in range(max(first, wall.x1), min(last, wall.x2 + 1)):
-                cells[x - first] = SELECTED
-        for x, y, mark in self.marks(state):
-            if y == row and first <= x < last:
-                cells[x - first] = mark
-        return cells
+            out += [(x, SELECTED) for x in range(max(first, wall.x1), min(last, wall.x2 + 1))]
+        out += [(x, mark) for x, y, mark in self.marks(state) if y == row and first <= x < last]
+        return out
 
     def _block_row(self, block_row: int, k: int, first: int, last: int) -> list[str]:
         state: State = self.state
