@@ -18,7 +18,7 @@ from pathlib import Path
 
 ROOT = Path(__file__).resolve().parent.parent
 FILES = ["tests/test_jimmy_solver.py", "tests/test_fuzz_parsers.py", "tests/test_fuzz_cli.py", "tests/test_ice_solver.py",
-         "tests/test_bunny_program.py"]
+         "tests/test_bunny_program.py", "tests/test_board_view_cache.py"]
 
 
 def children_cpu() -> float:

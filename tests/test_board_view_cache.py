@@ -155,7 +155,7 @@ async def play(start: State, zoom: Zoom, size: tuple[int, int], history: list[tu
             assert shown == fresh, f"lines on screen after {change[0]}"
 
 
-@settings(max_examples=examples(60), derandomize=True, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@settings(max_examples=examples(40), derandomize=True, deadline=None, suppress_health_check=[HealthCheck.too_slow])
 @given(start=states, zoom=st.sampled_from(list(Zoom)), size=st.sampled_from(SIZES), history=st.lists(changes, min_size=1, max_size=12))
 def test_cached_lines_equal_a_fresh_repaint(start: State, zoom: Zoom, size: tuple[int, int], history: list[tuple[Any, ...]]) -> None:
     asyncio.run(play(start, zoom, size, history))
