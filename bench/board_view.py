@@ -2,14 +2,13 @@
 an Evasion board in play (hunter, prey and walls after 400 steps of the builtin bots).
 
 A repaint is what Textual does after `refresh()`: `render_lines` over the whole view, the
-board view drawing each line it does not have already. For Ice (no row keys: every line
-is drawn) `rows` is the view as shipped and `per-cell` the same view forced through one
-`cell()` call per cell. For Evasion, `full` draws every line (the line cache emptied, as
-after a resize or a zoom) and `step` is the repaint after one step of play, which draws
-only the lines whose rows changed (`lines`: how many): `show()` marks them dirty and
-Textual renders just those; both are measured in the same run.
-The bench runs unchanged on the tree before the line cache, for a before/after at the
-same load (there every repaint is a full one).
+board view drawing each line it does not have already. For Ice, `rows` is a full repaint
+by the view as shipped (its line cache emptied), `per-cell` the same view forced through
+one `cell()` call per cell, and `slide` the repaint after the first slide of play, which
+draws only the lines the player left and reached (`lines`). For Evasion, `full` draws
+every line (the line cache emptied, as after a resize or a zoom) and `step` is the
+repaint after one step of play, which draws only the lines whose rows changed (`lines`):
+`show()` marks them dirty and Textual renders just those; all measured in the same run.
 
     python bench/board_view.py
 """
@@ -66,15 +65,26 @@ async def measure(size: tuple[int, int]) -> list[tuple[str, float, float]]:
     async with app.run_test(size=size) as pilot:
         screen: IceScreen = app.screen
         view: IceBoardView = screen.view
+        start, moved = first_slide(screen.engine.board)
         for zoom in (Zoom.WIDE, Zoom.NARROW, Zoom.HALF, Zoom.WHOLE):
             view.zoom_choice = zoom
             await pilot.pause()
-            ours = repaint(view)
+            ours = repaint(view, lambda: forget_lines(view))
             view.row_cells = lambda row, first, last: BoardView.row_cells(view, row, first, last)  # per-cell path
-            base = repaint(view)
+            base = repaint(view, lambda: forget_lines(view))
             del view.row_cells
-            rows.append((zoom.value, ours, base))
+            step, lines = await step_repaint(pilot, screen, start, moved)
+            rows.append((zoom.value, ours, base, step, lines))
     return rows
+
+
+def first_slide(board):  # type: ignore[no-untyped-def]
+    """The start, and where the first legal slide from it ends (a real move of play)."""
+    from tui_grid.core.geometry import Direction
+    from tui_grid.games.ice.rules import initial_state, play
+
+    start = initial_state(board)
+    return start, next(after for d in Direction if (after := play(board, start, d)) is not None)
 
 
 def evasion_in_play():  # type: ignore[no-untyped-def]
@@ -148,10 +158,11 @@ def load() -> str:
 def main() -> None:
     print(f"load average at the start {load()} ({os.cpu_count()} cores)")
     print("Ice, 300x300:")
-    print(f"{'size':>7} {'zoom':>7} {'rows ms':>9} {'per-cell ms':>12} {'speed-up':>9}")
+    print(f"{'size':>7} {'zoom':>7} {'rows ms':>9} {'per-cell ms':>12} {'speed-up':>9} {'slide ms':>9} {'lines':>6}")
     for size in ((80, 24), (200, 60)):
-        for zoom, ours, base in asyncio.run(measure(size)):
-            print(f"{size[0]}x{size[1]:<4} {zoom:>7} {ours * 1000:9.2f} {base * 1000:12.2f} {base / ours:8.1f}x")
+        for zoom, ours, base, step, lines in asyncio.run(measure(size)):
+            drawn = "all" if lines is None else str(lines)
+            print(f"{size[0]}x{size[1]:<4} {zoom:>7} {ours * 1000:9.2f} {base * 1000:12.2f} {base / ours:8.1f}x {step * 1000:9.2f} {drawn:>6}")
     print()
     print("Evasion, 300x300 in play (target: a repaint under 10 ms):")
     print(f"{'size':>7} {'zoom':>7} {'walls':>6} {'full ms':>9} {'step ms':>9} {'lines':>6} {'speed-up':>9}")

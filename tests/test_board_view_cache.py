@@ -18,7 +18,12 @@ from textual.geometry import Region
 from tests.examples import examples
 from tui_grid.games.evasion.engine import EvasionEngine, State
 from tui_grid.games.evasion.rules import Config
+from tui_grid.core.boardfile import parse_board_text
+from tui_grid.core.geometry import Pos
 from tui_grid.games.evasion.view import EvasionBoardView
+from tui_grid.games.ice.board import IceBoard, parse_ice
+from tui_grid.games.ice.rules import IceState
+from tui_grid.games.ice.screen import IceBoardView
 from tui_grid.ui.board_view import BoardView, Overlay, Zoom
 
 WIDTH, HEIGHT = 150, 120  # big enough for blocks of several cells at the small terminals below
@@ -240,3 +245,54 @@ async def test_a_view_without_row_keys_draws_every_line() -> None:
         await pilot.pause()
         board_lines = view.frame().board_lines
         assert repaint(view) == min(board_lines, view.size.height)
+
+
+class IceApp(App[None]):
+    """Just an Ice map, as its screen shows it."""
+
+    def __init__(self, board: IceBoard) -> None:
+        super().__init__()
+        self.board = board
+        self.view = IceBoardView()
+
+    def compose(self) -> ComposeResult:
+        yield self.view
+
+    def on_mount(self) -> None:
+        self.view.use(None, self.board)
+        self.view.set_grid_size(self.board.width, self.board.height)
+        self.view.show(IceState(self.board.start))
+
+
+def open_ice(size: int, rough: int = 5) -> IceBoard:
+    """An open square map (S top left, E bottom right) with a rough tile on every 7th row."""
+    rows = [[" "] * size for _ in range(size)]
+    rows[0][0], rows[size - 1][size - 1] = "S", "E"
+    for i in range(3, size, 7):
+        rows[i][(i * rough) % size] = "x"
+    return parse_ice(parse_board_text("\n".join("".join(row) for row in rows) + "\n"))
+
+
+async def test_an_ice_slide_redraws_the_lines_it_left_and_reached_and_a_new_map_all() -> None:
+    """A 300x300 ice map at 200x60 in each zoom: a slide down the first column redraws the
+    player's old and new lines and the hint's, not the map; a new map drops every line."""
+    board = open_ice(300)
+    for zoom in (Zoom.WHOLE, Zoom.HALF):
+        app = IceApp(board)
+        async with app.run_test(size=(200, 60)) as pilot:
+            view = app.view
+            view.zoom_choice = zoom
+            await pilot.pause()
+            repaint(view)
+            hint = Overlay(marks={Pos(4, 0): ("* ", "target")})
+            moved = IceState(Pos(4, 0), moves=1, distance=4)
+            dirty = dirty_lines(view, lambda: view.show(moved, hint, focus=moved.pos))
+            assert 1 <= len(dirty) <= 2, (zoom, dirty)
+            assert 1 <= repaint(view) <= 2
+            cached, fresh = cached_and_fresh(view)
+            assert cached == fresh
+            view.use(None, open_ice(300, rough=11))  # the same player on another map of the same size
+            view.show(moved)
+            assert repaint(view) == min(view.frame().board_lines, view.size.height)
+            cached, fresh = cached_and_fresh(view)
+            assert cached == fresh

@@ -290,9 +290,11 @@ class BoardView(ScrollView, can_focus=False):
             self.scroll_to_region(self.cell_region(self.focus_cell).grow((down, across, down, across)), animate=False, force=True)
 
     def use(self, engine: Any, board: Any) -> None:
-        """The rules and the board being played (a new board or round brings new ones)."""
+        """The rules and the board being played (a new board or round brings new ones): no
+        cached line drawn from the old board survives."""
         self.engine = engine
         self.board = board
+        self._lines.clear()
 
     @property
     def marked(self) -> frozenset[tuple[int, int]]:

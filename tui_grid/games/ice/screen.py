@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from collections.abc import Hashable
 from typing import Any
 
 from tui_grid.core.engine import Plan
@@ -63,6 +64,17 @@ class IceBoardView(BoardView):
             if pos.row == row and first <= pos.col < last and pos != state.pos:
                 cells[pos.col - first] = mark
         return cells
+
+    def rows_key(self, first: int, last: int) -> Hashable | None:
+        """The map is fixed for a board (`use` drops every line when it changes), so rows
+        `first..last-1` differ only by the player and the hint marks on them: a slide redraws
+        the lines it left and reached, not the whole 1000-row map."""
+        state: IceState | None = self.state
+        if state is None or self.board is None:
+            return None
+        pos = state.pos
+        player = (pos, pos == self.board.end) if first <= pos.row < last else None
+        return player, frozenset((at, mark) for at, mark in self.overlay.marks.items() if first <= at.row < last)
 
 
 class IceScreen(GameScreen[IceState]):
