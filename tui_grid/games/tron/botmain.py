@@ -34,7 +34,8 @@ MAX_LINE = 1024
 MAX_STATE_LINES = 1024
 #: Characters of an error message quoting the input, at most.
 MESSAGE_LIMIT = 160
-#: Milliseconds kept back on a fresh process's first answer for the process to exit.
+#: Milliseconds kept back on a fresh process's first answer for the process to exit
+#: (`exit_now` skips the interpreter's teardown, so little is left after the answer).
 EXIT_MS = 8
 
 
@@ -172,5 +173,17 @@ def main(argv: list[str] | None = None) -> int:
         return 0
 
 
+def exit_now(code: int) -> None:
+    """End the process at once once the answers are out: flush, then `os._exit`, skipping
+    the interpreter's teardown (about 7 ms of a one-shot run, after the answer, that
+    HackerRank's clock still counts)."""
+    for stream in (sys.stdout, sys.stderr):
+        try:
+            stream.flush()
+        except (OSError, ValueError):
+            pass
+    os._exit(code)
+
+
 if __name__ == "__main__":
-    sys.exit(main())
+    exit_now(main())
