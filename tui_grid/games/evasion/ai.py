@@ -13,8 +13,10 @@ so the prey's rectangle loses everything on the hunter's side; it removes walls 
 longer bound the prey's rectangle, and it never builds a wall that would leave it on the
 other side from the prey (each candidate is checked by moving the hunter past it).
 
-Builtin prey: plays each of its nine moves forward against an exact model of the builtin
-hunter in the prey's rectangle (its bounce and its wall rule), each followed by a simple
+Builtin prey: recognises the hunter's style among the ones it models (our builtin hunter,
+and the issue's halver, rectangle and level styles: `model_cut`), dropping each style the
+hunter is seen not to play; plays each of its nine moves (some held a few moves: `PLANS`)
+forward against an exact model of the styles left in the prey's rectangle (its bounce and its wall rule), each followed by a simple
 chase (meet the hunter on the axes it approaches on, since what it crosses it walls off;
 follow it on the axes it leaves on, so its next approach is short; step off its
 diagonal), and takes the move that is caught latest (else keeps the most room). Against
@@ -214,6 +216,8 @@ HORIZON = 1200
 #: cutter. None by default: against the sparring hunters the plain dodge did as well or
 #: better at N=10 M=5 (halver 757 vs 704, rectangle 1279 vs 946, level uncaught vs 1046).
 OTHER_MODELS: tuple[tuple[int, float], ...] = ()
+#: The prey's plans: hold its first move this many moves, then chase with (uu, gg).
+PLANS: tuple[tuple[int, int | None, int | None], ...] = ((1, None, None), (4, None, None), (12, None, None))
 
 
 def hunter_path(grid: Grid, state: State, steps: int) -> list[tuple[int, int]]:
@@ -250,7 +254,8 @@ class LookaheadPrey:
 
     def __init__(self, seed: int | None = None, horizon: int = HORIZON, noise: float = 0.05, every: int = 2,
                  uu: int | None = None, gg: int | None = None,
-                 models: tuple[tuple[int, float], ...] = OTHER_MODELS) -> None:
+                 models: tuple[tuple[int, float], ...] = OTHER_MODELS,
+                 plans: tuple[tuple[int, int | None, int | None], ...] | None = None) -> None:
         self.seed = 0 if seed is None else seed
         self.horizon = horizon
         self.noise = noise
@@ -263,7 +268,13 @@ class LookaheadPrey:
         self.models = models
         # Whether the hunter has played as the builtin one so far this game, and our last
         # state and move, to check the next state against (see `recognise`).
-        self.builtin_seen = True
+        self.styles = list(MODEL_STYLES)
+        # The continuations searched: (moves the first move is held for, uu, gg) of the
+        # chase after it (None: the seeded style); the plan chosen (move, holds left, uu, gg).
+        self.plans = PLANS if plans is None else plans
+        self.plan: tuple[PreyAction, int, int, int] = (KEEP, 0, self.uu, self.gg)
+        self.next_search = 0
+        self.searched_walls: tuple[Wall, ...] = ()
         self.last_move: tuple[State, PreyAction] | None = None
 
     def __call__(self, engine: EvasionEngine, state: State) -> PreyAction:
@@ -272,29 +283,39 @@ class LookaheadPrey:
         self.last_move = (state, move)
         return move
 
+    @property
+    def builtin_seen(self) -> bool:
+        """Whether the hunter has played as our builtin one so far this game."""
+        return "builtin" in self.styles
+
     def recognise(self, engine: EvasionEngine, state: State) -> None:
-        """Replay the steps since our last move with the builtin hunter: once the hunter
-        is seen to build or remove other than it would, our exact model of it is wrong, and
-        the prey dodges (or hedges its rollouts over `models`) for the rest of the game.
-        (Tuned to our own hunter, the model misleads against others: the issue's 548 steps
-        against 921.)"""
-        if not self.builtin_seen or self.last_move is None:
+        """Replay the steps since our last move with each hunter style still in `styles`
+        (`model_cut`, in the clean rectangle the prey was in): a style that would have
+        built or not built otherwise than the hunter did is dropped for the rest of the
+        game. With none left the prey dodges. (A model of the wrong style misleads: tuned
+        to our own hunter, the prey lasted 548 steps against a halver, 921 dodging.)"""
+        if not self.styles or self.last_move is None:
             return
         before, move = self.last_move
-        if not 0 < state.tick - before.tick <= 4 or state.walls == before.walls == ():
+        if state.tick - before.tick != 2 or not before.prey_moves_next:
             return
-        model = BoxHunter()
-        every_step = engine.config.prey_every_step
-        sim = before
-        while sim.tick < state.tick and not engine.outcome(sim).over:
-            actions = {HUNTER: model(engine, sim)}
-            if sim is before and (sim.prey_moves_next or every_step):
-                actions[PREY] = move
-            sim = engine.step(sim, actions).state
-        if sim.tick != state.tick or sim.prey != state.prey:
-            return  # someone else moved for us in between (a hint taken, a human): no verdict
-        if sim.walls != state.walls or sim.hunter != state.hunter:
-            self.builtin_seen = False
+        grid = engine.grid_of(before)
+        box = box_around(grid, *before.prey)
+        if not (box[0] <= before.hunter[0] <= box[2] and box[1] <= before.hunter[1] <= box[3]) or not clean_box(grid, box):
+            return
+        c = engine.config
+        velocity = move.velocity if move.velocity is not None else before.prey_velocity
+        observed = box_around(engine.grid_of(state), *state.prey)
+        observed_last = state.last_build if state.last_build is not None else NEVER
+        kept = []
+        for style in self.styles:
+            sim = model_advance(style, box, *before.hunter, *before.hunter_velocity, *before.prey, velocity, before.tick,
+                                before.last_build if before.last_build is not None else NEVER, 2, c.n, c.m, c.width, c.height)
+            if sim[3] != state.prey:
+                return  # someone else moved for us in between (a hint taken, a human): no verdict
+            if sim[0] == observed and sim[1] == state.hunter and sim[4] == observed_last:
+                kept.append(style)
+        self.styles = kept
 
     def choose(self, engine: EvasionEngine, state: State) -> PreyAction:
         grid = engine.grid_of(state)
@@ -305,32 +326,84 @@ class LookaheadPrey:
         c = engine.config
         if (
             not (left <= hx <= right and top <= hy <= bottom)
-            or not (self.builtin_seen or self.models)
+            or not self.styles
             or not clean_box(grid, box)
             or (state.last_build is None and state.tick > 2 * c.n + 20)  # not a hunter that walls
         ):
             return dodge_move(engine, state, grid, box, salt=_mix(self.seed * 1_000_003 + state.tick))
-        last = state.last_build if state.last_build is not None else -(10**9)
+        last = state.last_build if state.last_build is not None else NEVER
         hvx, hvy = state.hunter_velocity
-        if (state.tick >> 1) % self.every or not state.prey_moves_next:  # (asked every step, 2016: no move)
-            return PreyAction(chase_move(hx, hy, hvx, hvy, px, py, self.uu, self.gg))
+        if not state.prey_moves_next or (state.tick < self.next_search and state.walls == self.searched_walls):
+            # Follow the plan (asked every step, 2016: no move now).
+            return self.follow_plan(hx, hy, hvx, hvy, px, py, state.prey_moves_next)
         salt = _mix(self.seed * 1_000_003 + state.tick)
-        models = ((MARGIN, 0.0),) if self.builtin_seen else self.models
+        models = [(style, MARGIN, 0.0) for style in self.styles]
+        if self.builtin_seen:
+            models += [("builtin", margin, keep) for margin, keep in self.models]
         best_key: tuple[int, float, int] | None = None
-        best = KEEP
-        for i, move in enumerate(PREY_MOVES):
-            jitter = self.noise * (_mix(salt + i) & 0xFFFF) / 0x10000
-            key: tuple[int, float, int] | None = None
-            for margin, keep in models:  # the worst case over the hunter models
-                caught, area, closest = rollout(
-                    box, hx, hy, hvx, hvy, px, py, move.velocity, state.tick, last,  # type: ignore[arg-type]
-                    c.n, c.m, c.width, c.height, c.strict_capture, self.horizon, margin, self.uu, self.gg, keep,
-                )
-                this = (0, caught + 100 * jitter, 0) if caught else (1, area * (1 + jitter), closest)
-                key = this if key is None or this < key else key
-            if best_key is None or key > best_key:  # type: ignore[operator]
-                best_key, best = key, move
-        return best
+        best = (KEEP, 0, self.uu, self.gg)
+        i = 0
+        # Against the rectangle style the held plans did worse (N=10 M=5, 4 seeds: 1152
+        # against 1377 with the chase alone), so it gets the chase alone.
+        # While several styles are left (the first steps), the chase alone keeps it cheap.
+        plans = self.plans[:1] if self.styles == ["rectangle"] or len(models) > 1 else self.plans
+        for hold, uu, gg in plans:
+            uu = self.uu if uu is None else uu
+            gg = self.gg if gg is None else gg
+            for move in PREY_MOVES:
+                i += 1
+                jitter = self.noise * (_mix(salt + i) & 0xFFFF) / 0x10000
+                key: tuple[int, float, int] | None = None
+                for style, margin, keep in models:  # the worst case over the hunter models
+                    caught, area, closest = rollout(
+                        box, hx, hy, hvx, hvy, px, py, move.velocity, state.tick, last,  # type: ignore[arg-type]
+                        c.n, c.m, c.width, c.height, c.strict_capture, self.horizon, margin, uu, gg, keep, style, hold,
+                    )
+                    this = (0, caught + 100 * jitter, 0) if caught else (1, area * (1 + jitter), closest)
+                    key = this if key is None or this < key else key
+                if best_key is None or key > best_key:  # type: ignore[operator]
+                    best_key, best = key, (move, hold - 1, uu, gg)
+        self.plan = best
+        # Search again after `every` moves, four times that while the plan survives the
+        # horizon (the plan is what the rollouts played), or as soon as a wall changes.
+        self.next_search = state.tick + 2 * self.every * (1 if best_key[0] == 0 else 4)  # type: ignore[index]
+        self.searched_walls = state.walls
+        return best[0]
+
+    def follow_plan(self, hx: int, hy: int, hvx: int, hvy: int, px: int, py: int, moves: bool) -> PreyAction:
+        """The plan's move between searches: its first move while it holds, then the chase."""
+        move, hold, uu, gg = self.plan
+        if hold > 0 and move.velocity is not None:
+            if moves:
+                self.plan = (move, hold - 1, uu, gg)
+            return move
+        return PreyAction(chase_move(hx, hy, hvx, hvy, px, py, uu, gg))
+
+
+NEVER = -(10**9)  # the step of the last wall when none was built
+
+
+def model_advance(
+    style: str, box: tuple[int, int, int, int], hx: int, hy: int, vx: int, vy: int, px: int, py: int,
+    move: tuple[int, int], tick: int, last: int, steps: int, n: int, m: int, width: int, height: int,
+) -> tuple[tuple[int, int, int, int], tuple[int, int], tuple[int, int], tuple[int, int], int]:
+    """`steps` steps of a hunter of `style` in the clean rectangle `box` (the course's
+    order), the prey making `move` on the first even step and staying after; returns
+    (box, hunter, its velocity, prey, step of the last wall)."""
+    left, top, right, bottom = box
+    moved = False
+    for k in range(1, steps + 1):
+        t = tick + k
+        if t >= last + n:
+            new = model_cut(style, left, top, right, bottom, hx, hy, vx, vy, px, py, n, m, width - 1, height - 1)
+            if new is not None:
+                left, top, right, bottom = new
+                last = t
+        hx, hy, vx, vy = _rect_bounce(left, top, right, bottom, hx, hy, vx, vy)
+        if not t & 1 and not moved:
+            moved = True
+            px, py, _, _ = _rect_bounce(left, top, right, bottom, px, py, *move)
+    return (left, top, right, bottom), (hx, hy), (vx, vy), (px, py), last
 
 
 def _mix(x: int) -> int:
@@ -402,6 +475,92 @@ def chase_move(hx: int, hy: int, hvx: int, hvy: int, px: int, py: int, uu: int =
         return (-hvx if -gg < gx < gg else hvx), -hvy
     return hvx, hvy
 
+#: The hunter styles the prey can model in a clean rectangle (`model_cut`): our builtin
+#: hunter and the three styles of the issue that sparring.py plays.
+MODEL_STYLES = ("builtin", "halver", "rectangle", "level")
+RECT_REACH = 40  # the rectangle style: its sides at most this far from the prey
+LEVEL_BAND = 6  # the level style: it walls this many rows from the prey's row
+
+
+def _cut_box(left: int, top: int, right: int, bottom: int, hx: int, hy: int, vx: int, vy: int,
+             gap: int, horizontal: bool) -> tuple[int, int, int, int] | None:
+    """The prey's rectangle after a wall through the hunter across it (the prey `gap` away
+    on that axis), or None when the hunter would not end on the prey's side."""
+    if horizontal:
+        nb = (left, hy + 1, right, bottom) if gap > 0 else (left, top, right, hy - 1)
+    else:
+        nb = (hx + 1, top, right, bottom) if gap > 0 else (left, top, hx - 1, bottom)
+    nx, ny, _, _ = _rect_bounce(*nb, hx, hy, vx, vy)
+    if nb[0] <= nx <= nb[2] and nb[1] <= ny <= nb[3]:
+        return nb
+    return None
+
+
+def model_cut(
+    style: str, left: int, top: int, right: int, bottom: int, hx: int, hy: int, vx: int, vy: int,
+    px: int, py: int, n: int, m: int, edge_r: int, edge_b: int, margin: int = MARGIN, keep: float = 0.0,
+) -> tuple[int, int, int, int] | None:
+    """The prey's rectangle after the wall a hunter of `style` builds now (its wait over),
+    or None when it builds none; the hunter is inside the clean rectangle. Styles:
+    "builtin" (`BoxHunter(margin)`; with `keep` > 0 a greedy cutter instead), "halver",
+    "rectangle" and "level" (the styles of sparring.py, as the issue describes them)."""
+    gy = py - hy
+    gx = px - hx
+    new = None
+    if style == "builtin" or style == "halver":
+        if style == "halver":
+            keep = 0.5
+        ay = gy * vy > 0
+        ax = gx * vx > 0
+        if not (ay or ax):
+            return None
+        if keep:  # the greedy cutter: a cut leaving at most `keep` of the area
+            area_now = (right - left + 1) * (bottom - top + 1)
+            early_y = (hy - top + 1 if gy > 0 else bottom - hy + 1) * (right - left + 1) >= (1 - keep) * area_now
+            early_x = (hx - left + 1 if gx > 0 else right - hx + 1) * (bottom - top + 1) >= (1 - keep) * area_now
+        else:
+            early = True
+            if ay and 0 < abs(gy) - margin < n:
+                early = False
+            if ax and 0 < abs(gx) - margin < n:
+                early = False
+            early_y = early_x = early
+        best = -1
+        if ay and (abs(gy) <= margin or early_y):
+            nb = _cut_box(left, top, right, bottom, hx, hy, vx, vy, gy, True)
+            if nb is not None:
+                best = (hy - top + 1 if gy > 0 else bottom - hy + 1) * (right - left + 1)
+                new = nb
+        if ax and (abs(gx) <= margin or early_x):
+            cut = (hx - left + 1 if gx > 0 else right - hx + 1) * (bottom - top + 1)
+            if cut > best:
+                nb = _cut_box(left, top, right, bottom, hx, hy, vx, vy, gx, False)
+                if nb is not None:
+                    new = nb
+    elif style == "rectangle":
+        # Sides by slack, most first (ties: top, bottom, left, right); the first side the
+        # hunter heads in from is cut when it is within half the slack (at most RECT_REACH).
+        sides = (
+            (py - top, True, py - hy if top <= hy < py and vy > 0 else None),
+            (bottom - py, True, hy - py if py < hy <= bottom and vy < 0 else None),
+            (px - left, False, px - hx if left <= hx < px and vx > 0 else None),
+            (right - px, False, hx - px if px < hx <= right and vx < 0 else None),
+        )
+        for slack, horizontal, distance in sorted(sides, key=lambda side: -side[0]):
+            if distance is None or slack <= 2:
+                continue
+            if 2 <= distance <= max(2, min(RECT_REACH, slack // 2)):
+                new = _cut_box(left, top, right, bottom, hx, hy, vx, vy, gy if horizontal else gx, horizontal)
+            break
+    elif style == "level":
+        if gy * vy <= 0 or abs(gy) > LEVEL_BAND or (py - top if gy > 0 else bottom - py) <= LEVEL_BAND:
+            return None
+        new = _cut_box(left, top, right, bottom, hx, hy, vx, vy, gy, True)
+    # At most m walls: the sides of the new rectangle off the board's edge.
+    if new is not None and (new[0] > 0) + (new[1] > 0) + (new[2] < edge_r) + (new[3] < edge_b) <= m:
+        return new
+    return None
+
 
 def rollout(
     box: tuple[int, int, int, int],
@@ -409,7 +568,7 @@ def rollout(
     px: int, py: int,
     first: tuple[int, int],
     tick: int, last: int, n: int, m: int, width: int, height: int, strict: bool, steps: int,
-    margin: int = MARGIN, uu: int = UU, gg: int = GG, keep: float = 0.0,
+    margin: int = MARGIN, uu: int = UU, gg: int = GG, keep: float = 0.0, style: str = "builtin", hold: int = 1,
 ) -> tuple[int, int, int]:
     """Play `steps` steps of the builtin hunter (`BoxHunter(margin)`) in the empty
     rectangle `box` against a prey that makes move `first` and then `chase_move`.
@@ -418,19 +577,21 @@ def rollout(
 
     With `keep` > 0 the hunter is a greedier cutter instead (`sparring.HalvingHunter`'s
     style): it cuts on an axis it approaches on whenever the prey would keep at most
-    `keep` of its rectangle, or at the pass (`margin`), as soon as the wait allows."""
+    `keep` of its rectangle, or at the pass (`margin`), as soon as the wait allows.
+    `style` names another hunter model (`model_cut`)."""
     left, top, right, bottom = box
     reach = 15 if strict else 16
     closest = 1 << 30
     dx, dy = first
-    pending = True
+    pending = hold
     edge_r, edge_b = width - 1, height - 1
     for k in range(1, steps + 1):
         t = tick + k
         even = not t & 1
         if even:
             if pending:
-                pending = False
+                pending -= 1
+                dx, dy = first
             else:  # chase_move, inlined
                 gx = px - hx
                 gy = py - hy
@@ -449,45 +610,10 @@ def rollout(
                 else:
                     dx, dy = vx, vy
         if t >= last + n:
-            gy = py - hy
-            gx = px - hx
-            ay = gy * vy > 0
-            ax = gx * vx > 0
-            if ay or ax:
-                early = True
-                if keep:  # the greedy cutter: a cut leaving at most `keep` of the area
-                    area_now = (right - left + 1) * (bottom - top + 1)
-                    early_y = (hy - top + 1 if gy > 0 else bottom - hy + 1) * (right - left + 1) >= (1 - keep) * area_now
-                    early_x = (hx - left + 1 if gx > 0 else right - hx + 1) * (bottom - top + 1) >= (1 - keep) * area_now
-                else:
-                    if ay and 0 < abs(gy) - margin < n:
-                        early = False
-                    if ax and 0 < abs(gx) - margin < n:
-                        early = False
-                    early_y = early_x = early
-                best = -1
-                new = None
-                if ay and (abs(gy) <= margin or early_y):
-                    if gy > 0:
-                        cut, nb = (hy - top + 1) * (right - left + 1), (left, hy + 1, right, bottom)
-                    else:
-                        cut, nb = (bottom - hy + 1) * (right - left + 1), (left, top, right, hy - 1)
-                    nx, ny, _, _ = _rect_bounce(*nb, hx, hy, vx, vy)
-                    if nb[0] <= nx <= nb[2] and nb[1] <= ny <= nb[3]:
-                        best, new = cut, nb
-                if ax and (abs(gx) <= margin or early_x):
-                    if gx > 0:
-                        cut, nb = (hx - left + 1) * (bottom - top + 1), (hx + 1, top, right, bottom)
-                    else:
-                        cut, nb = (right - hx + 1) * (bottom - top + 1), (left, top, hx - 1, bottom)
-                    if cut > best:
-                        nx, ny, _, _ = _rect_bounce(*nb, hx, hy, vx, vy)
-                        if nb[0] <= nx <= nb[2] and nb[1] <= ny <= nb[3]:
-                            new = nb
-                # At most m walls: the sides of the new rectangle off the board's edge.
-                if new is not None and (new[0] > 0) + (new[1] > 0) + (new[2] < edge_r) + (new[3] < edge_b) <= m:
-                    left, top, right, bottom = new
-                    last = t
+            new = model_cut(style, left, top, right, bottom, hx, hy, vx, vy, px, py, n, m, edge_r, edge_b, margin, keep)
+            if new is not None:
+                left, top, right, bottom = new
+                last = t
         nx = hx + vx
         ny = hy + vy
         if left <= nx <= right and top <= ny <= bottom:
