@@ -336,8 +336,9 @@ def _ask():
 #: Catch steps of our builtin client against itself through the architect (N=4, M=3), as
 #: measured with the server loop before it moved onto the core driver: they must not move.
 #: 2016 was [791, 791] while the client read `wallTimer 0` as "never built"; read right,
-#: its prey knows when the next wall can come and lasts [992, 992].
-CATCH_BEFORE = {"2023": 1087, "2016": [992, 992]}
+#: its prey knows when the next wall can come and lasted [992, 992]. The prey that models
+#: every hunter style (7342ce5) plays other moves: 1087 -> 1141 and [992, 992] -> [745, 745].
+CATCH_BEFORE = {"2023": 1141, "2016": [745, 745]}
 
 
 @pytest.mark.parametrize("protocol", ["2023", "2016"])
