@@ -61,3 +61,12 @@ def app_factory():
 def _private_data_dir(tmp_path_factory, monkeypatch):
     """Autosaves and remembered setups go to a fresh folder per test, never the user's."""
     monkeypatch.setenv("TUI_GRID_DATA", str(tmp_path_factory.mktemp("data")))
+
+
+@pytest.fixture
+def plain_chase_prey(monkeypatch) -> None:
+    """The builtin Evasion prey searching only its plain chase, not the held moves too (a
+    third of its thinking): for tests about protocols and displays, not the prey's play."""
+    from tui_grid.games.evasion import ai
+
+    monkeypatch.setattr(ai, "PLANS", ai.PLANS[:1])

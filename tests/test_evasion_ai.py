@@ -221,3 +221,17 @@ def test_builtin_prey_tells_the_hunter_styles_apart():
         prey = LookaheadPrey(seed=1)
         play_game(engine, hunter, prey)
         assert prey.styles == ([] if name == "random" else [name]), (name, prey.styles)
+
+
+def test_the_prey_tells_the_styles_apart_when_asked_every_step():
+    # The 2016 architect asks the prey every step, moving or not: a style is judged from
+    # the last move played, two steps back (it was never judged there, so the prey kept
+    # searching against all four models and thought four times as long).
+    engine = EvasionEngine(Config(n=10, m=5, width=120, height=120, prey_start=(90, 80), max_steps=400))
+    hunter, prey = BoxHunter(), LookaheadPrey(seed=1)
+    state = engine.initial_state()
+    while state.caught_at is None and state.tick < 400:
+        move = prey(engine, state)  # asked on every step
+        actions = {HUNTER: hunter(engine, state), PREY: move} if state.prey_moves_next else {HUNTER: hunter(engine, state)}
+        state = engine.step(state, actions).state
+    assert prey.styles == ["builtin"]

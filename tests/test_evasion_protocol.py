@@ -19,6 +19,9 @@ from tui_grid.games.evasion.engine import PREY, EvasionEngine, HunterAction, Pre
 from tui_grid.games.evasion.rules import Config, Wall
 from tui_grid.games.evasion.server import EvasionServer, run_server
 
+#: Whole games of the builtin bots through each protocol: the prey's plain chase keeps them cheap.
+pytestmark = pytest.mark.usefixtures("plain_chase_prey")
+
 
 @contextmanager
 def serving(protocol: str, hunter: str = "tcp", prey: str = "tcp", **options: Any) -> Iterator[dict[str, Any]]:
@@ -337,8 +340,9 @@ def _ask():
 #: measured with the server loop before it moved onto the core driver: they must not move.
 #: 2016 was [791, 791] while the client read `wallTimer 0` as "never built"; read right,
 #: its prey knows when the next wall can come and lasted [992, 992]. The prey that models
-#: every hunter style (7342ce5) plays other moves: 1087 -> 1141 and [992, 992] -> [745, 745].
-CATCH_BEFORE = {"2023": 1141, "2016": [745, 745]}
+#: every hunter style (7342ce5) plays other moves; with its plain chase (`plain_chase_prey`,
+#: as here) 1035 and [689, 689].
+CATCH_BEFORE = {"2023": 1035, "2016": [689, 689]}
 
 
 @pytest.mark.parametrize("protocol", ["2023", "2016"])

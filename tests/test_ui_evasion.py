@@ -152,7 +152,7 @@ async def test_served_game_on_screen_with_a_human_prey():
     assert not app.feed.thread.is_alive()
 
 
-async def test_the_architects_live_display_shows_every_step(monkeypatch):
+async def test_the_architects_live_display_shows_every_step(monkeypatch, plain_chase_prey):
     """Two TCP clients through the architect on screen: the screen is told of every step of
     the server's own session, in order, and the game ends where it ends headless."""
     import threading

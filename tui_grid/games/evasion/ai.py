@@ -280,7 +280,8 @@ class LookaheadPrey:
     def __call__(self, engine: EvasionEngine, state: State) -> PreyAction:
         self.recognise(engine, state)
         move = self.choose(engine, state)
-        self.last_move = (state, move)
+        if state.prey_moves_next:  # asked every step (2016), only a move that is played counts
+            self.last_move = (state, move)
         return move
 
     @property
