@@ -146,3 +146,32 @@ async def test_w_watches_a_match(app: TuiGridApp, hub: Hub, bob: Player) -> None
         screen: MatchScreen = app.screen
         assert isinstance(screen.feed, HubFeed) and screen.feed.you is None
         assert not screen.serves_seat(0) and not screen.serves_seat(1)  # a spectator steers nothing
+
+
+
+async def test_a_lobby_hears_the_link_only_while_mounted_and_the_link_lives(app: TuiGridApp, hub: Hub, bob) -> None:
+    """A race a loaded machine found: news reaching a lobby screen not yet mounted was posted
+    from the link's thread, where Textual could not find the app: the error ended the link's
+    reader and the lobby never heard from the hub again. Now a lobby listens once mounted,
+    shows what came before from the client's state, and a late post is dropped quietly."""
+    import threading
+
+    async with app.run_test(size=(80, 24)) as pilot:
+        await until(pilot, lambda: isinstance(app.screen, LobbyScreen))
+        spare = LobbyScreen(app.hub)  # made, never mounted: not listening
+        assert spare._heard not in app.hub._listeners
+        failed: list[BaseException] = []
+
+        def deliver() -> None:  # as the link's thread would, to a screen that is gone
+            try:
+                spare._heard({"t": "error", "text": "too late"})
+            except BaseException as exc:  # noqa: BLE001 - what the link's reader would die of
+                failed.append(exc)
+
+        reader = threading.Thread(target=deliver)
+        reader.start()
+        reader.join()
+        assert not failed
+        bob.send(t="doing", doing="in the lobby")  # news after all that still arrives
+        await until(pilot, lambda: "bob" in " ".join(lobby_ids(app)))
+        assert not app.hub.closed.is_set()

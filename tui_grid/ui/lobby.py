@@ -7,7 +7,7 @@ Everything here came from other players: it is shown through the plain-text path
 
 from __future__ import annotations
 
-from typing import Any
+from typing import Any, Callable
 
 from textual.app import ComposeResult
 from textual.binding import Binding
@@ -119,7 +119,7 @@ class LobbyScreen(Screen):
         super().__init__()
         self.client = client
         self.quick = quick
-        self._unlisten = client.listen(self._heard)
+        self._unlisten: Callable[[], None] = lambda: None
 
     def compose(self) -> ComposeResult:
         with Vertical():
@@ -130,8 +130,14 @@ class LobbyScreen(Screen):
         yield Footer(compact=True)
 
     def on_mount(self) -> None:
+        # Heard from here on: posting from the link's thread finds the app through the
+        # mounted screen (before mounting it raised there and ended the link's reader).
+        # What came before is in the client's state, shown now.
+        self._unlisten = self.client.listen(self._heard)
         self.client.send({"t": "doing", "doing": "in the lobby"})
         self.show_lobby()
+        if self.client.feed is not None:
+            self.open_match()
         if self.quick:
             self.action_quick(self.quick)
 
@@ -140,7 +146,10 @@ class LobbyScreen(Screen):
 
     def _heard(self, news: dict[str, Any]) -> None:
         """On the link's thread: to the UI thread, in order."""
-        self.post_message(HubNews(news))
+        try:
+            self.post_message(HubNews(news))
+        except RuntimeError:  # unmounted in between (Textual's NoActiveAppError): nobody to tell
+            pass
 
     def on_hub_news(self, message: HubNews) -> None:
         news = message.news
