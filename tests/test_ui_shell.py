@@ -187,3 +187,33 @@ async def test_zoom_cycles_and_the_layout_survives_resizes() -> None:
         await pilot.resize_terminal(200, 60)
         await pilot.pause()
         assert app.screen.view.size.width > 100
+
+
+async def test_a_game_opened_from_the_command_line_makes_its_picker_only_when_left(tmp_path, monkeypatch) -> None:
+    """`tui-grid play ice spiral` opens the game over the menu alone (a picker composed and
+    never seen cost a third of the start); esc still leads to the boards, then the menu."""
+    monkeypatch.setenv("TUI_GRID_DATA", str(tmp_path))
+    app = make_app("ice", "spiral")
+    async with app.run_test(size=(80, 24)) as pilot:
+        assert [type(screen) for screen in app.screen_stack[-2:]] == [MenuScreen, IceScreen]
+        await pilot.press("escape")
+        assert isinstance(app.screen, BoardPickerScreen) and app.screen.game.key == "ice"
+        await pilot.press("escape")
+        assert isinstance(app.screen, MenuScreen)
+
+
+async def test_a_board_that_cannot_open_from_the_command_line_leaves_its_picker(monkeypatch) -> None:
+    from tui_grid.core.errors import UsageError
+    from tui_grid.games.registry import get_game
+
+    game = get_game("ice")
+
+    def refuse(*args, **kwargs):  # type: ignore[no-untyped-def]
+        raise UsageError("no room for it")
+
+    monkeypatch.setattr(type(game), "screen_class", lambda self: refuse)
+    app = make_app("ice", "spiral")
+    async with app.run_test(size=(80, 24)) as pilot:
+        await pilot.pause()
+        assert isinstance(app.screen, BoardPickerScreen) and app.screen.game is game
+        assert any("no room for it" in str(note.message) for note in app._notifications)

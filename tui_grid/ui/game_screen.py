@@ -644,7 +644,7 @@ class GameScreen(Screen, Generic[S]):
         if not self.autosave() and not self._leave_unsaved:
             self._leave_unsaved = True  # said once: a second esc leaves without the save
             return
-        self.app.pop_screen()
+        self.app.back_to_boards(self.game)
 
     def action_quit(self) -> None:
         self.app.exit_saving()

@@ -36,7 +36,11 @@ class ServeApp(App):
     def exit_saving(self) -> None:
         self.exit()
 
-    def pop_screen(self) -> Any:  # esc on the served game quits: there is nothing behind it
+    def back_to_boards(self, game: GameDefinition) -> None:
+        """esc on the served game quits: there are no boards behind it."""
+        self.exit()
+
+    def pop_screen(self) -> Any:  # a dialog closing; the served game's own pop quits
         if len(self.screen_stack) <= 2:
             self.exit()
             return None

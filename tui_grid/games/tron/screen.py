@@ -158,7 +158,7 @@ class TronScreen(MatchScreen[TronState]):
         if setup is None:
             self._setting_up = False
             if first and self.ask_setup:
-                self.app.pop_screen()  # cancelled before any match: back to the boards
+                self.app.back_to_boards(self.game)  # cancelled before any match
             elif self.feed is not None:
                 self.feed.pause(self._was_paused)
             return
