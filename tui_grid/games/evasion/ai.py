@@ -497,6 +497,27 @@ def _cut_box(left: int, top: int, right: int, bottom: int, hx: int, hy: int, vx:
     return None
 
 
+def rectangle_side(
+    left: int, top: int, right: int, bottom: int, hx: int, hy: int, vx: int, vy: int, px: int, py: int,
+    reach: int = RECT_REACH, closest: int = 2,
+) -> bool | None:
+    """The rectangle style's rule (`sparring.RectangleHunter`, and the prey's model of it):
+    the prey's sides by slack, most first (ties: top, bottom, left, right); the first side the
+    hunter heads in from, between it and the prey, is walled (True: a horizontal wall) when
+    the hunter is within half its slack (at most `reach`) of the prey; else None."""
+    sides = (
+        (py - top, True, py - hy if top <= hy < py and vy > 0 else None),
+        (bottom - py, True, hy - py if py < hy <= bottom and vy < 0 else None),
+        (px - left, False, px - hx if left <= hx < px and vx > 0 else None),
+        (right - px, False, hx - px if px < hx <= right and vx < 0 else None),
+    )
+    for slack, horizontal, distance in sorted(sides, key=lambda side: -side[0]):
+        if distance is None or slack <= closest:
+            continue
+        return horizontal if closest <= distance <= max(closest, min(reach, slack // 2)) else None
+    return None
+
+
 def model_cut(
     style: str, left: int, top: int, right: int, bottom: int, hx: int, hy: int, vx: int, vy: int,
     px: int, py: int, n: int, m: int, edge_r: int, edge_b: int, margin: int = MARGIN, keep: float = 0.0,
@@ -539,20 +560,9 @@ def model_cut(
                 if nb is not None:
                     new = nb
     elif style == "rectangle":
-        # Sides by slack, most first (ties: top, bottom, left, right); the first side the
-        # hunter heads in from is cut when it is within half the slack (at most RECT_REACH).
-        sides = (
-            (py - top, True, py - hy if top <= hy < py and vy > 0 else None),
-            (bottom - py, True, hy - py if py < hy <= bottom and vy < 0 else None),
-            (px - left, False, px - hx if left <= hx < px and vx > 0 else None),
-            (right - px, False, hx - px if px < hx <= right and vx < 0 else None),
-        )
-        for slack, horizontal, distance in sorted(sides, key=lambda side: -side[0]):
-            if distance is None or slack <= 2:
-                continue
-            if 2 <= distance <= max(2, min(RECT_REACH, slack // 2)):
-                new = _cut_box(left, top, right, bottom, hx, hy, vx, vy, gy if horizontal else gx, horizontal)
-            break
+        horizontal = rectangle_side(left, top, right, bottom, hx, hy, vx, vy, px, py)
+        if horizontal is not None:
+            new = _cut_box(left, top, right, bottom, hx, hy, vx, vy, gy if horizontal else gx, horizontal)
     elif style == "level":
         if gy * vy <= 0 or abs(gy) > LEVEL_BAND or (py - top if gy > 0 else bottom - py) <= LEVEL_BAND:
             return None

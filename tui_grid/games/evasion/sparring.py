@@ -22,7 +22,7 @@ never refuses one of their requests (a test checks this).
 
 from __future__ import annotations
 
-from tui_grid.games.evasion.ai import bounds_box, box_around
+from tui_grid.games.evasion.ai import bounds_box, box_around, rectangle_side
 from tui_grid.games.evasion.engine import NO_WALLS, EvasionEngine, HunterAction, State
 from tui_grid.games.evasion.rules import Grid, Wall, bounce, extend_wall, grid_for, wall_problem
 
@@ -133,26 +133,11 @@ class RectangleHunter(SparringHunter):
         self.closest = closest
 
     def choose(self, engine: EvasionEngine, state: State, grid: Grid, box: Box) -> Wall | None:
-        (hx, hy), (hvx, hvy), (px, py) = state.hunter, state.hunter_velocity, state.prey
-        left, top, right, bottom = box
-        # (slack of the side, horizontal wall?, the hunter's distance to the prey on that
-        # axis when it is between the prey and that side heading for the prey, else None)
-        sides = (
-            (py - top, True, py - hy if top <= hy < py and hvy > 0 else None),
-            (bottom - py, True, hy - py if py < hy <= bottom and hvy < 0 else None),
-            (px - left, False, px - hx if left <= hx < px and hvx > 0 else None),
-            (right - px, False, hx - px if px < hx <= right and hvx < 0 else None),
-        )
-        for slack, horizontal, distance in sorted(sides, key=lambda side: -side[0]):
-            if distance is None or slack <= self.closest:
-                continue
-            target = max(self.closest, min(self.reach, slack // 2))
-            if self.closest <= distance <= target:
-                found = self.cut(engine, state, grid, horizontal)
-                if found is not None:
-                    return found[0]
-            return None  # the side with the most slack this hunter can reach comes first
-        return None
+        horizontal = rectangle_side(*box, *state.hunter, *state.hunter_velocity, *state.prey, self.reach, self.closest)
+        if horizontal is None:
+            return None
+        found = self.cut(engine, state, grid, horizontal)
+        return found[0] if found is not None else None
 
 
 class LevelHunter(SparringHunter):
