@@ -1,10 +1,22 @@
 from __future__ import annotations
 
+import compileall
+import os
+from pathlib import Path
+
 import pytest
 
 from tui_grid.games.registry import get_game
 from tui_grid.ui.app import TuiGridApp
 from tui_grid.ui.settings import Settings
+
+
+def pytest_configure(config) -> None:
+    """Compile the package's bytecode once for the run. The environment may forbid writing
+    it (PYTHONDONTWRITEBYTECODE), and then every program the suite starts (CLI runs, one-shot
+    bots) compiles the package again: 0.19 s of CPU per CLI start against 0.14 s."""
+    if "PYTEST_XDIST_WORKER" not in os.environ:
+        compileall.compile_dir(Path(__file__).resolve().parent.parent / "tui_grid", quiet=2)
 
 
 def make_app(game: str | None = None, board: str | None = None, **settings) -> TuiGridApp:
