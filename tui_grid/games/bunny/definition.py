@@ -70,8 +70,9 @@ says "best found, not proven" when it runs out of time (20 s).
 | `·` | a square still to mark |
 | blank | void |
 
-*New* makes a random board whose optimal program the solver proves within 10 s; its game
-id (such as `bunny:8x6:n14#seed42`) makes the same board again.
+*New* makes a random board whose optimal program the solver proves within a fixed budget
+of work (a few seconds at most); its game id (such as `bunny:8x6:n14#seed42`) makes the
+same board again, on any machine.
 """
 
 

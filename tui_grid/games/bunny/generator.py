@@ -6,9 +6,11 @@ always gives the same board; the game id `bunny:8x6:n14#seed42` names it.
 A try grows a connected shape of `squares` squares inside the width x height box: it
 starts from a random cell and keeps adding a random cell next to the shape, preferring
 cells that continue a straight line (boards made of lines have short programs). The
-start `S` goes on a random square of the shape. Then the solver runs with a time limit
-of `PROOF_SECONDS`; if it does not prove the optimum in time, the next try follows with
-the same random stream (the "next internal seed"), so the result is still reproducible.
+start `S` goes on a random square of the shape. Then the solver runs with a budget of
+`PROOF_POSITIONS` search positions; if it does not prove the optimum within it, the next
+try follows with the same random stream (the "next internal seed"). The budget counts
+work, not seconds, so an id gives the same board on a slow or loaded machine, with or
+without the compiled kernel.
 """
 
 from __future__ import annotations
@@ -21,7 +23,9 @@ from tui_grid.core.control import SearchControl
 from tui_grid.games.bunny.board import SQUARE, START, VOID, BunnyBoard, make_board
 from tui_grid.games.bunny.solver import Solution, solve
 
-PROOF_SECONDS = 10.0
+#: Top-level positions a try's proof may take: about 2-12 s of this machine at rest (the
+#: cost of a position grows with the board), 0.1-0.2 s for typical 8x6 to 12x10 boards.
+PROOF_POSITIONS = 100_000
 MAX_TRIES = 50
 MAX_SIDE = 60
 
@@ -89,20 +93,18 @@ def generate(
     squares: int,
     seed: int,
     control: SearchControl | None = None,
-    proof_seconds: float = PROOF_SECONDS,
+    proof_positions: int = PROOF_POSITIONS,
 ) -> Generated:
-    """A random board whose optimal program the solver proves within `proof_seconds`.
-
-    Reproducible for the same arguments (as long as the machine is fast enough to prove
-    the same tries in time). Cancelling through `control` raises Cancelled.
-    """
+    """A random board whose optimal program the solver proves within `proof_positions`
+    search positions; the same arguments give the same board on any machine. Cancelling
+    through `control` raises Cancelled."""
     check(width, height, squares)
     rng = random.Random(seed)
     for tries in range(1, MAX_TRIES + 1):
         if control is not None:
             control.checkpoint()
         board = make_board(_shape(rng, width, height, squares))
-        solution = solve(board, proof_seconds, control)
+        solution = solve(board, None, control, max_positions=proof_positions)
         if solution.proven_optimal and solution.program is not None:
             return Generated(board, solution, tries)
     raise ValueError(f"no {width}x{height} board with {squares} squares was proven within {MAX_TRIES} tries; try fewer squares")

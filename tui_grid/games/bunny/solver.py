@@ -469,8 +469,12 @@ class Solution:
 
 
 class _Search:
-    def __init__(self, board: BunnyBoard, control: SearchControl, deadline: float | None) -> None:
+    def __init__(self, board: BunnyBoard, control: SearchControl, deadline: float | None, max_positions: int | None = None) -> None:
         self.ev = Evaluator(board)
+        #: Top-level positions searched, and how many may be: a budget of work that is the
+        #: same on every machine and on both paths (the kernel's node counts differ).
+        self.positions = 0
+        self.max_positions = max_positions
         self.bank = ShapeBank()
         self.control = control
         self.deadline = deadline
@@ -603,6 +607,9 @@ class _Search:
     def top(self, st: int, marks: int, budget: int, prefix: tuple, classes: tuple) -> bool:
         """Complete `prefix` with exactly `budget` more tokens (rules 6, 7, 8, 13 for the
         top level); on success sets `self.found`."""
+        self.positions += 1
+        if self.max_positions is not None and self.positions > self.max_positions:
+            raise _OutOfTime()
         full = self.ev.full
         if marks == full:
             self.found = build_program(prefix, classes)
@@ -746,17 +753,18 @@ def solve(
     time_limit: float | None = None,
     control: SearchControl | None = None,
     max_tokens: int = 64,
+    max_positions: int | None = None,
 ) -> Solution:
-    """The shortest program for `board`, proven optimal unless `time_limit` runs out first
-    (then the best program found so far, unproven). Cancelling through `control` raises
-    `Cancelled`."""
+    """The shortest program for `board`, proven optimal unless `time_limit` runs out first,
+    or the search visits more than `max_positions` top-level positions (then the best
+    program found so far, unproven). Cancelling through `control` raises `Cancelled`."""
     started = time.monotonic()
     control = control or unlimited()
     fallback = fallback_program(board)
     if fallback is None:
         return Solution(None, True, time.monotonic() - started, "some squares cannot be reached: no program completes this board")
     deadline = None if time_limit is None else started + time_limit
-    search = _Search(board, control, deadline)
+    search = _Search(board, control, deadline, max_positions)
     if search.ev.init_marks == search.ev.full:
         return Solution(Program(()), True, time.monotonic() - started, "the board is already complete")
     limit = min(max_tokens, fallback.tokens)
@@ -774,7 +782,7 @@ def solve(
 
 def _finish(search: _Search, program: Program, proven: bool, started: float, tokens: int) -> Solution:
     ev = search.ev
-    stats = {"loop_cache": len(ev.loop_cache), "forever_cache": len(ev.forever_cache), "nodes": search.control.nodes}
+    stats = {"loop_cache": len(ev.loop_cache), "forever_cache": len(ev.forever_cache), "nodes": search.control.nodes, "positions": search.positions}
     message = f"{program.tokens} tokens, proven optimal" if proven else f"{program.tokens} tokens; no program under {tokens} tokens exists"
     return Solution(program, proven, time.monotonic() - started, message, tokens, stats)
 
