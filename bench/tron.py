@@ -53,7 +53,7 @@ sys.path.insert(0, str(ROOT))
 
 from tui_grid.core.agents import AgentError, Ask  # noqa: E402
 from tui_grid.core.external import ExternalProgramAgent  # noqa: E402
-from tui_grid.games.tron import bots  # noqa: E402
+from tui_grid.games.tron import bots, kernel  # noqa: E402
 from tui_grid.games.tron.board import standard_board  # noqa: E402
 from tui_grid.games.tron.engine import TronEngine, encode_for_program, parse_program_answer  # noqa: E402
 from tui_grid.games.tron.generator import generate  # noqa: E402
@@ -188,7 +188,12 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--first", type=int, default=0, help="first game number (to run other games than the default ones)")
     parser.add_argument("--no-extras", action="store_true", help="skip the 40x30 timing and the startup timing")
     parser.add_argument("--jobs", type=int, default=min(2, os.cpu_count() or 1))
+    parser.add_argument("--no-kernel", action="store_true", help="search in pure Python (TUI_GRID_NO_KERNEL=1), not the C kernel")
     args = parser.parse_args(argv)
+    if args.no_kernel:
+        os.environ[kernel.DISABLE_ENV] = "1"
+    # Built before the games (a bot in a game would search in Python until it is).
+    search = "C kernel" if kernel.build() else "pure Python"
     games = args.games or (6 if args.quick else 21)
     kinds = [k for k in args.kinds.split(",") if k]
     opponents = ["a1k0n", "simple", "wallhugger", "seed", "medium"]
@@ -207,7 +212,7 @@ def main(argv: list[str] | None = None) -> int:
     with ProcessPoolExecutor(max_workers=args.jobs) as pool:
         rows = list(pool.map(play, jobs))
     load_end = os.getloadavg()
-    print(f"Tron bench: {games} games per line, seats alternating, {args.ms} ms per move for every bot, {args.jobs} job(s), "
+    print(f"Tron bench: hard bot's search in {search}; {games} games per line, seats alternating, {args.ms} ms per move for every bot, {args.jobs} job(s), "
           f"{os.cpu_count()} cores shared with other work ({time.perf_counter() - began:.0f} s; "
           f"load average {load_start[0]:.2f} at the start, {load_end[0]:.2f} / {load_end[1]:.2f} / {load_end[2]:.2f} (1/5/15 min) at the end)\n")
     print(f"{'pairing':<20} {'board':<6} {'W-D-L':>9} {'win %':>6} {'95% interval':>14} {'target':>7} {'head-on':>7} {'turns':>6} "

@@ -48,6 +48,8 @@ from __future__ import annotations
 
 import time
 
+from tui_grid.games.tron import kernel
+
 TYPE_CHECKING = False
 if TYPE_CHECKING:
     from tui_grid.core.agents import Agent
@@ -531,6 +533,45 @@ _SUBSETS = ((0, 1), (0, 2), (1, 2), (0, 1, 2))
 # --- hard ---------------------------------------------------------------------------------
 
 
+def _hopeful(M: list[list[int]], best: int) -> int:
+    """`_Search.hope`'s pick among the rows of M (our moves against theirs), or `best`:
+    values squashed to -1 (lost) .. +1 (won) with a draw at -0.9, each row scored half by
+    its worst case, half by its average."""
+    span = CONTEMPT / 0.9
+
+    def squash(v: int) -> float:
+        # -0.9 for a draw, -1 for a forced loss: a draw is almost no better than a loss.
+        if v > -CONTEMPT:
+            return min(1.0, v / span)
+        return max(-1.0, -0.9 + 0.1 * (v + CONTEMPT) / WIN)
+
+    def chances(k: int) -> float:
+        row = [squash(v) for v in M[k]]
+        return 0.5 * min(row) + 0.5 * sum(row) / len(row)
+
+    pick = max(range(len(M)), key=chances)
+    return pick if chances(pick) > chances(best) else best
+
+
+def _matrix_move(M: list[list[int]], moves: list[int], targets: list[int], theirs: list[int], free: int, a: int, b: int) -> tuple[int, float]:
+    """The root move from the matrix game M (rows: our `moves` onto `targets`, columns:
+    their moves onto `theirs`), as `_Search.sim_root` picks it: drawn from the optimal
+    mix by a number fixed by the position; when the value is a draw or worse, the
+    hopeful pick; else out of a cell the opponent can enter too when a move elsewhere
+    holds against every reply (no avoidable head-on draws). Returns (move, value)."""
+    value, mix = solve_matrix(M)
+    k = _pick(mix, free, a, b)
+    if value <= -CONTEMPT:
+        return moves[_hopeful(M, k)], value
+    if targets[k] in theirs:
+        apart = [i for i, t in enumerate(targets) if t not in theirs]
+        if apart:
+            i = max(apart, key=lambda i: min(M[i]))
+            if min(M[i]) > -CONTEMPT:
+                k = i
+    return moves[k], value
+
+
 class _Search:
     def __init__(self, field: Field, deadline: float, control) -> None:  # type: ignore[no-untyped-def]
         self.S = field.S
@@ -768,22 +809,7 @@ class _Search:
             _, _, M = self.sim_node(free, a, b, targets, theirs, depth, 0)
         except _Timeout:
             return best
-        span = CONTEMPT / 0.9
-
-        def squash(v: int) -> float:
-            # -0.9 for a draw, -1 for a forced loss: a draw is almost no better than a loss.
-            if v > -CONTEMPT:
-                return min(1.0, v / span)
-            return max(-1.0, -0.9 + 0.1 * (v + CONTEMPT) / WIN)
-
-        def chances(k: int) -> float:
-            row = [squash(v) for v in M[k]]
-            return 0.5 * min(row) + 0.5 * sum(row) / len(row)
-
-        pick = max(range(len(moves)), key=chances)
-        if chances(pick) > chances(moves.index(best)):
-            return moves[pick]
-        return best
+        return moves[_hopeful(M, moves.index(best))]
 
     # endgame -----------------------------------------------------------------------------
     def fill(self, free: int, a: int, depth: int) -> int:
@@ -861,6 +887,11 @@ def _hard(field: Field, seat: int, time_ms: float, control=None, start: float | 
         return 0, None, "forced"
     if len(mine) == 1:
         return mine[0], None, "forced"
+    lib = kernel.get()
+    if lib is not None:
+        found = _kernel_move(lib, field, seat, begin + budget * USE, soft, control)
+        if found is not None:
+            return found
     ra, rb, tied = voronoi(free, me, opp, S)
     try:
         if _separated(ra, rb, tied, S):
@@ -868,6 +899,83 @@ def _hard(field: Field, seat: int, time_ms: float, control=None, start: float | 
         return search.root(free, me, opp, soft), search, "territory"
     except _Timeout:  # pragma: no cover - the roots catch their own timeouts
         return mine[0], search, "territory"
+
+
+class KernelSearch:
+    """What the C kernel's search found, read like `_Search` by `analyse`."""
+
+    __slots__ = ("score", "depth_done", "nodes")
+
+    def __init__(self, score: int, depth_done: int, nodes: int) -> None:
+        self.score = score
+        self.depth_done = depth_done
+        self.nodes = nodes
+
+
+_MODES = ("forced", "territory", "endgame")
+_CELLS = bytes.maketrans(b"01", b"\x00\x01")
+
+
+def kernel_cells(field: Field) -> bytes:
+    """The field's free cells, one byte per cell, rows `S` wide (the padding column is
+    never free, so the kernel needs no special case for it)."""
+    n = field.height * field.S
+    return format(field.free, f"0{n}b")[::-1].encode().translate(_CELLS)
+
+
+def _kernel_move(lib, field: Field, seat: int, deadline: float, soft: float, control) -> tuple[int, object, str] | None:  # type: ignore[no-untyped-def]
+    """The hard bot's move searched by the C kernel, or None when it refuses the input
+    (then the Python search answers). A cancel event set during the search stops it."""
+    import ctypes
+
+    cancel = getattr(control, "cancel", None) if control is not None else None
+    flag = ctypes.c_int(0)
+    now = time.perf_counter()
+    if cancel is not None:
+        if cancel.is_set():
+            flag.value = 1
+        else:
+            import threading
+
+            def watch() -> None:
+                if cancel.wait(max(0.0, deadline - now)):
+                    flag.value = 1
+
+            threading.Thread(target=watch, daemon=True).start()
+    info = (ctypes.c_int * 4)()
+    me, opp = field.heads[seat], field.heads[1 - seat]
+    S = field.S
+    if _distance(me, opp, S) <= SIM_RANGE:
+        return _kernel_matrix_move(lib, field, me, opp, deadline, soft, flag, info)
+    move = lib.tron_best_move(field.S, field.height, kernel_cells(field), me, opp, int((deadline - now) * 1e6),
+                              int((soft - now) * 1e6), ctypes.byref(flag), info)
+    if not 0 <= move < 4:
+        return None
+    return move, KernelSearch(info[2], info[0], info[1]), _MODES[info[3]]
+
+
+def _kernel_matrix_move(lib, field: Field, me: int, opp: int, deadline: float, soft: float, flag, info) -> tuple[int, object, str] | None:  # type: ignore[no-untyped-def]
+    """Heads close (a head-on meeting possible this step): the kernel searches every pair
+    of moves, and the move comes from that matrix game as in `_Search.sim_root`."""
+    import ctypes
+
+    S, free = field.S, field.free
+    deltas = (-S, S, -1, 1)
+    moves = _safe(free, me, S)
+    theirs_k = _safe(free, opp, S)
+    if not theirs_k:
+        return None
+    cells = (ctypes.c_int * 16)()
+    now = time.perf_counter()
+    done = lib.tron_root_matrix(S, field.height, kernel_cells(field), me, opp, int((deadline - now) * 1e6),
+                                int((soft - now) * 1e6), ctypes.byref(flag), cells, info)
+    if done != 0 or info[0] == 0:
+        return None if done != 0 else (moves[0], KernelSearch(0, 0, info[1]), "territory")
+    M = [[cells[4 * i + j] for j in theirs_k] for i in moves]
+    targets = [me + deltas[i] for i in moves]
+    theirs = [opp + deltas[j] for j in theirs_k]
+    move, value = _matrix_move(M, moves, targets, theirs, free, me, opp)
+    return move, KernelSearch(int(round(value)), info[0], info[1]), "territory"
 
 
 # --- the public interface -----------------------------------------------------------------
@@ -928,6 +1036,9 @@ def make_bot(level: str = "hard", time_ms: float = DEFAULT_TIME_MS) -> "Agent":
     if level not in LEVELS:
         raise ValueError(f"unknown bot level {level!r} (choose from {', '.join(LEVELS)})")
     from tui_grid.core.agents import FunctionAgent
+
+    if level == "hard":
+        kernel.build_in_background()
 
     def choose(ask) -> object:  # type: ignore[no-untyped-def]
         budget = float(time_ms)

@@ -1,0 +1,627 @@
+/* Tron search kernel: the hard bot's search in C, loaded by kernel.py with ctypes.
+ *
+ * The same game model and evaluation as the pure-Python search in bots.py, only faster
+ * (C searches several plies deeper in the same time):
+ *   - iterative-deepening alpha-beta over alternating half-moves: our move, then the
+ *     opponent's answer knowing it (paranoid); both entering one cell is a head-on draw;
+ *     best moves of the previous iteration (a Zobrist-keyed table) are tried first;
+ *   - leaves while the players still meet: each side's Voronoi cells (reached strictly
+ *     first) read through its chamber tree (Tarjan's cut cells: a chamber behind a cut
+ *     cell counts only as the best of its siblings), every cell weighing K_CELL plus
+ *     K_EDGES per free neighbour;
+ *   - separated leaves: each side's fillable space, the smaller of the checkerboard
+ *     parity bound and the chamber-tree bound, plus SEP for the side ahead;
+ *   - separated at the root: a longest-path fill, deepened until the bound is met.
+ * The clock is read every 256 nodes; an unfinished iteration is dropped unless its first
+ * (the previous best) move was searched. Inputs are bounds-checked; nothing is kept
+ * between calls (every call allocates its own scratch, so threads may call at once).
+ */
+#include <stdint.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+
+#define MAX_SIDE 96  /* boards are at most 80x80 (board.py); bots.py passes width + 1 */
+#define WIN (1 << 20)
+#define K_NODES 10
+#define K_CELL 55
+#define K_EDGES 194
+#define UNIT (K_CELL + 2 * K_EDGES)
+#define SEP 500
+#define CONTEMPT (SEP + 3 * K_NODES)
+#define TT_BITS 18
+#define MAX_PLY 512
+
+typedef struct {
+    int W, N;             /* padded width (board width + 2) and cell count */
+    int d[4];             /* UP DOWN LEFT RIGHT as index deltas */
+    uint8_t *g;           /* 1: free */
+    uint8_t *even;        /* checkerboard colour */
+    int *da, *db, *q;     /* BFS distances and queue */
+    uint8_t *ra, *rb;     /* Voronoi regions */
+    int *disc, *low, *sz, *ext, *sv, *sp, *si; /* Tarjan's search */
+    uint64_t *zob;        /* a key per occupied cell; zob + N: head keys */
+    uint64_t *tt_key;
+    int8_t *tt_move;
+    uint64_t hash;
+    double deadline, soft;
+    volatile int *cancel;
+    long nodes;
+    int aborted;
+} Ctx;
+
+static double now(void) {
+    struct timespec ts;
+    clock_gettime(CLOCK_MONOTONIC, &ts);
+    return ts.tv_sec + ts.tv_nsec * 1e-9;
+}
+
+static void tick(Ctx *c) {
+    c->nodes++;
+    if (!(c->nodes & 255)) {
+        if (now() > c->deadline || (c->cancel && *c->cancel)) c->aborted = 1;
+    }
+}
+
+/* --- evaluation primitives ------------------------------------------------------------ */
+
+static int bfs(Ctx *c, int start, int *dist) {
+    int N = c->N, head = 0, tail = 0, count = 0;
+    for (int i = 0; i < N; i++) dist[i] = -1;
+    dist[start] = 0;
+    c->q[tail++] = start;
+    while (head < tail) {
+        int v = c->q[head++];
+        for (int k = 0; k < 4; k++) {
+            int w = v + c->d[k];
+            if (c->g[w] && dist[w] < 0) {
+                dist[w] = dist[v] + 1;
+                c->q[tail++] = w;
+                count++;
+            }
+        }
+    }
+    return count;
+}
+
+/* Region (reg[x] = 1) of the cells reachable from start, itself not included; its size. */
+static int flood(Ctx *c, int start, uint8_t *reg) {
+    int n = bfs(c, start, c->da);
+    for (int i = 0; i < c->N; i++) reg[i] = c->da[i] > 0;
+    return n;
+}
+
+static int parity_bound(Ctx *c, const uint8_t *reg, int head) {
+    int same = 0, total = 0;
+    for (int i = 0; i < c->N; i++) {
+        if (reg[i]) {
+            total++;
+            same += c->even[i] == c->even[head];
+        }
+    }
+    int other = total - same;
+    return other > same ? 2 * same + 1 : 2 * other;
+}
+
+/* The chamber-tree value of the region from head (not in it): a chamber's cells count
+ * in full, of the chambers behind a cut cell only the best one. */
+static long chambers(Ctx *c, const uint8_t *reg, int head, int kc, int ke) {
+    int N = c->N, W = c->W, top = 0, counter = 2;
+    int *disc = c->disc, *low = c->low, *sz = c->sz, *ext = c->ext;
+    memset(disc, 0, N * sizeof(int));
+    disc[head] = low[head] = 1;
+    sz[head] = ext[head] = 0;
+    c->sv[0] = head; c->sp[0] = -1; c->si[0] = 0;
+    while (top >= 0) {
+        int v = c->sv[top], i = c->si[top];
+        if (i < 4) {
+            c->si[top] = i + 1;
+            int w = v + c->d[i];
+            if (disc[w]) {
+                if (w != c->sp[top] && disc[w] < low[v]) low[v] = disc[w];
+            } else if (reg[w]) {
+                disc[w] = low[w] = counter++;
+                sz[w] = kc + ke * (c->g[w - W] + c->g[w + W] + c->g[w - 1] + c->g[w + 1]);
+                ext[w] = 0;
+                top++;
+                c->sv[top] = w; c->sp[top] = v; c->si[top] = 0;
+            }
+        } else {
+            int p = c->sp[top];
+            top--;
+            if (p < 0) break;
+            if (low[v] < low[p]) low[p] = low[v];
+            if (low[v] >= disc[p]) {
+                int value = sz[v] + ext[v];
+                if (value > ext[p]) ext[p] = value;
+            } else {
+                sz[p] += sz[v];
+                if (ext[v] > ext[p]) ext[p] = ext[v];
+            }
+        }
+    }
+    return (long)sz[head] + ext[head];
+}
+
+static int fill_estimate(Ctx *c, int head) {
+    if (!flood(c, head, c->ra)) return 0;
+    int bound = parity_bound(c, c->ra, head);
+    if (bound <= 3) return bound;
+    int ch = (int)chambers(c, c->ra, head, 1, 0);
+    return ch < bound ? ch : bound;
+}
+
+static long floordiv(long a, long b) {
+    long q = a / b;
+    return (a % b != 0 && ((a < 0) != (b < 0))) ? q - 1 : q;
+}
+
+/* Voronoi regions by a simultaneous search from both heads, a step at a time: a cell
+ * both reach in the same step is tied and blocks both (as bots.voronoi). Sets ra, rb;
+ * returns the count of tied cells + 1 if any cell of one region touches the other
+ * (0: the players are separated). counts (3 ints, may be NULL): |ra| |rb| |tied|. */
+static int voronoi_regions(Ctx *c, int a, int b, int *counts) {
+    int N = c->N, *when = c->da, *fa = c->q, *fb = c->sv, *na = c->db, *nb = c->sp;
+    int la = 1, lb = 1, tied = 0, step = 0, ca = 0, cb = 0;
+    memset(c->ra, 0, N);
+    memset(c->rb, 0, N);
+    uint8_t *own = c->even + N; /* scratch after the colour table: 0 free, 1 a, 2 b, 3 tied */
+    memset(own, 0, N);
+    fa[0] = a; fb[0] = b;
+    while (la || lb) {
+        int ka = 0, kb = 0;
+        step++;
+        for (int i = 0; i < la; i++)
+            for (int k = 0; k < 4; k++) {
+                int w = fa[i] + c->d[k];
+                if (c->g[w] && !own[w]) { own[w] = 1; when[w] = step; na[ka++] = w; }
+            }
+        for (int i = 0; i < lb; i++)
+            for (int k = 0; k < 4; k++) {
+                int w = fb[i] + c->d[k];
+                if (!c->g[w]) continue;
+                if (!own[w]) { own[w] = 2; when[w] = step; nb[kb++] = w; }
+                else if (own[w] == 1 && when[w] == step) { own[w] = 3; tied++; }
+            }
+        la = 0;
+        for (int i = 0; i < ka; i++) if (own[na[i]] == 1) { fa[la++] = na[i]; c->ra[na[i]] = 1; ca++; }
+        lb = kb;
+        for (int i = 0; i < kb; i++) { fb[i] = nb[i]; c->rb[nb[i]] = 1; cb++; }
+    }
+    if (counts) { counts[0] = ca; counts[1] = cb; counts[2] = tied; }
+    if (tied) return tied + 1;
+    for (int x = 0; x < N; x++)
+        if (c->ra[x] && (c->rb[x - c->W] || c->rb[x + c->W] || c->rb[x - 1] || c->rb[x + 1])) return 1;
+    return 0;
+}
+
+/* Score for the player at a (the other at b), both heads already on their cells. */
+static int evaluate(Ctx *c, int a, int b) {
+    if (!voronoi_regions(c, a, b, NULL)) {
+        int lead = fill_estimate(c, a) - fill_estimate(c, b);
+        return K_NODES * lead + (lead > 0 ? SEP : lead < 0 ? -SEP : 0);
+    }
+    long va = chambers(c, c->ra, a, K_CELL, K_EDGES);
+    long vb = chambers(c, c->rb, b, K_CELL, K_EDGES);
+    return (int)floordiv(K_NODES * (va - vb), UNIT);
+}
+
+/* --- the fight: alpha-beta ------------------------------------------------------------ */
+
+static void place(Ctx *c, int x) { c->g[x] = 0; c->hash ^= c->zob[x]; }
+static void lift(Ctx *c, int x) { c->g[x] = 1; c->hash ^= c->zob[x]; }
+
+static int tt_get(Ctx *c, uint64_t key) {
+    int i = (int)(key & ((1u << TT_BITS) - 1));
+    return c->tt_key[i] == key ? c->tt_move[i] : -1;
+}
+
+static void tt_put(Ctx *c, uint64_t key, int move) {
+    int i = (int)(key & ((1u << TT_BITS) - 1));
+    c->tt_key[i] = key;
+    c->tt_move[i] = (int8_t)move;
+}
+
+static int moves_of(Ctx *c, int head, int *out) {
+    int n = 0;
+    for (int k = 0; k < 4; k++)
+        if (c->g[head + c->d[k]]) out[n++] = k;
+    return n;
+}
+
+static void hint_first(int *ks, int n, int hint) {
+    for (int i = 1; i < n; i++) {
+        if (ks[i] == hint) {
+            ks[i] = ks[0];
+            ks[0] = hint;
+            return;
+        }
+    }
+}
+
+static int max_node(Ctx *c, int a, int b, int depth, int ply, int alpha, int beta);
+
+/* Our move t is chosen; the opponent answers knowing it. */
+static int min_node(Ctx *c, int a, int b, int t, int depth, int ply, int alpha, int beta) {
+    int ks[4], n = moves_of(c, b, ks);
+    uint64_t key = c->hash ^ c->zob[c->N + a] ^ (c->zob[c->N + b] * 3) ^ (c->zob[c->N + t] * 7);
+    hint_first(ks, n, tt_get(c, key));
+    int worst = WIN + 1, worst_k = n ? ks[0] : 0;
+    for (int i = 0; i < n; i++) {
+        int u = b + c->d[ks[i]], value;
+        if (u == t) {
+            /* Neither player knows the other's move: an opponent with another move
+             * cannot choose to meet us (the root's matrix game weighs meetings). */
+            if (n > 1) continue;
+            value = -CONTEMPT;
+        } else {
+            place(c, t);
+            place(c, u);
+            if (depth <= 1) {
+                tick(c);
+                value = evaluate(c, t, u);
+            } else {
+                value = max_node(c, t, u, depth - 1, ply + 1, alpha, beta < worst ? beta : worst);
+            }
+            lift(c, u);
+            lift(c, t);
+        }
+        if (c->aborted) return 0;
+        if (value < worst) {
+            worst = value;
+            worst_k = ks[i];
+            if (worst <= alpha) break;
+        }
+    }
+    tt_put(c, key, worst_k);
+    return worst;
+}
+
+static int max_node(Ctx *c, int a, int b, int depth, int ply, int alpha, int beta) {
+    tick(c);
+    if (c->aborted) return 0;
+    int mine[4], theirs[4];
+    int n = moves_of(c, a, mine), m = moves_of(c, b, theirs);
+    if (!n) return m ? -WIN + ply : -CONTEMPT;
+    if (!m) return WIN - ply;
+    uint64_t key = c->hash ^ c->zob[c->N + a] ^ (c->zob[c->N + b] * 3);
+    hint_first(mine, n, tt_get(c, key));
+    int best = -WIN - 1, best_k = mine[0];
+    for (int i = 0; i < n; i++) {
+        int value = min_node(c, a, b, a + c->d[mine[i]], depth, ply, alpha > best ? alpha : best, beta);
+        if (c->aborted) return 0;
+        if (value > best) {
+            best = value;
+            best_k = mine[i];
+            if (best >= beta) break;
+        }
+    }
+    tt_put(c, key, best_k);
+    return best;
+}
+
+static int manhattan(Ctx *c, int x, int y) {
+    int dr = x / c->W - y / c->W, dc = x % c->W - y % c->W;
+    return (dr < 0 ? -dr : dr) + (dc < 0 ? -dc : dc);
+}
+
+static int fight_root(Ctx *c, int a, int b, int *info) {
+    int order[4], n = moves_of(c, a, order);
+    int scores[4];
+    /* toward the opponent first: ties go to the move that contests space */
+    for (int i = 1; i < n; i++)
+        for (int j = i; j > 0 && manhattan(c, a + c->d[order[j]], b) < manhattan(c, a + c->d[order[j - 1]], b); j--) {
+            int t = order[j]; order[j] = order[j - 1]; order[j - 1] = t;
+        }
+    int best = order[0], free_cells = 0;
+    for (int i = 0; i < c->N; i++) free_cells += c->g[i];
+    int limit = (free_cells + 2) / 2 + 1;
+    if (limit > MAX_PLY) limit = MAX_PLY;
+    for (int depth = 1; depth <= limit; depth++) {
+        int alpha = -WIN - 1, done = 0;
+        for (int i = 0; i < n; i++) {
+            int value = min_node(c, a, b, a + c->d[order[i]], depth, 0, alpha, WIN + 1);
+            if (c->aborted) break;
+            scores[i] = value;
+            done = i + 1;
+            if (value > alpha) alpha = value;
+        }
+        if (c->aborted) {
+            /* a partial iteration counts if its first (the previous best) move was searched */
+            if (done) {
+                int k = 0;
+                for (int i = 1; i < done; i++) if (scores[i] > scores[k]) k = i;
+                best = order[k];
+                info[2] = scores[k];
+            }
+            break;
+        }
+        /* stable sort by score, best first */
+        for (int i = 1; i < n; i++)
+            for (int j = i; j > 0 && scores[j] > scores[j - 1]; j--) {
+                int t = scores[j]; scores[j] = scores[j - 1]; scores[j - 1] = t;
+                t = order[j]; order[j] = order[j - 1]; order[j - 1] = t;
+            }
+        best = order[0];
+        info[0] = depth;
+        info[2] = scores[0];
+        if (scores[0] >= WIN - 1000 || scores[0] <= -WIN + 1000 || now() > c->soft) break;
+    }
+    return best;
+}
+
+/* --- separated: the longest fill ------------------------------------------------------ */
+
+static int free_neighbours(Ctx *c, int x) {
+    return c->g[x - c->W] + c->g[x + c->W] + c->g[x - 1] + c->g[x + 1];
+}
+
+/* Order moves by fewest free neighbours after them (Warnsdorff: hug the walls). */
+static int hug_order(Ctx *c, int a, int *ks) {
+    int n = moves_of(c, a, ks), key[4];
+    for (int i = 0; i < n; i++) {
+        int t = a + c->d[ks[i]];
+        c->g[t] = 0;
+        key[i] = free_neighbours(c, t);
+        c->g[t] = 1;
+    }
+    for (int i = 1; i < n; i++)
+        for (int j = i; j > 0 && key[j] < key[j - 1]; j--) {
+            int t = key[j]; key[j] = key[j - 1]; key[j - 1] = t;
+            t = ks[j]; ks[j] = ks[j - 1]; ks[j - 1] = t;
+        }
+    return n;
+}
+
+static int fill(Ctx *c, int a, int depth) {
+    tick(c);
+    if (c->aborted) return 0;
+    int bound = fill_estimate(c, a);
+    if (depth <= 0 || bound <= 1) return bound;
+    int ks[4], n = hug_order(c, a, ks), best = 0;
+    for (int i = 0; i < n; i++) {
+        int t = a + c->d[ks[i]];
+        c->g[t] = 0;
+        int value = 1 + fill(c, t, depth - 1);
+        c->g[t] = 1;
+        if (c->aborted) return 0;
+        if (value > best) {
+            best = value;
+            if (best >= bound) break;
+        }
+    }
+    return best;
+}
+
+static int fill_root(Ctx *c, int a, int *info) {
+    int order[4], n = hug_order(c, a, order), scores[4];
+    int best = order[0], free_cells = 0;
+    for (int i = 0; i < c->N; i++) free_cells += c->g[i];
+    for (int depth = 0; depth <= free_cells; depth++) {
+        int done = 0;
+        for (int i = 0; i < n; i++) {
+            int t = a + c->d[order[i]];
+            c->g[t] = 0;
+            int value = 1 + fill(c, t, depth);
+            c->g[t] = 1;
+            if (c->aborted) break;
+            scores[i] = value;
+            done = i + 1;
+        }
+        if (c->aborted) {
+            if (done) {
+                int k = 0;
+                for (int i = 1; i < done; i++) if (scores[i] > scores[k]) k = i;
+                best = order[k];
+                info[2] = scores[k];
+            }
+            break;
+        }
+        for (int i = 1; i < n; i++)
+            for (int j = i; j > 0 && scores[j] > scores[j - 1]; j--) {
+                int t = scores[j]; scores[j] = scores[j - 1]; scores[j - 1] = t;
+                t = order[j]; order[j] = order[j - 1]; order[j - 1] = t;
+            }
+        best = order[0];
+        info[0] = depth;
+        info[2] = scores[0];
+        if (depth + 1 >= scores[0] || now() > c->soft) break;
+    }
+    return best;
+}
+
+/* --- set-up and the exported functions ------------------------------------------------ */
+
+static uint64_t splitmix(uint64_t *s) {
+    uint64_t z = (*s += 0x9E3779B97F4A7C15ull);
+    z = (z ^ (z >> 30)) * 0xBF58476D1CE4E5B9ull;
+    z = (z ^ (z >> 27)) * 0x94D049BB133111EBull;
+    return z ^ (z >> 31);
+}
+
+static void ctx_free(Ctx *c) {
+    if (!c) return;
+    free(c->g); free(c->even); free(c->da); free(c->db); free(c->q); free(c->ra); free(c->rb);
+    free(c->disc); free(c->low); free(c->sz); free(c->ext); free(c->sv); free(c->sp); free(c->si);
+    free(c->zob); free(c->tt_key); free(c->tt_move);
+    free(c);
+}
+
+/* A context for a width x height board (cells row-major, nonzero = free), padded by a
+ * blocked ring so that no neighbour is ever out of range. NULL on bad sizes. */
+static Ctx *ctx_new(int width, int height, const uint8_t *cells, int with_tt) {
+    if (width < 1 || height < 1 || width > MAX_SIDE || height > MAX_SIDE || !cells) return NULL;
+    Ctx *c = calloc(1, sizeof(Ctx));
+    if (!c) return NULL;
+    int W = width + 2, N = W * (height + 2);
+    c->W = W; c->N = N;
+    c->d[0] = -W; c->d[1] = W; c->d[2] = -1; c->d[3] = 1;
+    c->g = calloc(N, 1); c->even = calloc(2 * N, 1); c->ra = calloc(N, 1); c->rb = calloc(N, 1);
+    c->da = malloc(N * sizeof(int)); c->db = malloc(N * sizeof(int)); c->q = malloc(N * sizeof(int));
+    c->disc = malloc(N * sizeof(int)); c->low = malloc(N * sizeof(int)); c->sz = malloc(N * sizeof(int));
+    c->ext = malloc(N * sizeof(int)); c->sv = malloc(N * sizeof(int)); c->sp = malloc(N * sizeof(int));
+    c->si = malloc(N * sizeof(int));
+    c->zob = malloc(2 * N * sizeof(uint64_t));
+    if (with_tt) {
+        c->tt_key = calloc((size_t)1 << TT_BITS, sizeof(uint64_t));
+        c->tt_move = calloc((size_t)1 << TT_BITS, 1);
+    }
+    if (!c->g || !c->even || !c->ra || !c->rb || !c->da || !c->db || !c->q || !c->disc || !c->low
+        || !c->sz || !c->ext || !c->sv || !c->sp || !c->si || !c->zob
+        || (with_tt && (!c->tt_key || !c->tt_move))) {
+        ctx_free(c);
+        return NULL;
+    }
+    for (int r = 0; r < height; r++)
+        for (int col = 0; col < width; col++) {
+            int x = (r + 1) * W + col + 1;
+            c->g[x] = cells[r * width + col] != 0;
+            c->even[x] = ((r + col) & 1) == 0;
+        }
+    uint64_t seed = 0x7472306e;
+    for (int i = 0; i < 2 * N; i++) c->zob[i] = splitmix(&seed);
+    return c;
+}
+
+static int cell_of(Ctx *c, int width, int height, int index) {
+    if (index < 0 || index >= width * height) return -1;
+    return (index / width + 1) * c->W + index % width + 1;
+}
+
+/* The hard bot's move (0..3 = UP DOWN LEFT RIGHT) for the head at `me` (row * width +
+ * col) against `opp`, both marked not free in `cells`. info (4 ints, may be NULL):
+ * depth of the last finished iteration, nodes, score, mode (0 forced, 1 fight, 2 fill).
+ * budget_us: the hard limit; soft_us: no new iteration after it. cancel: polled. */
+int tron_best_move(int width, int height, const uint8_t *cells, int me, int opp,
+                   long budget_us, long soft_us, volatile int *cancel, int *info) {
+    int scratch[4] = {0, 0, 0, 0};
+    if (!info) info = scratch;
+    info[0] = info[1] = info[2] = info[3] = 0;
+    double start = now();
+    Ctx *c = ctx_new(width, height, cells, 1);
+    if (!c) return -1;
+    int a = cell_of(c, width, height, me), b = cell_of(c, width, height, opp);
+    if (a < 0 || b < 0 || a == b) { ctx_free(c); return -1; }
+    c->g[a] = c->g[b] = 0;
+    c->deadline = start + (budget_us > 0 ? budget_us : 1) * 1e-6;
+    c->soft = start + (soft_us > 0 ? soft_us : 0) * 1e-6;
+    c->cancel = cancel;
+    c->aborted = cancel && *cancel; /* cancelled before it began */
+    int ks[4], n = moves_of(c, a, ks), move;
+    if (n <= 1) {
+        move = n ? ks[0] : 0;
+    } else if (!moves_of(c, b, scratch)) {
+        move = ks[0];
+        info[2] = WIN;
+        info[3] = 1;
+    } else {
+        bfs(c, a, c->da);
+        bfs(c, b, c->db);
+        int shared = 0;
+        for (int i = 0; i < c->N; i++) shared |= c->da[i] > 0 && c->db[i] > 0;
+        if (shared) {
+            info[3] = 1;
+            move = fight_root(c, a, b, info);
+        } else {
+            info[3] = 2;
+            move = fill_root(c, a, info);
+        }
+    }
+    info[1] = (int)(c->nodes > 0x7fffffff ? 0x7fffffff : c->nodes);
+    ctx_free(c);
+    return move;
+}
+
+/* The root as a matrix game, for heads close enough to meet in one cell this step:
+ * M[4 * k + j] is the value (for us) of our move k against their move j (a head-on
+ * meeting is a draw), searched by iterative deepening; the last finished matrix is
+ * kept. Moves that are not free get -WIN - 2 (ours) or stay untouched (theirs: the caller
+ * reads only free ones). info as tron_best_move. Returns 0, or -1 on bad input. */
+int tron_root_matrix(int width, int height, const uint8_t *cells, int me, int opp,
+                     long budget_us, long soft_us, volatile int *cancel, int *M, int *info) {
+    int scratch[4] = {0, 0, 0, 0};
+    if (!info) info = scratch;
+    info[0] = info[1] = info[2] = info[3] = 0;
+    double start = now();
+    Ctx *c = ctx_new(width, height, cells, 1);
+    if (!c) return -1;
+    int a = cell_of(c, width, height, me), b = cell_of(c, width, height, opp);
+    if (a < 0 || b < 0 || a == b || !M) { ctx_free(c); return -1; }
+    c->g[a] = c->g[b] = 0;
+    c->deadline = start + (budget_us > 0 ? budget_us : 1) * 1e-6;
+    c->soft = start + (soft_us > 0 ? soft_us : 0) * 1e-6;
+    c->cancel = cancel;
+    c->aborted = cancel && *cancel; /* cancelled before it began */
+    info[3] = 1;
+    int mine[4], theirs[4], n = moves_of(c, a, mine), m = moves_of(c, b, theirs), work[16];
+    for (int i = 0; i < 16; i++) M[i] = -WIN - 2;
+    int free_cells = 0;
+    for (int i = 0; i < c->N; i++) free_cells += c->g[i];
+    int limit = (free_cells + 2) / 2 + 1;
+    if (limit > MAX_PLY) limit = MAX_PLY;
+    for (int depth = 1; depth <= limit && n && m; depth++) {
+        int decided = 1;
+        for (int i = 0; i < n && !c->aborted; i++) {
+            int t = a + c->d[mine[i]];
+            for (int j = 0; j < m && !c->aborted; j++) {
+                int u = b + c->d[theirs[j]], value;
+                if (u == t) {
+                    value = -CONTEMPT;
+                } else {
+                    place(c, t);
+                    place(c, u);
+                    if (depth <= 1) {
+                        tick(c);
+                        value = evaluate(c, t, u);
+                    } else {
+                        value = max_node(c, t, u, depth - 1, 1, -WIN - 1, WIN + 1);
+                    }
+                    lift(c, u);
+                    lift(c, t);
+                }
+                work[4 * mine[i] + theirs[j]] = value;
+                if (value < WIN - 1000 && value > -WIN + 1000) decided = 0;
+            }
+        }
+        if (c->aborted) break;
+        for (int i = 0; i < n; i++)
+            for (int j = 0; j < m; j++) M[4 * mine[i] + theirs[j]] = work[4 * mine[i] + theirs[j]];
+        info[0] = depth;
+        if (decided || now() > c->soft) break;
+    }
+    info[1] = (int)(c->nodes > 0x7fffffff ? 0x7fffffff : c->nodes);
+    ctx_free(c);
+    return 0;
+}
+
+/* Primitives for the tests that hold the kernel to the Python search. out: 3 ints. */
+int tron_voronoi(int width, int height, const uint8_t *cells, int a, int b, int *out) {
+    Ctx *c = ctx_new(width, height, cells, 0);
+    if (!c) return -1;
+    int x = cell_of(c, width, height, a), y = cell_of(c, width, height, b);
+    if (x < 0 || y < 0 || !out) { ctx_free(c); return -1; }
+    c->g[x] = c->g[y] = 0;
+    voronoi_regions(c, x, y, out);
+    ctx_free(c);
+    return 0;
+}
+
+/* From the head at `head` (not free): out = flood size, parity bound, chamber bound,
+ * chamber value with weights kc, ke, fill estimate, and a leaf evaluation against
+ * `other` (both heads not free). */
+int tron_space(int width, int height, const uint8_t *cells, int head, int other, int kc, int ke, long *out) {
+    Ctx *c = ctx_new(width, height, cells, 0);
+    if (!c) return -1;
+    int x = cell_of(c, width, height, head), y = cell_of(c, width, height, other);
+    if (x < 0 || !out) { ctx_free(c); return -1; }
+    c->g[x] = 0;
+    if (y >= 0) c->g[y] = 0;
+    out[0] = flood(c, x, c->rb);
+    out[1] = out[0] ? parity_bound(c, c->rb, x) : 0;
+    out[2] = chambers(c, c->rb, x, 1, 0);
+    out[3] = chambers(c, c->rb, x, kc, ke);
+    out[4] = fill_estimate(c, x);
+    out[5] = (y >= 0 && y != x) ? evaluate(c, x, y) : 0;
+    ctx_free(c);
+    return 0;
+}
