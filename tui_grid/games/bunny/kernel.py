@@ -5,7 +5,7 @@ Why: that question is asked for every normal-form body of the largest size from 
 top-level state, and each body has up to thousands of count classes; in pure Python it
 is 85-90% of a solve (see bench/bunny.py). The C below is this project's own code, built
 at run time with the machine's `gcc` into a per-user cache directory and loaded with
-ctypes: no dependency to install. Without gcc (or with `TUI_GRID_BUNNY_KERNEL=0`) the
+ctypes (core/compiled.py): no dependency to install. Without gcc (or with `TUI_GRID_BUNNY_KERNEL=0`) the
 solver takes its pure-Python path, which gives the same answers: the kernel runs the very
 same count-class splitting (solver.py's docstring) in the very same order, so it returns
 the same classes, only without the caches.
@@ -18,14 +18,11 @@ number, which indexes the class vector).
 from __future__ import annotations
 
 import ctypes
-import hashlib
 import os
-import shutil
-import subprocess
-import tempfile
 import threading
-from pathlib import Path
 from typing import Any
+
+from tui_grid.core.compiled import CompiledLibrary
 
 SOURCE = r"""
 #include <stdlib.h>
@@ -523,65 +520,33 @@ _tried = False
 _disabled = os.environ.get(ENV_SWITCH, "1") == "0"
 
 
-def _cache_dir() -> Path:
-    base = os.environ.get("XDG_CACHE_HOME") or str(Path.home() / ".cache")
-    return Path(base) / "tui_grid"
-
-
-def _private(path: Path) -> bool:
-    """True when `path` is ours and nobody else may write it (we load code from it)."""
-    info = path.stat()
-    mine = not hasattr(os, "getuid") or info.st_uid == os.getuid()
-    return mine and not info.st_mode & 0o022
+_LIBRARY = CompiledLibrary("bunny_kernel", SOURCE)
 
 
 def _build() -> Any:
-    """Compile (once per source version) and load the kernel; None when that fails."""
-    gcc = shutil.which("gcc") or shutil.which("cc")
-    if gcc is None:
+    """Build (once per source version) and load the kernel; None when that fails."""
+    lib = _LIBRARY.load()
+    if lib is None:
         return None
-    digest = hashlib.sha256(SOURCE.encode()).hexdigest()[:16]
-    for folder in (_cache_dir(), Path(tempfile.gettempdir()) / f"tui_grid-{os.getuid() if hasattr(os, 'getuid') else 'user'}"):
-        target = folder / f"bunny_kernel_{digest}.so"
-        try:
-            folder.mkdir(mode=0o700, parents=True, exist_ok=True)
-            if not _private(folder):
-                continue  # another user could have put a library there: never load it
-            if not target.exists():
-                with tempfile.TemporaryDirectory(dir=folder) as tmp:
-                    src = Path(tmp) / "kernel.c"
-                    src.write_text(SOURCE)
-                    out = Path(tmp) / "kernel.so"
-                    subprocess.run([gcc, "-O2", "-shared", "-fPIC", "-o", str(out), str(src)], check=True, capture_output=True, timeout=60)
-                    os.replace(out, target)  # atomic: a parallel build never loads half a file
-                for old in folder.glob("bunny_kernel_*.so"):
-                    if old != target:
-                        old.unlink(missing_ok=True)  # earlier versions of the source
-            if not _private(target):
-                continue
-            lib = ctypes.CDLL(str(target))
-        except (OSError, subprocess.SubprocessError):
-            continue
-        fn = lib.forever_covers
-        fn.restype = ctypes.c_int
-        fn.argtypes = [
-            ctypes.c_void_p, ctypes.c_int, ctypes.c_void_p, ctypes.c_int, ctypes.c_int,
-            ctypes.c_int, ctypes.c_char_p, ctypes.c_int, ctypes.c_void_p, ctypes.POINTER(ctypes.c_longlong),
-        ]
-        fn = lib.finite_outcomes
-        fn.restype = ctypes.c_longlong
-        fn.argtypes = [ctypes.c_void_p, ctypes.c_int, ctypes.c_void_p, ctypes.c_int, ctypes.c_int, ctypes.c_int, ctypes.c_char_p, ctypes.POINTER(ctypes.c_longlong)]
-        fn = lib.finite_then_hop
-        fn.restype = ctypes.c_int
-        fn.argtypes = [
-            ctypes.c_void_p, ctypes.c_int, ctypes.c_void_p, ctypes.c_int, ctypes.c_int, ctypes.c_int,
-            ctypes.c_char_p, ctypes.c_int, ctypes.c_void_p, ctypes.POINTER(ctypes.c_int), ctypes.POINTER(ctypes.c_longlong),
-        ]
-        for getter in (lib.result_states, lib.result_marks, lib.result_classes):
-            getter.restype = ctypes.c_void_p
-            getter.argtypes = []
-        return lib
-    return None
+    fn = lib.forever_covers
+    fn.restype = ctypes.c_int
+    fn.argtypes = [
+        ctypes.c_void_p, ctypes.c_int, ctypes.c_void_p, ctypes.c_int, ctypes.c_int,
+        ctypes.c_int, ctypes.c_char_p, ctypes.c_int, ctypes.c_void_p, ctypes.POINTER(ctypes.c_longlong),
+    ]
+    fn = lib.finite_outcomes
+    fn.restype = ctypes.c_longlong
+    fn.argtypes = [ctypes.c_void_p, ctypes.c_int, ctypes.c_void_p, ctypes.c_int, ctypes.c_int, ctypes.c_int, ctypes.c_char_p, ctypes.POINTER(ctypes.c_longlong)]
+    fn = lib.finite_then_hop
+    fn.restype = ctypes.c_int
+    fn.argtypes = [
+        ctypes.c_void_p, ctypes.c_int, ctypes.c_void_p, ctypes.c_int, ctypes.c_int, ctypes.c_int,
+        ctypes.c_char_p, ctypes.c_int, ctypes.c_void_p, ctypes.POINTER(ctypes.c_int), ctypes.POINTER(ctypes.c_longlong),
+    ]
+    for getter in (lib.result_states, lib.result_marks, lib.result_classes):
+        getter.restype = ctypes.c_void_p
+        getter.argtypes = []
+    return lib
 
 
 def _load() -> Any:
