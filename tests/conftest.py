@@ -77,8 +77,10 @@ def _private_data_dir(tmp_path_factory, monkeypatch):
 
 @pytest.fixture
 def plain_chase_prey(monkeypatch) -> None:
-    """The builtin Evasion prey searching only its plain chase, not the held moves too (a
-    third of its thinking): for tests about protocols and displays, not the prey's play."""
+    """The builtin Evasion prey searching only its plain chase, not the held moves nor the
+    variations of its plan (a fifth of its thinking): for tests about protocols and
+    displays, not the prey's play."""
     from tui_grid.games.evasion import ai
 
     monkeypatch.setattr(ai, "PLANS", ai.PLANS[:1])
+    monkeypatch.setattr(ai, "BRANCHES", 0)

@@ -235,3 +235,50 @@ def test_the_prey_tells_the_styles_apart_when_asked_every_step():
         actions = {HUNTER: hunter(engine, state), PREY: move} if state.prey_moves_next else {HUNTER: hunter(engine, state)}
         state = engine.step(state, actions).state
     assert prey.styles == ["builtin"]
+
+
+def test_the_prey_keeps_its_promise_against_the_builtin_hunter():
+    # The plan in hand is always a candidate and is only traded for a strictly better one, so
+    # against the exact model of our hunter the step it promises never comes sooner, and
+    # the game ends exactly there.
+    engine = EvasionEngine(Config(n=10, m=5, width=120, height=120, prey_start=(90, 80), max_steps=3000))
+    hunter, prey = BoxHunter(), LookaheadPrey(seed=1)
+    state = engine.initial_state()
+    promises: list[int] = []
+    while not engine.outcome(state).over:
+        actions = {HUNTER: hunter(engine, state)}
+        if state.prey_moves_next:
+            actions[PREY] = prey(engine, state)
+            if prey.styles == ["builtin"] and prey.promise is not None:
+                promises.append(prey.promise)
+        state = engine.step(state, actions).state
+    assert len(set(promises)) > 2, promises  # the variations found better plans on the way
+    assert promises == sorted(promises)
+    assert state.caught_at == promises[-1]
+
+
+def test_rollout_plays_a_plan_of_segments_as_the_engine_does():
+    # A plan: chase 3 moves (a move None), hold (1, 0) for 4, (0, -1) for 2, then the chase.
+    config = Config(n=10, m=5)
+    engine = EvasionEngine(config)
+    state = engine.make_state(walls=[(59, 0, 59, 299), (60, 80, 299, 80)], hunter=(70, 90), prey=(200, 200), tick=41, last_build=35)
+    box = box_around(engine.grid_of(state), *state.prey)
+    segments = [(None, 3), ((1, 0), 4), ((0, -1), 2)]
+    hunter, sim, expected = BoxHunter(), state, 0
+    for k in range(1, 1501):
+        actions = {HUNTER: hunter(engine, sim)}
+        if sim.prey_moves_next:
+            chase = chase_move(*sim.hunter, *sim.hunter_velocity, *sim.prey)
+            move = segments[0][0] or chase if segments else chase
+            if segments:
+                segments[0] = (segments[0][0], segments[0][1] - 1)
+                segments = [s for s in segments if s[1] > 0]
+            actions[PREY] = PreyAction(move)
+        sim = engine.step(sim, actions).state
+        if sim.caught_at is not None:
+            expected = k
+            break
+    caught, _, _ = rollout(box, *state.hunter, *state.hunter_velocity, *state.prey, None, state.tick, 35,
+                           config.n, config.m, config.width, config.height, False, 1500, hold=3,
+                           then=(((1, 0), 4), ((0, -1), 2)))
+    assert caught == expected > 0

@@ -15,13 +15,15 @@ other side from the prey (each candidate is checked by moving the hunter past it
 
 Builtin prey: recognises the hunter's style among the ones it models (our builtin hunter,
 and the issue's halver, rectangle and level styles: `model_cut`), dropping each style the
-hunter is seen not to play; plays each of its nine moves (some held a few moves: `PLANS`)
-forward against an exact model of the styles left in the prey's rectangle (its bounce and its wall rule), each followed by a simple
-chase (meet the hunter on the axes it approaches on, since what it crosses it walls off;
-follow it on the axes it leaves on, so its next approach is short; step off its
-diagonal), and takes the move that is caught latest (else keeps the most room). Against
-the builtin hunter the model is exact, so the prey lives at least as long as the plan it
-chose (give or take its tie-breaks). Walls the model does not describe, and a hunter
+hunter is seen not to play; plays plans forward against an exact model of the styles left
+in the prey's rectangle (its bounce and its wall rule): the plan in hand, each of its nine
+moves (some held a few moves: `PLANS`), and seeded variations of the plan in hand (a move
+held a while from some point on), each followed by a simple chase (meet the hunter on the
+axes it approaches on, since what it crosses it walls off; follow it on the axes it leaves
+on, so its next approach is short; step off its diagonal); it keeps the plan that is
+caught latest (else keeps the most room), the plan in hand unless another does strictly
+better. The models are exact, so the prey lives at least as long as any plan it has held
+(`promise`), and the variations make that plan a better one search after search. Walls the model does not describe, and a hunter
 seen to wall otherwise than the builtin one (another style: the model would mislead), fall
 back to a dodge over the hunter's bounce path. Its choices depend only on the state and its seed
 (small seeded tie-breaks and a seeded style), so games over seeds differ and each
@@ -218,6 +220,13 @@ HORIZON = 1200
 OTHER_MODELS: tuple[tuple[int, float], ...] = ()
 #: The prey's plans: hold its first move this many moves, then chase with (uu, gg).
 PLANS: tuple[tuple[int, int | None, int | None], ...] = ((1, None, None), (4, None, None), (12, None, None))
+#: A plan: segments (a move, how many moves it is held), then the chase with (uu, gg).
+Plan = tuple[tuple[tuple[tuple[int, int] | None, int], ...], int, int]  # a move None: the chase
+BRANCHES = 9  # seeded variations of the plan in hand tried at each search
+BRANCH_HOLDS = (2, 4, 8, 16, 32)
+BRANCH_AHEAD = 100  # a variation may start up to this many moves past the plan's segments
+MAX_SEGMENTS = 6
+VARY_WITHIN = 1000  # steps: variations are tried while the best plan is caught sooner than this
 
 
 def hunter_path(grid: Grid, state: State, steps: int) -> list[tuple[int, int]]:
@@ -242,23 +251,23 @@ class LookaheadPrey:
     followed by `chase_move` (meet the hunter on the axes it approaches on, follow it on
     the axes it leaves on, step sideways off its diagonal) for up to `horizon` steps; a
     move is scored by the step the model catches the prey at, or, if it survives, the area
-    left and the closest approach. It searches on every `every`-th move and plays the
-    chase in between (the plan it chose, so nothing is lost; the cost halves). A small seeded perturbation (from `seed`, the step and
-    the move) breaks near-ties, so games with different seeds differ while one seed
-    always plays the same game: the choice depends only on the state and the seed.
+    left and the closest approach. It searches on every `every`-th move and plays its plan
+    in between (so nothing is lost; the cost halves). The plan in hand is a candidate of
+    every search and wins its ties (so its promise holds); other ties go to a seeded
+    perturbation (from `seed` and the step), as do the variations tried, so games with
+    different seeds differ while one seed always plays the same game.
 
     Otherwise (walls the model does not describe, a hunter that has built nothing long
     after it could, or a hunter seen to wall other than the builtin one: `recognise`) it
     falls back to `dodge_move`: keep out of reach of the hunter's simulated bounce path,
     near its side of the rectangle."""
 
-    def __init__(self, seed: int | None = None, horizon: int = HORIZON, noise: float = 0.05, every: int = 2,
+    def __init__(self, seed: int | None = None, horizon: int = HORIZON, every: int = 2,
                  uu: int | None = None, gg: int | None = None,
                  models: tuple[tuple[int, float], ...] = OTHER_MODELS,
                  plans: tuple[tuple[int, int | None, int | None], ...] | None = None) -> None:
         self.seed = 0 if seed is None else seed
         self.horizon = horizon
-        self.noise = noise
         self.every = every
         # Seeded style: how far off the hunter's diagonal to step aside, how close a
         # receding hunter may pass before backing away.
@@ -272,7 +281,9 @@ class LookaheadPrey:
         # The continuations searched: (moves the first move is held for, uu, gg) of the
         # chase after it (None: the seeded style); the plan chosen (move, holds left, uu, gg).
         self.plans = PLANS if plans is None else plans
-        self.plan: tuple[PreyAction, int, int, int] = (KEEP, 0, self.uu, self.gg)
+        self.plan: Plan = ((), self.uu, self.gg)
+        # The step the model catches the plan in hand at (None: it outlives the horizon).
+        self.promise: int | None = None
         self.next_search = 0
         self.searched_walls: tuple[Wall, ...] = ()
         self.last_move: tuple[State, PreyAction] | None = None
@@ -341,44 +352,89 @@ class LookaheadPrey:
         models = [(style, MARGIN, 0.0) for style in self.styles]
         if self.builtin_seen:
             models += [("builtin", margin, keep) for margin, keep in self.models]
-        best_key: tuple[int, float, int] | None = None
-        best = (KEEP, 0, self.uu, self.gg)
-        i = 0
-        # Against the rectangle style the held plans did worse (N=10 M=5, 4 seeds: 1152
-        # against 1377 with the chase alone), so it gets the chase alone.
         # While several styles are left (the first steps), the chase alone keeps it cheap.
-        plans = self.plans[:1] if self.styles == ["rectangle"] or len(models) > 1 else self.plans
-        for hold, uu, gg in plans:
-            uu = self.uu if uu is None else uu
-            gg = self.gg if gg is None else gg
-            for move in PREY_MOVES:
-                i += 1
-                jitter = self.noise * (_mix(salt + i) & 0xFFFF) / 0x10000
-                key: tuple[int, float, int] | None = None
+        few = len(models) > 1
+        best_key: tuple[int, int, int, int] = (-1, 0, 0, 0)
+        best = self.plan
+        i = 0
+        for group in (self.fixed_plans(self.plans[:1] if few else self.plans), self.variations(salt)):
+            if i and (few or best_key[0] == 1 or best_key[1] > VARY_WITHIN):
+                break  # the best plan is caught late or not at all (or several styles are left): enough
+            for plan in group:
+                segments, uu, gg = plan
+                key = (2, 0, 0, 0)
                 for style, margin, keep in models:  # the worst case over the hunter models
                     caught, area, closest = rollout(
-                        box, hx, hy, hvx, hvy, px, py, move.velocity, state.tick, last,  # type: ignore[arg-type]
-                        c.n, c.m, c.width, c.height, c.strict_capture, self.horizon, margin, uu, gg, keep, style, hold,
+                        box, hx, hy, hvx, hvy, px, py, segments[0][0], state.tick, last,
+                        c.n, c.m, c.width, c.height, c.strict_capture, self.horizon, margin, uu, gg, keep, style,
+                        segments[0][1], segments[1:],
                     )
-                    this = (0, caught + 100 * jitter, 0) if caught else (1, area * (1 + jitter), closest)
-                    key = this if key is None or this < key else key
-                if best_key is None or key > best_key:  # type: ignore[operator]
-                    best_key, best = key, (move, hold - 1, uu, gg)
+                    key = min(key, (0, caught, 0, 0) if caught else (1, area, closest, 0))
+                # The plan in hand (first) wins ties, so what it promised is kept; others by a seeded jitter.
+                key = (key[0], key[1], key[2], 0x10000 if i == 0 else _mix(salt + i) & 0xFFFF)
+                i += 1
+                if key > best_key:
+                    best_key, best = key, plan
         self.plan = best
+        self.promise = state.tick + best_key[1] if best_key[0] == 0 else None
         # Search again after `every` moves, four times that while the plan survives the
         # horizon (the plan is what the rollouts played), or as soon as a wall changes.
-        self.next_search = state.tick + 2 * self.every * (1 if best_key[0] == 0 else 4)  # type: ignore[index]
+        self.next_search = state.tick + 2 * self.every * (1 if best_key[0] == 0 else 4)
         self.searched_walls = state.walls
-        return best[0]
+        return self.follow_plan(hx, hy, hvx, hvy, px, py, True)
+
+    def fixed_plans(self, plans: tuple[tuple[int, int | None, int | None], ...]) -> list[Plan]:
+        """The plan in hand first (so the prey never trades it for a worse one: against an
+        exact model it lives at least as long as any plan it has held), then each move held
+        as `plans` says, then the chase."""
+        segments, uu, gg = self.plan
+        out: list[Plan] = [(segments or (((0, 0), 0),), uu, gg)]  # an empty plan: the chase alone
+        for hold, puu, pgg in plans:
+            puu = self.uu if puu is None else puu
+            pgg = self.gg if pgg is None else pgg
+            out += [(((move.velocity, hold),), puu, pgg) for move in PREY_MOVES]
+        return out
+
+    def variations(self, salt: int) -> list[Plan]:
+        """`BRANCHES` seeded variations of the plan in hand: it as far as a random point (up
+        to `BRANCH_AHEAD` moves of chase past its segments), then one move held a while,
+        then the chase. Kept when they do better, they make the plan a longer one over the
+        searches (a stochastic search over plans, bounded by `MAX_SEGMENTS`)."""
+        segments, uu, gg = self.plan
+        length = sum(count for _, count in segments)
+        out: list[Plan] = []
+        for j in range(BRANCHES):
+            r = _mix(salt ^ (0x9E3779B1 * (j + 1)) & 0xFFFFFFFF)
+            at = r % (length + BRANCH_AHEAD)
+            kept: list[tuple[tuple[int, int] | None, int]] = []
+            for velocity, count in segments:
+                if at <= 0:
+                    break
+                kept.append((velocity, min(count, at)))
+                at -= count
+            if at > 0:
+                kept.append((None, at))  # chase that many moves first
+            move = PREY_MOVES[(r >> 8) % 9].velocity
+            hold = BRANCH_HOLDS[(r >> 16) % len(BRANCH_HOLDS)]
+            if len(kept) < MAX_SEGMENTS:
+                out.append((tuple(kept) + ((move, hold),), uu, gg))
+        return out
 
     def follow_plan(self, hx: int, hy: int, hvx: int, hvy: int, px: int, py: int, moves: bool) -> PreyAction:
-        """The plan's move between searches: its first move while it holds, then the chase."""
-        move, hold, uu, gg = self.plan
-        if hold > 0 and move.velocity is not None:
-            if moves:
-                self.plan = (move, hold - 1, uu, gg)
-            return move
-        return PreyAction(chase_move(hx, hy, hvx, hvy, px, py, uu, gg))
+        """The plan's next move: its segments in turn (a move held a number of moves), then
+        the chase; a move played (`moves`) is taken off the plan."""
+        segments, uu, gg = self.plan
+        while segments and segments[0][1] <= 0:
+            segments = segments[1:]
+        if not segments:
+            self.plan = ((), uu, gg)
+            return PreyAction(chase_move(hx, hy, hvx, hvy, px, py, uu, gg))
+        velocity, count = segments[0]
+        if moves:
+            self.plan = (((velocity, count - 1),) + segments[1:], uu, gg)
+        if velocity is None:
+            return PreyAction(chase_move(hx, hy, hvx, hvy, px, py, uu, gg))
+        return PreyAction(velocity)
 
 
 NEVER = -(10**9)  # the step of the last wall when none was built
@@ -505,6 +561,9 @@ def rectangle_side(
     the prey's sides by slack, most first (ties: top, bottom, left, right); the first side the
     hunter heads in from, between it and the prey, is walled (True: a horizontal wall) when
     the hunter is within half its slack (at most `reach`) of the prey; else None."""
+    gx, gy = px - hx, py - hy
+    if not (0 < gy * vy <= reach or 0 < gx * vx <= reach):
+        return None  # heading in from no side within reach (the quick answer: rollouts ask often)
     sides = (
         (py - top, True, py - hy if top <= hy < py and vy > 0 else None),
         (bottom - py, True, hy - py if py < hy <= bottom and vy < 0 else None),
@@ -577,9 +636,10 @@ def rollout(
     box: tuple[int, int, int, int],
     hx: int, hy: int, vx: int, vy: int,
     px: int, py: int,
-    first: tuple[int, int],
+    first: tuple[int, int] | None,
     tick: int, last: int, n: int, m: int, width: int, height: int, strict: bool, steps: int,
     margin: int = MARGIN, uu: int = UU, gg: int = GG, keep: float = 0.0, style: str = "builtin", hold: int = 1,
+    then: tuple[tuple[tuple[int, int] | None, int], ...] = (),
 ) -> tuple[int, int, int]:
     """Play `steps` steps of the builtin hunter (`BoxHunter(margin)`) in the empty
     rectangle `box` against a prey that makes move `first` and then `chase_move`.
@@ -589,21 +649,27 @@ def rollout(
     With `keep` > 0 the hunter is a greedier cutter instead (`sparring.HalvingHunter`'s
     style): it cuts on an axis it approaches on whenever the prey would keep at most
     `keep` of its rectangle, or at the pass (`margin`), as soon as the wait allows.
-    `style` names another hunter model (`model_cut`)."""
+    `style` names another hunter model (`model_cut`). After `first` (held `hold` moves)
+    the prey plays the segments `then` (a move, how many moves), then the chase."""
     left, top, right, bottom = box
     reach = 15 if strict else 16
     closest = 1 << 30
-    dx, dy = first
+    dx, dy = first or (0, 0)
     pending = hold
+    queue = list(then)
     edge_r, edge_b = width - 1, height - 1
     for k in range(1, steps + 1):
         t = tick + k
         even = not t & 1
         if even:
+            while not pending and queue:
+                first, pending = queue.pop(0)
+            held = pending > 0 and first is not None
             if pending:
                 pending -= 1
+            if held:
                 dx, dy = first
-            else:  # chase_move, inlined
+            else:  # chase_move, inlined (also a chase segment: `first` None)
                 gx = px - hx
                 gy = py - hy
                 if gx * vx > 0:
@@ -620,7 +686,8 @@ def rollout(
                     dx, dy = (-vx if -gg < gx < gg else vx), -vy
                 else:
                     dx, dy = vx, vy
-        if t >= last + n:
+        # Every style walls only when the hunter heads toward the prey on some axis.
+        if t >= last + n and ((px - hx) * vx > 0 or (py - hy) * vy > 0):
             new = model_cut(style, left, top, right, bottom, hx, hy, vx, vy, px, py, n, m, edge_r, edge_b, margin, keep)
             if new is not None:
                 left, top, right, bottom = new
