@@ -142,7 +142,7 @@ def test_a_cancelled_kernel_search_stops_at_once(lib) -> None:  # type: ignore[n
     cancel.set()
     record = analyse(state, 0, 5000, SearchControl(cancel=cancel))
     assert record["move"] in [d.name for d in state.safe_moves(0)]
-    assert record["nodes"] <= 2  # the kernel reads the flag as it starts (then every 256 nodes)
+    assert record["nodes"] <= 2  # the kernel reads the flag as it starts (then every 16 nodes)
 
 
 def test_python_searches_when_the_kernel_is_disabled(monkeypatch) -> None:  # type: ignore[no-untyped-def]
@@ -190,3 +190,7 @@ def test_a_failed_build_falls_back_to_python(fresh_cache, monkeypatch) -> None: 
     assert list(kernel.library_path().parent.iterdir()) == []  # no temporary file left behind
     state = TronEngine().initial_state()
     assert choose_move(state, 0, 10, level="hard") in state.safe_moves(0)
+
+
+def test_the_kernel_values_a_draw_as_the_python_search_does(lib) -> None:  # type: ignore[no-untyped-def]
+    assert lib.tron_contempt() == bots.CONTEMPT

@@ -31,8 +31,7 @@ and an AND, whatever the board size.
   space, estimated with a checkerboard parity bound and the chamber tree of articulation
   points (fill your chamber, then enter only one of the chambers behind a cut cell),
   plus a bonus SEP for the side ahead (a separated lead is nearly a win). A draw is worth
-  CONTEMPT below even, about a separated position three cells behind: the bench counts
-  only wins. When the search promises no better than a draw (it assumes a perfect
+  CONTEMPT below even, ten cells of Voronoi lead (see CONTEMPT for why no more). When the search promises no better than a draw (it assumes a perfect
   opponent), `hope` re-scores the moves by their worst and average outcome over the
   opponent's replies, to keep chances against a fallible one. Once the players are
   separated at the root it switches to a space-filling depth-first search that
@@ -40,6 +39,9 @@ and an AND, whatever the board size.
   bound, deepening until the soft time limit or a full-length line. The clock is checked
   at every node; the search stops at a safety margin inside the budget and answers the
   deepest finished iteration.
+
+The same search runs in C (kernel.c, through kernel.py) when the machine's gcc has built
+it: several times the nodes per second; this module's Python search answers otherwise.
 
 Stdlib only, so `tui-grid tron bot` starts fast; `make_bot` imports the core lazily.
 """
@@ -79,9 +81,18 @@ SEP = 500
 #: was searched, so starting late costs little).
 USE = 0.85
 START_LIMIT = 0.8
-#: What a draw is worth to the hard bot: about a separated position three cells behind
-#: (a draw is no win; it still beats a clear loss).
-CONTEMPT = SEP + 3 * K_NODES
+#: What a draw is worth to the hard bot: ten cells of Voronoi lead, no more. The search
+#: gives the opponent the negated value, so a large contempt (it was a separated
+#: position three cells behind, 530) has the model opponent crave meetings it would
+#: avoid, and the bot gave up cells to dodge them: against a1k0n at 100 ms, 24 games
+#: each, load 4-5, the empty board went 2-3-19 at 530 and 3-21-0 at 100, the random
+#: maps 3-11-10 and 6-16-2 (C kernel).
+CONTEMPT = 100
+#: At the root, out of a cell the opponent can enter too (a head-on draw if it does) into
+#: one it cannot, whenever that move's worst case is better than this: short of a
+#: separated loss, a Voronoi deficit is worth the draw it avoids (SimpleTronBot, which
+#: heads for its opponent, met the bot head-on in 5 of 24 games with CONTEMPT there).
+AVOID = SEP
 #: Head distance (Manhattan) within which the hard bot searches a step as a matrix game:
 #: 2, the only distance at which both heads can enter one cell this step. (At 4 the
 #: unpruned matrix nodes cost plies of depth, and the bench lost more.)
@@ -567,7 +578,7 @@ def _matrix_move(M: list[list[int]], moves: list[int], targets: list[int], their
         apart = [i for i, t in enumerate(targets) if t not in theirs]
         if apart:
             i = max(apart, key=lambda i: min(M[i]))
-            if min(M[i]) > -CONTEMPT:
+            if min(M[i]) > -AVOID:
                 k = i
     return moves[k], value
 
@@ -791,7 +802,7 @@ class _Search:
             apart = [k for k, t in enumerate(targets) if t not in theirs]
             if apart:
                 k = max(apart, key=lambda k: min(matrix[k]))
-                if min(matrix[k]) > -CONTEMPT:
+                if min(matrix[k]) > -AVOID:
                     best = moves[k]
         return best
 
@@ -1002,7 +1013,7 @@ def analyse(position, seat: int, time_ms: float = DEFAULT_TIME_MS, control=None)
     """The hard bot's move with what its search found, for `tui-grid solve tron`:
     `move` (UP DOWN LEFT RIGHT), `score` (the search value for `seat`: positive is good;
     in "territory" mode 10 per cell of Voronoi lead, once separated 10 per cell of
-    fillable-space lead plus or minus 500, about +-2**20 for a forced win or loss, -530
+    fillable-space lead plus or minus 500, about +-2**20 for a forced win or loss, -100
     for a draw; in "endgame" mode the cells it can still fill; null when the move is
     forced), `depth`
     (plies of the deepest finished iteration), `nodes` and `mode`."""

@@ -104,6 +104,8 @@ def _load(path: Path) -> "ctypes.CDLL | None":
         lib.tron_root_matrix.argtypes = [ctypes.c_int, ctypes.c_int, ctypes.c_char_p, ctypes.c_int, ctypes.c_int, ctypes.c_long,
                                          ctypes.c_long, ctypes.POINTER(ctypes.c_int), ctypes.POINTER(ctypes.c_int),
                                          ctypes.POINTER(ctypes.c_int)]
+        lib.tron_contempt.restype = ctypes.c_int
+        lib.tron_contempt.argtypes = []
         lib.tron_voronoi.restype = ctypes.c_int
         lib.tron_voronoi.argtypes = [ctypes.c_int, ctypes.c_int, ctypes.c_char_p, ctypes.c_int, ctypes.c_int, ctypes.POINTER(ctypes.c_int)]
         lib.tron_space.restype = ctypes.c_int
