@@ -226,7 +226,6 @@ BRANCHES = 9  # seeded variations of the plan in hand tried at each search
 BRANCH_HOLDS = (2, 4, 8, 16, 32)
 BRANCH_AHEAD = 100  # a variation may start up to this many moves past the plan's segments
 MAX_SEGMENTS = 6
-VARY_WITHIN = 1000  # steps: variations are tried while the best plan is caught sooner than this
 
 
 def hunter_path(grid: Grid, state: State, steps: int) -> list[tuple[int, int]]:
@@ -358,8 +357,8 @@ class LookaheadPrey:
         best = self.plan
         i = 0
         for group in (self.fixed_plans(self.plans[:1] if few else self.plans), self.variations(salt)):
-            if i and (few or best_key[0] == 1 or best_key[1] > VARY_WITHIN):
-                break  # the best plan is caught late or not at all (or several styles are left): enough
+            if i and few:
+                break  # several styles are left (the first steps): the fixed plans are enough
             for plan in group:
                 segments, uu, gg = plan
                 key = (2, 0, 0, 0)
