@@ -25,7 +25,7 @@ def cache(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Path:
 
 @needs_compiler
 def test_a_library_is_built_once_and_then_only_loaded(cache: Path, monkeypatch: pytest.MonkeyPatch) -> None:
-    assert cache_folders()[0] == cache
+    assert next(cache_folders()) == cache
     lib = CompiledLibrary("demo", SOURCE).load()
     assert lib is not None and lib.twice(21) == 42
     built = CompiledLibrary("demo", SOURCE).built()

@@ -12,27 +12,27 @@ owned by this user, or writable by group or others, or a symlink, is never used.
 
 from __future__ import annotations
 
-import hashlib
 import os
-import shutil
 import stat
-import subprocess
 import sys
-import tempfile
 import threading
-from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Any
+from typing import Any, Iterator
+
+# subprocess, shutil, tempfile and hashlib are imported where needed: a one-shot bot
+# process loads a library already built and must start in a few milliseconds.
 
 #: Seconds a compile may take before it counts as failed.
 COMPILE_TIMEOUT = 60.0
 
 
-def cache_folders() -> list[Path]:
-    """Where libraries may live, best first."""
+def cache_folders() -> Iterator[Path]:
+    """Where libraries may live, best first (the second only when the first will not do)."""
     base = os.environ.get("XDG_CACHE_HOME") or os.path.join(os.path.expanduser("~"), ".cache")
-    user = os.getuid() if hasattr(os, "getuid") else "user"
-    return [Path(base) / "tui_grid", Path(tempfile.gettempdir()) / f"tui_grid-{user}"]
+    yield Path(base) / "tui_grid"
+    import tempfile
+
+    yield Path(tempfile.gettempdir()) / f"tui_grid-{os.getuid() if hasattr(os, 'getuid') else 'user'}"
 
 
 def private(path: Path) -> bool:
@@ -47,19 +47,27 @@ def private(path: Path) -> bool:
     return mine and not info.st_mode & 0o022
 
 
-@dataclass
 class CompiledLibrary:
     """One C source, built once per machine and version, loaded at most once per process."""
 
-    name: str
-    source: str
-    flags: tuple[str, ...] = ("-O2", "-shared", "-fPIC")
-    #: Why the last build or load failed ("" when it did not).
-    error: str = ""
-    _lib: Any = None
-    _lock: threading.Lock = field(default_factory=threading.Lock)
+    def __init__(self, name: str, source: str, flags: tuple[str, ...] = ("-O2", "-shared", "-fPIC")) -> None:
+        self.name = name
+        self.source = source
+        self.flags = flags
+        #: Why the last build or load failed ("" when it did not).
+        self.error = ""
+        self._lib: Any = None
+        self._lock = threading.Lock()
+        self._file_name = ""
 
     def file_name(self) -> str:
+        if not self._file_name:
+            self._file_name = self._hashed_name()
+        return self._file_name
+
+    def _hashed_name(self) -> str:
+        import hashlib
+
         key = hashlib.sha256(self.source.encode())
         key.update(" ".join(self.flags).encode())
         machine = os.uname() if hasattr(os, "uname") else None
@@ -93,6 +101,9 @@ class CompiledLibrary:
         return self._lib
 
     def _build(self) -> Path | None:
+        import shutil
+        import subprocess
+
         compiler = os.environ.get("CC") or shutil.which("gcc") or shutil.which("cc")
         if compiler is None:
             self.error = "no C compiler (gcc or cc) on PATH"
@@ -118,6 +129,9 @@ class CompiledLibrary:
         return None
 
     def _compile(self, compiler: str, target: Path) -> None:
+        import subprocess
+        import tempfile
+
         with tempfile.TemporaryDirectory(dir=target.parent) as tmp:
             src = Path(tmp) / f"{self.name}.c"
             src.write_text(self.source)
