@@ -28,8 +28,15 @@ Pairings (each game's seats alternate, so every pairing plays both sides), on th
     g++ -O3 -DTMS=100 -o /tmp/opp/a1k0n_100 /tmp/opp/A.cc    # and -DTMS=300
   then a small adapter that reads HackerRank states from stdin, writes the map dump to
   the bot (a child process kept for the whole game) and prints its answer as a word, and
-  TRON_A1K0N="python3 adapter.py /tmp/opp/a1k0n_{ms}". SimpleTronBot is Python 2 with
-  its time limit (0.98 s) in the source: run a copy whose limit is the time per move.
+  TRON_A1K0N="python3 adapter.py /tmp/opp/a1k0n_{ms}". SimpleTronBot is Python 2 (pyenv
+  has 2.7.18 here: ~/.pyenv/versions/2.7.18/bin/python; run it with -u) with its time
+  limit (0.98 s) in the source: run a copy whose limit is the time per move less 15 ms
+  (`> 0.98:` -> `> 0.085:`), and answer at once when it has no move: its
+  `which_move` deepens forever when it has none (alphabeta returns before its clock
+  check), so each of its lost games ended as a 5 s timeout (36 of 42 games once); add
+  `if not list(board.moves(1)): return tron.NORTH` at the top of `which_move`.
+The hard bot searches in the C kernel (built before the games; `--no-kernel` for the
+pure-Python search); the first line of the table says which.
 The bots are deterministic, so each game starts with a few random safe moves for both
 players (the opening, from the game's seed); random maps are `tron:WxH:wN#seedS` ids.
 Games are driven by a plain loop over `engine.step`.

@@ -93,6 +93,10 @@ CONTEMPT = 100
 #: separated loss, a Voronoi deficit is worth the draw it avoids (SimpleTronBot, which
 #: heads for its opponent, met the bot head-on in 5 of 24 games with CONTEMPT there).
 AVOID = SEP
+#: What a draw is worth in `_hopeful`, where -1 is a forced loss: next to nothing (at 0.9
+#: the bot met SimpleTronBot head-on in 6 of 42 games whenever its search, which assumes
+#: a perfect opponent, called every other move lost).
+DRAW_HOPE = 0.99
 #: Head distance (Manhattan) within which the hard bot searches a step as a matrix game:
 #: 2, the only distance at which both heads can enter one cell this step. (At 4 the
 #: unpruned matrix nodes cost plies of depth, and the bench lost more.)
@@ -546,15 +550,16 @@ _SUBSETS = ((0, 1), (0, 2), (1, 2), (0, 1, 2))
 
 def _hopeful(M: list[list[int]], best: int) -> int:
     """`_Search.hope`'s pick among the rows of M (our moves against theirs), or `best`:
-    values squashed to -1 (lost) .. +1 (won) with a draw at -0.9, each row scored half by
+    values squashed to -1 (lost) .. +1 (won) with a draw at -DRAW_HOPE, each row scored half by
     its worst case, half by its average."""
-    span = CONTEMPT / 0.9
+    span = CONTEMPT / DRAW_HOPE
 
     def squash(v: int) -> float:
-        # -0.9 for a draw, -1 for a forced loss: a draw is almost no better than a loss.
+        # A draw barely above a forced loss: the search calls a line lost when a perfect
+        # opponent wins it, and a fallible one often does not.
         if v > -CONTEMPT:
             return min(1.0, v / span)
-        return max(-1.0, -0.9 + 0.1 * (v + CONTEMPT) / WIN)
+        return max(-1.0, -DRAW_HOPE + (1 - DRAW_HOPE) * (v + CONTEMPT) / WIN)
 
     def chances(k: int) -> float:
         row = [squash(v) for v in M[k]]
@@ -810,7 +815,7 @@ class _Search:
         """When the best the search promises is a draw or worse (it assumes the opponent
         plays perfectly), pick the move with the best chances against a fallible one:
         every pair of moves searched a little shallower, values squashed to -1 (lost) ..
-        +1 (won) with a draw at -0.9 (barely better than a loss: the bench counts wins),
+        +1 (won) with a draw at -DRAW_HOPE (barely better than a loss: the bench counts wins),
         and each move scored half by its worst case, half by its average over the
         opponent's moves."""
         deltas = (-self.S, self.S, -1, 1)
