@@ -17,6 +17,17 @@ def pytest_configure(config) -> None:
     bots) compiles the package again: 0.19 s of CPU per CLI start against 0.14 s."""
     if "PYTEST_XDIST_WORKER" not in os.environ:
         compileall.compile_dir(Path(__file__).resolve().parent.parent / "tui_grid", quiet=2)
+        _build_kernels()
+
+
+def _build_kernels() -> None:
+    """Build the compiled kernels (where gcc is) before any test: a test's hard bot would
+    otherwise start a compile that outlives it, and every worker would compile its own."""
+    from tui_grid.games.bunny import kernel as bunny_kernel
+    from tui_grid.games.tron import kernel as tron_kernel
+
+    bunny_kernel.available()
+    tron_kernel.build()
 
 
 def make_app(game: str | None = None, board: str | None = None, **settings) -> TuiGridApp:

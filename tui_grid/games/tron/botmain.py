@@ -11,9 +11,10 @@ no more memory than a short one). Errors quote at most a clipped piece of the in
 Run it as `python -m tui_grid.games.tron.botmain [--level L] [--time-ms N]` or through
 the CLI. Imports only the stdlib, the protocol and the bots, so it starts fast.
 
-The hard bot searches in the C kernel (kernel.py) when it is built. A process that
-finds it unbuilt answers its first state in Python, then starts the build in a detached
-process (never waiting for it): later processes, and later states of this stream, find it.
+The hard bot searches in the C kernel (kernel.py) when it is built, else in Python: this
+process never builds it (a one-shot process cannot wait for a compile, and a build left
+running after its answer would outlive its move). The app builds it, or
+`python -m tui_grid.games.tron.kernel`.
 
 The time per move counts from when the state could first be read: for the first state
 of a fresh process (HackerRank's one-shot way) that is the process's own start, so the
@@ -28,7 +29,7 @@ import os
 import sys
 import time
 
-from tui_grid.games.tron import kernel, protocol
+from tui_grid.games.tron import protocol
 from tui_grid.games.tron.bots import DEFAULT_TIME_MS, LEVELS, WORDS, choose_index
 
 USAGE = "usage: tui-grid tron bot [--level easy|medium|hard] [--time-ms N]"
@@ -156,10 +157,6 @@ def run(stdin, stdout, level: str = "hard", time_ms: float = DEFAULT_TIME_MS, bo
         index = choose_index(state, state.seat, budget, None, level, start)
         stdout.write(WORDS[index] + "\n")
         stdout.flush()
-        if count == 1 and level == "hard" and kernel.get() is None:
-            # After the answer, so it costs that answer nothing: the C kernel is built in a
-            # detached process for the moves to come (a one-shot process cannot wait).
-            kernel.spawn_build()
 
 
 def _error(message: str) -> int:
