@@ -302,6 +302,29 @@ static int manhattan(Ctx *c, int x, int y) {
     return (dr < 0 ? -dr : dr) + (dc < 0 ? -dc : dc);
 }
 
+/* An interrupted iteration of a root counts if its first (the previous best) move was
+   searched: the best of the `done` moves searched, else `best` as it was. */
+static int partial_best(const int *order, const int *scores, int done, int best, int *info) {
+    if (!done) return best;
+    int k = 0;
+    for (int i = 1; i < done; i++) if (scores[i] > scores[k]) k = i;
+    info[2] = scores[k];
+    return order[k];
+}
+
+/* A finished iteration: moves sorted by score, best first (stable, so ties keep the
+   previous order); its depth and score go to `info`. Returns the best move. */
+static int sort_by_score(int *order, int *scores, int n, int depth, int *info) {
+    for (int i = 1; i < n; i++)
+        for (int j = i; j > 0 && scores[j] > scores[j - 1]; j--) {
+            int t = scores[j]; scores[j] = scores[j - 1]; scores[j - 1] = t;
+            t = order[j]; order[j] = order[j - 1]; order[j - 1] = t;
+        }
+    info[0] = depth;
+    info[2] = scores[0];
+    return order[0];
+}
+
 static int fight_root(Ctx *c, int a, int b, int *info) {
     int order[4], n = moves_of(c, a, order);
     int scores[4];
@@ -324,24 +347,10 @@ static int fight_root(Ctx *c, int a, int b, int *info) {
             if (value > alpha) alpha = value;
         }
         if (c->aborted) {
-            /* a partial iteration counts if its first (the previous best) move was searched */
-            if (done) {
-                int k = 0;
-                for (int i = 1; i < done; i++) if (scores[i] > scores[k]) k = i;
-                best = order[k];
-                info[2] = scores[k];
-            }
+            best = partial_best(order, scores, done, best, info);
             break;
         }
-        /* stable sort by score, best first */
-        for (int i = 1; i < n; i++)
-            for (int j = i; j > 0 && scores[j] > scores[j - 1]; j--) {
-                int t = scores[j]; scores[j] = scores[j - 1]; scores[j - 1] = t;
-                t = order[j]; order[j] = order[j - 1]; order[j - 1] = t;
-            }
-        best = order[0];
-        info[0] = depth;
-        info[2] = scores[0];
+        best = sort_by_score(order, scores, n, depth, info);
         if (scores[0] >= WIN - 1000 || scores[0] <= -WIN + 1000 || now() > c->soft) break;
     }
     return best;
@@ -406,22 +415,10 @@ static int fill_root(Ctx *c, int a, int *info) {
             done = i + 1;
         }
         if (c->aborted) {
-            if (done) {
-                int k = 0;
-                for (int i = 1; i < done; i++) if (scores[i] > scores[k]) k = i;
-                best = order[k];
-                info[2] = scores[k];
-            }
+            best = partial_best(order, scores, done, best, info);
             break;
         }
-        for (int i = 1; i < n; i++)
-            for (int j = i; j > 0 && scores[j] > scores[j - 1]; j--) {
-                int t = scores[j]; scores[j] = scores[j - 1]; scores[j - 1] = t;
-                t = order[j]; order[j] = order[j - 1]; order[j - 1] = t;
-            }
-        best = order[0];
-        info[0] = depth;
-        info[2] = scores[0];
+        best = sort_by_score(order, scores, n, depth, info);
         if (depth + 1 >= scores[0] || now() > c->soft) break;
     }
     return best;
