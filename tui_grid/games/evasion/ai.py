@@ -222,7 +222,7 @@ OTHER_MODELS: tuple[tuple[int, float], ...] = ()
 PLANS: tuple[tuple[int, int | None, int | None], ...] = ((1, None, None), (4, None, None), (12, None, None))
 #: A plan: segments (a move, how many moves it is held), then the chase with (uu, gg).
 Plan = tuple[tuple[tuple[tuple[int, int] | None, int], ...], int, int]  # a move None: the chase
-BRANCHES = 9  # seeded variations of the plan in hand tried at each search
+BRANCHES = 27  # seeded variations of the plan in hand tried at each search
 BRANCH_HOLDS = (2, 4, 8, 16, 32)
 BRANCH_AHEAD = 100  # a variation may start up to this many moves past the plan's segments
 MAX_SEGMENTS = 6
