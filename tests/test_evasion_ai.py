@@ -282,3 +282,15 @@ def test_rollout_plays_a_plan_of_segments_as_the_engine_does():
                            config.n, config.m, config.width, config.height, False, 1500, hold=3,
                            then=(((1, 0), 4), ((0, -1), 2)))
     assert caught == expected > 0
+
+
+def test_a_prey_short_of_game_clock_thinks_less():
+    # 2016 gives each player 120 s a game: a long game must not be lost on time.
+    from tui_grid.games.evasion.client import HURRY_BELOW_MS, hurry
+
+    prey = LookaheadPrey(seed=1)
+    hurry(prey, HURRY_BELOW_MS + 1)
+    assert not prey.hurried and len(prey.variations(7)) > 0
+    hurry(prey, HURRY_BELOW_MS - 1)
+    assert prey.hurried and prey.variations(7) == []
+    hurry(RandomPrey(1), 0)  # a policy with no such knob is left alone

@@ -82,6 +82,17 @@ def _play_2023(conn: LineConnection, name: str, level: str, seed: int, timeout: 
     return summary
 
 
+#: Below this much of its game clock (2016: 120 s a game), our prey thinks less.
+HURRY_BELOW_MS = 40_000
+
+
+def hurry(policy: Any, time_left_ms: int) -> None:
+    """The builtin prey thinks less once its clock runs low: a long game against a hunter
+    that cannot catch it must not be lost on time."""
+    if hasattr(policy, "hurried"):
+        policy.hurried = time_left_ms < HURRY_BELOW_MS
+
+
 def _play_2016(conn: LineConnection, name: str, level: str, seed: int, timeout: float | None,
                say: Callable[[str], None]) -> dict[str, Any]:
     summary: dict[str, Any] = {"protocol": "2016", "roles": [], "states": 0, "ended": False}
@@ -118,7 +129,8 @@ def _play_2016(conn: LineConnection, name: str, level: str, seed: int, timeout: 
             check_on_board(width, height, ())  # before a grid of that size is made
             engine = EvasionEngine(Config(n=n, m=m, width=width, height=height, preset="2016"))
         assert engine is not None
-        _, game_num, state = p2016.parse_state_line(line, engine)
+        time_left, game_num, state = p2016.parse_state_line(line, engine)
+        hurry(policies[role], time_left)
         summary["states"] += 1
         summary["tick"] = state.tick
         action = policies[role](engine, state)
