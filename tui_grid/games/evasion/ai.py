@@ -354,29 +354,28 @@ class LookaheadPrey:
         models = [(style, MARGIN, 0.0) for style in self.styles]
         if self.builtin_seen:
             models += [("builtin", margin, keep) for margin, keep in self.models]
-        # While several styles are left (the first steps), the chase alone keeps it cheap.
+        # While several styles are left (the first steps), the chase alone and no
+        # variations keep it cheap.
         few = len(models) > 1
         best_key: tuple[int, int, int, int] = (-1, 0, 0, 0)
         best = self.plan
-        i = 0
-        for group in (self.fixed_plans(self.plans[:1] if few else self.plans), self.variations(salt)):
-            if i and few:
-                break  # several styles are left (the first steps): the fixed plans are enough
-            for plan in group:
-                segments, uu, gg = plan
-                key = (2, 0, 0, 0)
-                for style, margin, keep in models:  # the worst case over the hunter models
-                    caught, area, closest = rollout(
-                        box, hx, hy, hvx, hvy, px, py, segments[0][0], state.tick, last,
-                        c.n, c.m, c.width, c.height, c.strict_capture, self.horizon, margin, uu, gg, keep, style,
-                        segments[0][1], segments[1:],
-                    )
-                    key = min(key, (0, caught, 0, 0) if caught else (1, area, closest, 0))
-                # The plan in hand (first) wins ties, so what it promised is kept; others by a seeded jitter.
-                key = (key[0], key[1], key[2], 0x10000 if i == 0 else _mix(salt + i) & 0xFFFF)
-                i += 1
-                if key > best_key:
-                    best_key, best = key, plan
+        candidates = self.fixed_plans(self.plans[:1] if few else self.plans)
+        if not few:
+            candidates += self.variations(salt)
+        for i, plan in enumerate(candidates):
+            segments, uu, gg = plan
+            key = (2, 0, 0, 0)
+            for style, margin, keep in models:  # the worst case over the hunter models
+                caught, area, closest = rollout(
+                    box, hx, hy, hvx, hvy, px, py, segments[0][0], state.tick, last,
+                    c.n, c.m, c.width, c.height, c.strict_capture, self.horizon, margin, uu, gg, keep, style,
+                    segments[0][1], segments[1:],
+                )
+                key = min(key, (0, caught, 0, 0) if caught else (1, area, closest, 0))
+            # The plan in hand (first) wins ties, so what it promised is kept; others by a seeded jitter.
+            key = (key[0], key[1], key[2], 0x10000 if i == 0 else _mix(salt + i) & 0xFFFF)
+            if key > best_key:
+                best_key, best = key, plan
         self.plan = best
         self.promise = state.tick + best_key[1] if best_key[0] == 0 else None
         # Search again after `every` moves, four times that while the plan survives the

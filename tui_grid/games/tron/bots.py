@@ -579,13 +579,20 @@ def _matrix_move(M: list[list[int]], moves: list[int], targets: list[int], their
     k = _pick(mix, free, a, b)
     if value <= -CONTEMPT:
         return moves[_hopeful(M, k)], value
+    return moves[_kept_apart(M, k, targets, theirs)], value
+
+
+def _kept_apart(M: list[list[int]], k: int, targets: list[int], theirs: list[int]) -> int:
+    """Row k, unless its cell is one the opponent can enter too: a bot that is not losing
+    keeps out of head-on draws, so then the best row (by its worst reply) onto a cell the
+    opponent cannot reach, if that worst reply is better than -AVOID."""
     if targets[k] in theirs:
         apart = [i for i, t in enumerate(targets) if t not in theirs]
         if apart:
             i = max(apart, key=lambda i: min(M[i]))
             if min(M[i]) > -AVOID:
-                k = i
-    return moves[k], value
+                return i
+    return k
 
 
 class _Search:
@@ -783,7 +790,7 @@ class _Search:
         position (so the bot stays deterministic)."""
         deltas = (-self.S, self.S, -1, 1)
         targets = [a + deltas[i] for i in moves]
-        best = moves[0]
+        k = 0
         depth = 1
         matrix: list[list[int]] | None = None
         while depth <= limit:
@@ -791,7 +798,7 @@ class _Search:
                 value, mix, M = self.sim_node(free, a, b, targets, theirs, depth, 0)
             except _Timeout:
                 break
-            best = moves[_pick(mix, free, a, b)]
+            k = _pick(mix, free, a, b)
             matrix = M
             self.score = value
             self.depth_done = depth
@@ -799,17 +806,10 @@ class _Search:
                 break
             depth += 1
         if self.score is not None and self.score <= -CONTEMPT:
-            return self.hope(free, a, b, moves, theirs, best)
-        if matrix is not None and a + deltas[best] in theirs:
-            # The mix chose a cell the opponent can enter too. A bot that is not losing
-            # keeps out of head-on draws: the best move (by its worst reply) onto a cell
-            # the opponent cannot reach, if that worst reply is no draw or worse.
-            apart = [k for k, t in enumerate(targets) if t not in theirs]
-            if apart:
-                k = max(apart, key=lambda k: min(matrix[k]))
-                if min(matrix[k]) > -AVOID:
-                    best = moves[k]
-        return best
+            return self.hope(free, a, b, moves, theirs, moves[k])
+        if matrix is not None:
+            k = _kept_apart(matrix, k, targets, theirs)
+        return moves[k]
 
     def hope(self, free: int, a: int, b: int, moves: list[int], theirs: list[int], best: int) -> int:
         """When the best the search promises is a draw or worse (it assumes the opponent

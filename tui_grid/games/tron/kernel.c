@@ -241,6 +241,24 @@ static void hint_first(int *ks, int n, int hint) {
 
 static int max_node(Ctx *c, int a, int b, int depth, int ply, int alpha, int beta);
 
+/* Both heads moved, ours to t and theirs to u: a meeting in one cell, else the position
+   searched `depth - 1` more moves deep (or evaluated at the horizon). */
+static int pair_value(Ctx *c, int t, int u, int depth, int ply, int alpha, int beta) {
+    if (u == t) return -CONTEMPT;
+    place(c, t);
+    place(c, u);
+    int value;
+    if (depth <= 1) {
+        tick(c);
+        value = evaluate(c, t, u);
+    } else {
+        value = max_node(c, t, u, depth - 1, ply + 1, alpha, beta);
+    }
+    lift(c, u);
+    lift(c, t);
+    return value;
+}
+
 /* Our move t is chosen; the opponent answers knowing it. */
 static int min_node(Ctx *c, int a, int b, int t, int depth, int ply, int alpha, int beta) {
     int ks[4], n = moves_of(c, b, ks);
@@ -248,21 +266,7 @@ static int min_node(Ctx *c, int a, int b, int t, int depth, int ply, int alpha, 
     hint_first(ks, n, tt_get(c, key));
     int worst = WIN + 1, worst_k = n ? ks[0] : 0;
     for (int i = 0; i < n; i++) {
-        int u = b + c->d[ks[i]], value;
-        if (u == t) {
-            value = -CONTEMPT;
-        } else {
-            place(c, t);
-            place(c, u);
-            if (depth <= 1) {
-                tick(c);
-                value = evaluate(c, t, u);
-            } else {
-                value = max_node(c, t, u, depth - 1, ply + 1, alpha, beta < worst ? beta : worst);
-            }
-            lift(c, u);
-            lift(c, t);
-        }
+        int value = pair_value(c, t, b + c->d[ks[i]], depth, ply, alpha, beta < worst ? beta : worst);
         if (c->aborted) return 0;
         if (value < worst) {
             worst = value;
@@ -302,6 +306,19 @@ static int manhattan(Ctx *c, int x, int y) {
     return (dr < 0 ? -dr : dr) + (dc < 0 ? -dc : dc);
 }
 
+static int count_free(Ctx *c) {
+    int free_cells = 0;
+    for (int i = 0; i < c->N; i++) free_cells += c->g[i];
+    return free_cells;
+}
+
+/* Full moves an iterative deepening of the fight may go: no further than half the free
+   cells (each move fills two), nor MAX_PLY. */
+static int fight_limit(Ctx *c) {
+    int limit = (count_free(c) + 2) / 2 + 1;
+    return limit > MAX_PLY ? MAX_PLY : limit;
+}
+
 /* An interrupted iteration of a root counts if its first (the previous best) move was
    searched: the best of the `done` moves searched, else `best` as it was. */
 static int partial_best(const int *order, const int *scores, int done, int best, int *info) {
@@ -333,10 +350,7 @@ static int fight_root(Ctx *c, int a, int b, int *info) {
         for (int j = i; j > 0 && manhattan(c, a + c->d[order[j]], b) < manhattan(c, a + c->d[order[j - 1]], b); j--) {
             int t = order[j]; order[j] = order[j - 1]; order[j - 1] = t;
         }
-    int best = order[0], free_cells = 0;
-    for (int i = 0; i < c->N; i++) free_cells += c->g[i];
-    int limit = (free_cells + 2) / 2 + 1;
-    if (limit > MAX_PLY) limit = MAX_PLY;
+    int best = order[0], limit = fight_limit(c);
     for (int depth = 1; depth <= limit; depth++) {
         int alpha = -WIN - 1, done = 0;
         for (int i = 0; i < n; i++) {
@@ -401,8 +415,7 @@ static int fill(Ctx *c, int a, int depth) {
 
 static int fill_root(Ctx *c, int a, int *info) {
     int order[4], n = hug_order(c, a, order), scores[4];
-    int best = order[0], free_cells = 0;
-    for (int i = 0; i < c->N; i++) free_cells += c->g[i];
+    int best = order[0], free_cells = count_free(c);
     for (int depth = 0; depth <= free_cells; depth++) {
         int done = 0;
         for (int i = 0; i < n; i++) {
@@ -549,30 +562,13 @@ int tron_root_matrix(int width, int height, const uint8_t *cells, int me, int op
     info[3] = 1;
     int mine[4], theirs[4], n = moves_of(c, a, mine), m = moves_of(c, b, theirs), work[16];
     for (int i = 0; i < 16; i++) M[i] = -WIN - 2;
-    int free_cells = 0;
-    for (int i = 0; i < c->N; i++) free_cells += c->g[i];
-    int limit = (free_cells + 2) / 2 + 1;
-    if (limit > MAX_PLY) limit = MAX_PLY;
+    int limit = fight_limit(c);
     for (int depth = 1; depth <= limit && n && m; depth++) {
         int decided = 1;
         for (int i = 0; i < n && !c->aborted; i++) {
             int t = a + c->d[mine[i]];
             for (int j = 0; j < m && !c->aborted; j++) {
-                int u = b + c->d[theirs[j]], value;
-                if (u == t) {
-                    value = -CONTEMPT;
-                } else {
-                    place(c, t);
-                    place(c, u);
-                    if (depth <= 1) {
-                        tick(c);
-                        value = evaluate(c, t, u);
-                    } else {
-                        value = max_node(c, t, u, depth - 1, 1, -WIN - 1, WIN + 1);
-                    }
-                    lift(c, u);
-                    lift(c, t);
-                }
+                int value = pair_value(c, t, b + c->d[theirs[j]], depth, 0, -WIN - 1, WIN + 1);
                 work[4 * mine[i] + theirs[j]] = value;
                 if (value < WIN - 1000 && value > -WIN + 1000) decided = 0;
             }
