@@ -495,6 +495,24 @@ static int cell_of(Ctx *c, int width, int height, int index) {
     return (index / width + 1) * c->W + index % width + 1;
 }
 
+/* A search's context: the board, both heads taken off it, the clock started; NULL on bad
+ * input (a head off the board, or both on one cell). */
+static Ctx *search_ctx(int width, int height, const uint8_t *cells, int me, int opp, long budget_us,
+                       long soft_us, volatile int *cancel, int *a, int *b) {
+    double start = now();
+    Ctx *c = ctx_new(width, height, cells, 1);
+    if (!c) return NULL;
+    *a = cell_of(c, width, height, me);
+    *b = cell_of(c, width, height, opp);
+    if (*a < 0 || *b < 0 || *a == *b) { ctx_free(c); return NULL; }
+    c->g[*a] = c->g[*b] = 0;
+    c->deadline = start + (budget_us > 0 ? budget_us : 1) * 1e-6;
+    c->soft = start + (soft_us > 0 ? soft_us : 0) * 1e-6;
+    c->cancel = cancel;
+    c->aborted = cancel && *cancel; /* cancelled before it began */
+    return c;
+}
+
 /* The hard bot's move (0..3 = UP DOWN LEFT RIGHT) for the head at `me` (row * width +
  * col) against `opp`, both marked not free in `cells`. info (4 ints, may be NULL):
  * depth of the last finished iteration, nodes, score, mode (0 forced, 1 fight, 2 fill).
@@ -504,16 +522,9 @@ int tron_best_move(int width, int height, const uint8_t *cells, int me, int opp,
     int scratch[4] = {0, 0, 0, 0};
     if (!info) info = scratch;
     info[0] = info[1] = info[2] = info[3] = 0;
-    double start = now();
-    Ctx *c = ctx_new(width, height, cells, 1);
+    int a, b;
+    Ctx *c = search_ctx(width, height, cells, me, opp, budget_us, soft_us, cancel, &a, &b);
     if (!c) return -1;
-    int a = cell_of(c, width, height, me), b = cell_of(c, width, height, opp);
-    if (a < 0 || b < 0 || a == b) { ctx_free(c); return -1; }
-    c->g[a] = c->g[b] = 0;
-    c->deadline = start + (budget_us > 0 ? budget_us : 1) * 1e-6;
-    c->soft = start + (soft_us > 0 ? soft_us : 0) * 1e-6;
-    c->cancel = cancel;
-    c->aborted = cancel && *cancel; /* cancelled before it began */
     int ks[4], n = moves_of(c, a, ks), move;
     if (n <= 1) {
         move = n ? ks[0] : 0;
@@ -549,16 +560,10 @@ int tron_root_matrix(int width, int height, const uint8_t *cells, int me, int op
     int scratch[4] = {0, 0, 0, 0};
     if (!info) info = scratch;
     info[0] = info[1] = info[2] = info[3] = 0;
-    double start = now();
-    Ctx *c = ctx_new(width, height, cells, 1);
+    if (!M) return -1;
+    int a, b;
+    Ctx *c = search_ctx(width, height, cells, me, opp, budget_us, soft_us, cancel, &a, &b);
     if (!c) return -1;
-    int a = cell_of(c, width, height, me), b = cell_of(c, width, height, opp);
-    if (a < 0 || b < 0 || a == b || !M) { ctx_free(c); return -1; }
-    c->g[a] = c->g[b] = 0;
-    c->deadline = start + (budget_us > 0 ? budget_us : 1) * 1e-6;
-    c->soft = start + (soft_us > 0 ? soft_us : 0) * 1e-6;
-    c->cancel = cancel;
-    c->aborted = cancel && *cancel; /* cancelled before it began */
     info[3] = 1;
     int mine[4], theirs[4], n = moves_of(c, a, mine), m = moves_of(c, b, theirs), work[16];
     for (int i = 0; i < 16; i++) M[i] = -WIN - 2;
