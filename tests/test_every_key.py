@@ -27,6 +27,7 @@ from tui_grid.core import saves
 from tui_grid.core.engine import IllegalAction
 from tui_grid.core.geometry import Direction
 from tui_grid.games.registry import all_games, get_game
+from tui_grid.ui.confirm_dialog import ConfirmDialog
 from tui_grid.ui.game_screen import GameScreen
 from tui_grid.ui.help_screen import HelpScreen, key_rows
 from tui_grid.ui.key_bar import KeyBar
@@ -522,8 +523,12 @@ async def test_every_key_of_the_evasion_bar(monkeypatch) -> None:  # type: ignor
         # ? Help.
         await help_then_close(pilot, screen)
 
-        # g Concede: the round is given up (the hunter's seat, a human plays it).
+        # g Concede: asked first (the clock stops meanwhile), then the round is given up
+        # (the hunter's seat, a human plays it).
         await pilot.press("g")
+        assert isinstance(app.screen, ConfirmDialog) and not screen.session.over
+        await pilot.press("y")
+        await wait_idle(pilot)
         assert screen.session.over and "the hunter forfeits: conceded" in message(app)
 
         # esc Back: to the boards.
@@ -612,7 +617,7 @@ async def test_every_key_of_the_served_evasion_bar() -> None:
                 await wait_idle(pilot)
                 assert "Hint: hunter:" in message(app) and "prey: go" in message(app)
                 await help_then_close(pilot, screen)
-                await pilot.press("g")  # concede: the served game ends, forfeited by the hunter's seat
+                await pilot.press("g", "y")  # concede (confirmed): the served game ends, forfeited by the hunter's seat
                 for _ in range(100):
                     if app.feed.result is not None:
                         break

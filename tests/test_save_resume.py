@@ -10,6 +10,7 @@ from tests.conftest import make_app, status
 from tui_grid.cli import main
 from tui_grid.games.registry import get_game
 from tui_grid.ui.game_screen import GameScreen
+from tui_grid.ui.menu import BoardPickerScreen
 from tui_grid.ui.resume_dialog import ResumeDialog
 
 
@@ -104,7 +105,7 @@ async def test_esc_on_the_resume_offer_means_not_now_and_keeps_the_save(tmp_path
         await pilot.pause()
         assert isinstance(app.screen, ResumeDialog) and "after 1 move." in str(app.screen.query("Static").first().content)
         await pilot.press("escape")
-        assert not isinstance(app.screen, (ResumeDialog, GameScreen))  # back to the boards
+        assert isinstance(app.screen, BoardPickerScreen)  # to the game's boards, not the main menu
     again = make_app("ice", "spiral")
     async with again.run_test(size=(80, 24)) as pilot:
         await pilot.pause()

@@ -160,7 +160,7 @@ async def next_round(pilot, screen: GameScreen) -> None:  # type: ignore[no-unty
     for _ in range(300):
         if screen.session.over:
             break
-        await pilot.press("g" if screen.game.key == "evasion" else "full_stop")  # concede, or tick until a crash
+        await pilot.press(*(("g", "y") if screen.game.key == "evasion" else ("full_stop",)))  # concede, or tick until a crash
         await wait_idle(pilot)
     assert screen.session.over
     seating = screen.match.seating

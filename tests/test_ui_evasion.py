@@ -204,7 +204,10 @@ async def test_a_human_hunter_can_concede_and_the_roles_swap():
     async with app.run_test(size=(80, 24)) as pilot:
         screen = await paused(pilot)
         assert screen.is_human(HUNTER) and screen.engine.config.max_steps == 24_000  # the course's cap
-        await pilot.press("g")
+        await pilot.press("g", "n")  # a slip: asked, and n plays on
+        await wait_idle(pilot)
+        assert not screen.session.over and app.screen is screen
+        await pilot.press("g", "y")
         await wait_idle(pilot)
         assert screen.session.over and "the hunter forfeits: conceded" in str(screen.query_one("#message").content)
         await pilot.press("enter")
@@ -221,7 +224,7 @@ async def test_the_key_bar_shows_only_the_keys_of_the_human_seat() -> None:
         screen = await paused(pilot)
         labels = {label for _, label in screen.query_one(KeyBar).items}
         assert screen.is_human(HUNTER) and "H-wall" in labels and "Prey" not in labels and "Concede" in labels
-        await pilot.press("g")
+        await pilot.press("g", "y")
         await wait_idle(pilot)
         await pilot.press("enter")  # round 2: the human is the prey
         await pilot.pause()
@@ -245,3 +248,14 @@ async def test_the_full_size_view_points_to_the_other_player_off_screen() -> Non
 
 def status_line(app) -> str:  # type: ignore[no-untyped-def]
     return str(app.screen.query_one("#status").content)
+
+
+async def test_a_matchs_speed_is_its_own() -> None:
+    """Found by a new user: + in an Evasion match set the puzzles' speed and the next Tron
+    match's to 9, too fast for a human to steer."""
+    app = make_app("evasion", "standard", speed=5)
+    async with app.run_test(size=(80, 24)) as pilot:
+        screen = await paused(pilot)
+        await pilot.press("plus", "plus", "plus", "plus")
+        assert screen.settings.speed == 9 and "speed 9" in status_line(app)
+        assert app.settings.speed == 5

@@ -22,6 +22,7 @@ from tui_grid.core.geometry import Direction, Pos
 from tui_grid.games.tron.screen import TronScreen
 from tui_grid.games.tron.setup_dialog import SETUP_FILE, TronSetupDialog
 from tui_grid.ui.board_view import Overlay
+from textual.widgets import Input, Select
 
 SEED_BOT = "/work/shared/opponents/tron_seed_bot.py"
 
@@ -180,10 +181,24 @@ async def test_a_bot_match_is_watched_to_the_end_of_a_round(data_dir) -> None:
         assert screen.match.round_index == 1 and screen.match.seating == (1, 0) and screen.state.turn == 0
 
 
-async def test_a_new_random_map_every_round(data_dir) -> None:
-    remember(data_dir, players=["easy", "easy"], rounds=2, board="each", size="12x10", walls="10")
+async def test_a_chosen_board_is_played_whatever_map_was_remembered(data_dir) -> None:
+    """Found by a new user: a remembered "a new random map" replaced the board picked from
+    the list (or named on the command line), and the match played tron:40x30:…#seed…."""
+    remember(data_dir, players=["easy", "easy"], rounds=1, board="new", size="40x30", walls="12")
     app = make_app("tron", "standard", speed=1)
     async with app.run_test(size=(80, 24)) as pilot:
+        assert pilot.app.screen.query_one("#board", Select).value == "this"
+        assert pilot.app.screen.query_one("#size", Input).value == "40x30"  # the map's size is still remembered
+        screen = await start(pilot)
+        assert screen.loaded.name == "standard" and screen.engine.board.width == 15
+
+
+async def test_a_new_random_map_every_round(data_dir) -> None:
+    remember(data_dir, players=["easy", "easy"], rounds=2, size="12x10", walls="10")
+    app = make_app("tron", "standard", speed=1)
+    async with app.run_test(size=(80, 24)) as pilot:
+        pilot.app.screen.query_one("#board", Select).value = "each"
+        await pilot.pause()
         screen = await start(pilot)
         first = screen.loaded.game_id
         assert first.startswith("tron:12x10:w10#seed") and screen.engine.board.width == 12

@@ -68,6 +68,7 @@ class TuiGridApp(App):
         """Open a game; if this board has an autosaved game in progress, offer it first."""
         from tui_grid.core import saves
         from tui_grid.core.boardfile import read_board_file
+        from tui_grid.ui.menu import BoardPickerScreen
         from tui_grid.ui.resume_dialog import ResumeDialog
 
         path = saves.pending(game, loaded) if isinstance(game, BoardFiles) and not loaded.played else None
@@ -84,6 +85,8 @@ class TuiGridApp(App):
 
         def chosen(resume: bool | None) -> None:
             if resume is None:  # esc: not now; the save stays for another time
+                if not isinstance(self.screen, BoardPickerScreen):  # opened from the command line
+                    self.push_screen(BoardPickerScreen(game))
                 return
             if resume:
                 self._open(game, saved)

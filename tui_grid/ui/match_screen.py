@@ -9,9 +9,10 @@ arrow keys keeps them when his cycle changes colour.
 from __future__ import annotations
 
 from dataclasses import replace
-from typing import Any, ClassVar, Sequence
+from typing import Any, Callable, ClassVar, Sequence
 
 from textual.message import Message
+from textual.screen import Screen
 
 from tui_grid.core.agents import Agent
 from tui_grid.core.driver import Driver
@@ -285,15 +286,22 @@ class MatchScreen(GameScreen[S]):
         """Help stops the clock while it is open, so nobody crashes while reading."""
         from tui_grid.ui.help_screen import HelpScreen
 
+        self.push_holding_clock(HelpScreen(self.game, self.KEYMAP, self.offers))
+
+    def push_holding_clock(self, screen: Screen[Any], answered: Callable[[Any], None] | None = None) -> None:
+        """Open a dialog or help over the match with the clock stopped (where this app
+        keeps it), and start it again when it closes; `answered` gets its result first."""
         was_running = not self.paused and self.steerable
         if was_running:
             self.action_pause()
 
-        def closed(_: object) -> None:
+        def closed(result: Any) -> None:
+            if answered is not None:
+                answered(result)
             if was_running and self.paused:
                 self.action_pause()
 
-        self.app.push_screen(HelpScreen(self.game, self.KEYMAP, self.offers), closed)
+        self.app.push_screen(screen, closed)
 
     def action_pause(self) -> None:
         if self.feed is None:
@@ -333,8 +341,9 @@ class MatchScreen(GameScreen[S]):
         if not self.steerable:
             self.say("The server keeps the clock: an online match runs at one speed for both.")
             return
+        # The match's own clock: not written back to the app's settings, so a fast bot
+        # match leaves neither the puzzles' animation nor a human's next match at speed 9.
         self.settings = self.settings.faster() if change > 0 else self.settings.slower()
-        self.app.settings = self.settings
         self._pace_driver()
         self.show_status()
 

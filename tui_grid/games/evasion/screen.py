@@ -34,6 +34,7 @@ from tui_grid.games.evasion.rules import Config, Wall
 from tui_grid.games.evasion.view import EvasionBoardView
 from tui_grid.games.registry import GameDefinition, LoadedBoard
 from tui_grid.ui.board_view import BoardView, Zoom
+from tui_grid.ui.confirm_dialog import ConfirmDialog
 from tui_grid.ui.keys import ANY_HUMAN, Key
 from tui_grid.ui.match_screen import MatchScreen, match_keymap
 from tui_grid.ui.plain import tell
@@ -62,7 +63,7 @@ OWN_KEYS = (
     Key("k", "wall('v')", "V-wall", "hunter: build a vertical wall through H (it extends to the nearest obstacles)", seat=HUNTER),
     Key("tab", "select_wall", "Select", "hunter: select the next wall (shown ▒)", display="tab", seat=HUNTER),
     Key("backspace,delete", "remove_wall", "Remove", "hunter: remove the selected wall", display="⌫", seat=HUNTER),
-    Key("g", "concede", "Concede", "give up this round: your seat loses it, and the next round swaps the roles", seat=ANY_HUMAN),
+    Key("g", "concede", "Concede", "give up this round (y confirms): your seat loses it, and the next round swaps the roles", seat=ANY_HUMAN),
 ) + tuple(
     Key(keys, f"flee({dx},{dy})", "Prey" if index == 0 else f"Prey {name}",
         "prey: move (w e r / s d f / x c v around d = stay, or the digits of a keypad, or the arrows); it keeps going",
@@ -294,7 +295,16 @@ class EvasionScreen(MatchScreen[State]):
         if self.session.over:
             tell(self, "The round is over already.", timeout=3)
             return
-        self.session.forfeit(seats[0], "conceded")
+        seat = seats[0]
+        role = "hunter" if seat == HUNTER else "prey"
+
+        def answered(yes: bool) -> None:
+            if yes and not self.session.over and self.is_human(seat):
+                self.session.forfeit(seat, "conceded")
+
+        # One key next to the hint's must not end a long round by a slip.
+        question = ConfirmDialog("Concede this round?", f"Your {role} loses it at step {self.state.tick}.", yes="concede", no="play on")
+        self.push_holding_clock(question, answered)
 
     def action_flee(self, dx: int, dy: int) -> None:
         """The prey's order: queued for its next move step (it moves on even steps)."""

@@ -97,7 +97,9 @@ class TronScreen(MatchScreen[TronState]):
         """Opened by the app (no players), it asks the setup dialog first, starting from
         the remembered choices; given players (tests, scripts), it starts at once."""
         fresh = TronSetup(speed=(settings or Settings()).speed)
-        remembered = setup or (load_setup(fresh) if players is None else fresh)
+        # A board chosen (from the list or the command line) is the one played: a remembered
+        # "new random map" would silently replace it.
+        remembered = setup or (replace(load_setup(fresh), board="this") if players is None else fresh)
         if players is not None:
             remembered = replace(remembered, players=(players[0], players[1]))
         if rounds is not None:
@@ -179,8 +181,7 @@ class TronScreen(MatchScreen[TronState]):
         self.close_feed()
         self.players = setup.players
         self.rounds = setup.rounds
-        self.settings = replace(self.settings, speed=setup.speed)
-        self.app.settings = self.settings
+        self.settings = replace(self.settings, speed=setup.speed)  # this match's clock only
         self.start_game(loaded)
         self._started = True
         self._setting_up = False
