@@ -111,7 +111,7 @@ def test_ghosts_may_share_a_cell() -> None:
 def test_caught_by_the_first_ghost_step() -> None:
     state = initial_state(board(".....\n..g..\n.go..\n.....\n.....\n"))
     assert state.outcome is Outcome.CAUGHT
-    assert state.reason == "caught by the ghost at row 2, col 3"
+    assert state.reason == "caught at row 3, col 3 by the ghost from row 2, col 3"  # the ghost now stands on him
     assert Pos(2, 2) in state.ghosts and state.moves == 0
 
 
@@ -191,7 +191,7 @@ def test_settle_when_the_next_ghost_step_catches() -> None:
     assert turn is not None
     end = turn.state
     assert end.outcome is Outcome.CAUGHT
-    assert end.reason == "caught by the ghost at row 5, col 3"
+    assert end.reason == "caught at row 4, col 3 by the ghost from row 5, col 3"
     assert end.ghosts == (Pos(3, 2),) and end.jimmy == Pos(3, 2)
     assert legal_moves(b, end) == ()
 

@@ -95,6 +95,23 @@ async def test_a_solved_board_says_whether_the_route_was_optimal() -> None:
         assert "optimal route takes 6 moves, distance 16 (urdlur)" in screen.message
 
 
+async def test_the_verdict_waits_for_the_last_slide_to_be_shown() -> None:
+    """Found by a new user: "Optimal: …" was said while the solve still slid across the
+    board, moves before the exit was reached on screen."""
+    app = make_app("ice", "spiral", animate=True, speed=1)
+    async with app.run_test(size=(80, 24)) as pilot:
+        screen: IceScreen = app.screen
+        await pilot.press("s", "space")  # solve, and hold the slides where they are
+        await app.workers.wait_for_complete()  # the verdict's solve is done...
+        await pilot.pause()
+        assert screen.session.over and screen.animating and screen.shown != screen.state  # ...the slides are not
+        assert "no route has fewer" not in screen.message
+        await pilot.press("space")
+        while screen.animating:
+            await pilot.pause(0.05)
+        assert screen.message.startswith("Optimal: no route has fewer moves")
+
+
 async def test_watching_a_board_with_no_way_out_says_so() -> None:
     app = make_app("ice", "kata-maze-6x6")
     async with app.run_test(size=(80, 24)) as pilot:

@@ -104,6 +104,7 @@ class GameScreen(Screen, Generic[S]):
         self._marked: frozenset[tuple[int, int]] = frozenset()
         self.message = ""
         self._frames: deque[S] = deque()
+        self._end_message = ""  # said when the animation reaches the end (`say_after_animation`)
         self._frame_timer: Timer | None = None
         self.animation_paused = False
         self._watcher: Driver[S, Any] | None = None
@@ -239,6 +240,14 @@ class GameScreen(Screen, Generic[S]):
         self.show_status()
         self.push_overlay()
 
+    def say_after_animation(self, message: str) -> None:
+        """A verdict on what the board is still animating ("Optimal", "Complete") waits
+        until the board shows it."""
+        if self.animating:
+            self._end_message = message
+        else:
+            self.say(message)
+
     # --- the session -------------------------------------------------------------------------
     def observe(self, session: Session[S, Any], change: Change[S]) -> None:
         """A session observer: a change made on the UI thread (a key) is shown at once; one
@@ -273,6 +282,7 @@ class GameScreen(Screen, Generic[S]):
                 self.game_over()
         elif change.kind in ("undo", "redo", "restart", "load"):
             self._frames.clear()
+            self._end_message = ""
             self.hint = None
             self.message = ""
             self.display_state(change.state)
@@ -328,6 +338,8 @@ class GameScreen(Screen, Generic[S]):
         return bool(self._frames)
 
     def display_state(self, state: S) -> None:
+        if self._end_message and not self._frames and state is self.state:
+            self.message, self._end_message = self._end_message, ""
         self.shown = state
         self.show_status()
         self.view.show(state, self.overlay(), self.focus_of(state))

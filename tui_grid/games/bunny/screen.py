@@ -78,7 +78,6 @@ class BunnyScreen(GameScreen[BunnyState]):
         self.solution: Solution | None = self.game.known_solution(loaded.board)
         self.revealed = 0
         self._skip_upto = 0
-        self._end_message = ""
 
     def compose(self) -> ComposeResult:
         self.panel = ProgramPanel(id="program")
@@ -94,8 +93,6 @@ class BunnyScreen(GameScreen[BunnyState]):
     # --- the session ---------------------------------------------------------------------------
     def session_changed(self, session: Any, change: Any) -> None:
         if change.kind != "step":
-            if change.kind in ("undo", "redo", "restart", "load"):
-                self._end_message = ""
             super().session_changed(session, change)
             if change.kind in ("undo", "redo", "load", "restart"):
                 self._load_draft(change.state)
@@ -138,12 +135,10 @@ class BunnyScreen(GameScreen[BunnyState]):
         if tokens > best:
             return f"Complete! The best known program has {best} tokens: try a shorter one (h for a hint)."
         if tokens == best:
-            return f"Complete with {tokens} tokens: that matches the best known program!"
+            return f"Complete with {tokens} tokens: as short as the best known program."
         return f"Complete with {tokens} tokens: shorter than the best known {best}!"
 
     def display_state(self, state: BunnyState) -> None:
-        if self._end_message and not self._frames and state is self.state:
-            self.message, self._end_message = self._end_message, ""
         super().display_state(state)
         self._show_panel()
 
@@ -350,10 +345,7 @@ class BunnyScreen(GameScreen[BunnyState]):
         self.draft = Draft.of(solution.program)
         self.stepper = None
         self._run_program(solution.program)
-        if self.animating:
-            self._end_message = plan_message(solution)
-        else:
-            self.say(plan_message(solution))
+        self.say_after_animation(plan_message(solution))
         self._show_panel()
 
     def action_back(self) -> None:

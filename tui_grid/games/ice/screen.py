@@ -124,10 +124,10 @@ class IceScreen(GameScreen[IceState]):
             best = len(plan.actions)
             distance = self.engine.replay([{0: a} for a in plan.actions], start)[-1].distance
             if (final.moves, final.distance) == (best, distance):
-                self.say(f"Optimal: no route has fewer moves, or as few moves and less distance. {messages.after_game(self.session)}")
+                self.say_after_animation(f"Optimal: no route has fewer moves, or as few moves and less distance. {messages.after_game(self.session)}")
             else:
                 route = short_route("".join(a.letter for a in plan.actions))
-                self.say(f"The optimal route takes {plural(best, 'move')}, distance {distance} ({route}). {messages.after_game(self.session)}")
+                self.say_after_animation(f"The optimal route takes {plural(best, 'move')}, distance {distance} ({route}). {messages.after_game(self.session)}")
 
         self.run_in_worker("Checking the route", lambda control: self.find_plan(start, control), verdict)
 

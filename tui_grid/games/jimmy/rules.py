@@ -88,7 +88,7 @@ def _settle(board: JimmyBoard, jimmy: Pos, ghosts: tuple[Pos, ...], visited: fro
     stepped = step_ghosts(ghosts, jimmy)
     for before, after in zip(ghosts, stepped):
         if after == jimmy:
-            return JimmyState(jimmy, stepped, visited, moves, Outcome.CAUGHT, f"caught by the ghost at {human(before)}")
+            return JimmyState(jimmy, stepped, visited, moves, Outcome.CAUGHT, f"caught at {human(jimmy)} by the ghost from {human(before)}")
     if not open_moves(board, jimmy, visited, stepped):
         return JimmyState(jimmy, stepped, visited, moves, Outcome.CAUGHT, DEAD_END)
     return JimmyState(jimmy, ghosts, visited, moves, Outcome.PLAYING, "")
