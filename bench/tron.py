@@ -37,6 +37,8 @@ Pairings (each game's seats alternate, so every pairing plays both sides), on th
   `if not list(board.moves(1)): return tron.NORTH` at the top of `which_move`.
 The hard bot searches in the C kernel (built before the games; `--no-kernel` for the
 pure-Python search); the first line of the table says which.
+`--moves` prints the moves of each game not won (to replay it); `--reference a1k0n` seats
+a1k0n where the hard bot plays, to see what the 2010 winner scores on the same games.
 The bots are deterministic, so each game starts with a few random safe moves for both
 players (the opening, from the game's seed); random maps are `tron:WxH:wN#seedS` ids.
 Games are driven by a plain loop over `engine.step`.
@@ -119,6 +121,7 @@ def play(job: tuple[str, str, str, int, int]) -> dict:
             assert command is not None, level
             external[seat] = ExternalProgramAgent(command, "persistent", encode_for_program, parse_program_answer)
     times: dict[str, list[float]] = {a: [], b: []}
+    steps: list[str] = []
     forfeit = ""
     try:
         while not state.outcome.over:
@@ -144,6 +147,7 @@ def play(job: tuple[str, str, str, int, int]) -> dict:
                 times[level].append(time.perf_counter() - start)
             if state.outcome.over:
                 break
+            steps.append("".join(moves[seat].name[0] for seat in (0, 1)))
             state = engine.step(state, moves).state
     finally:
         for agent in external.values():
@@ -154,7 +158,8 @@ def play(job: tuple[str, str, str, int, int]) -> dict:
     else:
         result = "W" if outcome.winner == seat_a else "L"
     draw_head_on = result == "D" and "head-on" in outcome.reason
-    return {"a": a, "b": b, "kind": kind, "game": game, "result": result, "turns": state.turn, "times": times[a], "b_times": times[b], "forfeit": forfeit, "reason": outcome.reason, "size": f"{board.width}x{board.height}", "head_on": draw_head_on}
+    return {"a": a, "b": b, "kind": kind, "game": game, "result": result, "turns": state.turn, "times": times[a], "b_times": times[b], "forfeit": forfeit, "reason": outcome.reason, "size": f"{board.width}x{board.height}", "head_on": draw_head_on,
+            "moves": " ".join(steps)}
 
 
 def largest_board_times(moves: int) -> list[float]:
@@ -195,6 +200,11 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--first", type=int, default=0, help="first game number (to run other games than the default ones)")
     parser.add_argument("--no-extras", action="store_true", help="skip the 40x30 timing and the startup timing")
     parser.add_argument("--jobs", type=int, default=min(2, os.cpu_count() or 1))
+    parser.add_argument("--moves", nargs="?", const="lost", choices=("lost", "all"),
+                        help="print the moves (red then green, U D L R per step) of each non-win, or with 'all' of every game")
+    parser.add_argument("--reference", choices=sorted(OUTSIDE),
+                        help="an outside bot plays the hard bot's seat (same openings and maps): what a reference bot scores "
+                             "against the same opponents, e.g. --reference a1k0n --only simple")
     parser.add_argument("--no-kernel", action="store_true", help="search in pure Python (TUI_GRID_NO_KERNEL=1), not the C kernel")
     args = parser.parse_args(argv)
     if args.no_kernel:
@@ -205,14 +215,17 @@ def main(argv: list[str] | None = None) -> int:
     kinds = [k for k in args.kinds.split(",") if k]
     opponents = ["a1k0n", "simple", "wallhugger", "seed", "medium"]
     targets = {"seed": 0.95, "medium": 0.75, "easy": 0.80, "a1k0n": 0.50, "simple": 0.95, "wallhugger": 0.95}
-    pairings = [("hard", b, kind) for b in opponents for kind in kinds] + [("medium", "easy", kind) for kind in kinds]
+    first = args.reference or "hard"
+    pairings = [(first, b, kind) for b in opponents if b != first for kind in kinds]
+    if not args.reference:
+        pairings += [("medium", "easy", kind) for kind in kinds]
     pairings = [p for p in pairings if args.only in f"{p[0]} vs {p[1]}"]
-    missing = sorted({b for _, b, _ in pairings if b in OUTSIDE and outside_command(b, args.ms) is None})
+    missing = sorted({x for a, b, _ in pairings for x in (a, b) if x in OUTSIDE and outside_command(x, args.ms) is None})
     for name in missing:
         var, default = OUTSIDE[name]
         print(f"skipping {name}: not found (set {var} to its command, `{{ms}}` for the time per move, or build "
               f"{default.replace('{ms}', str(args.ms))}; see this file's docstring for how to get and build it)")
-    pairings = [p for p in pairings if p[1] not in missing]
+    pairings = [p for p in pairings if p[0] not in missing and p[1] not in missing]
     jobs = [(a, b, kind, g, args.ms) for a, b, kind in pairings for g in range(args.first, args.first + games)]
     began = time.perf_counter()
     load_start = os.getloadavg()
@@ -250,8 +263,13 @@ def main(argv: list[str] | None = None) -> int:
             reasons = sorted({r["forfeit"][:100] for r in mine if r["forfeit"]})
             print(f"    {forfeits} game(s) ended by a forfeit of the external bot: {'; '.join(reasons[:3])}")
         for r in mine:
+            if args.moves == "all" and r["result"] == "W":
+                print(f"    win in game {r['game']} (ours {'red' if r['game'] % 2 == 0 else 'green'}), {r['turns']} turns")
+                print(f"      moves: {r['moves']}")
             if r["result"] != "W":
                 print(f"    {'draw' if r['result'] == 'D' else 'loss'} in game {r['game']} ({r['size']}, ours {'red' if r['game'] % 2 == 0 else 'green'}): {r['reason'][:90]}")
+                if args.moves:
+                    print(f"      moves: {r['moves']}")
     over = sum(t * 1000 > args.ms for r in rows for t in r["times"])
     print(f"\nslowest builtin move: {slowest_all:.1f} ms (budget {args.ms} ms); our moves over budget: {over}")
     if args.no_extras:
