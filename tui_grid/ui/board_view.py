@@ -60,7 +60,7 @@ class Zoom(Enum):
             Zoom.LARGE: "large cells (2 rows each)",
             Zoom.WIDE: "wide cells",
             Zoom.NARROW: "narrow cells",
-            Zoom.HALF: "half blocks (colour only)",
+            Zoom.HALF: "half blocks (two rows of cells per line)",
             Zoom.WHOLE: "whole board (each block shows its most important cell)",
         }[self]
 

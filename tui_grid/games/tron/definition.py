@@ -114,7 +114,7 @@ change the speed, *enter* starts the next round (a match of bots goes on by itse
 for each human player.
 
 **Boards** are text files: a full `#` border, `-` empty cells, `#` inner walls, one `r`
-and one `g` for the starting heads (10x10 to 40x30 is a good range; up to 80x80 loads).
+and one `g` for the starting heads (10x10 to 40x40, the generator's range; up to 80x80 loads).
 A board with trails already drawn takes a `heads: R_ROW R_COL G_ROW G_COL` header, and a
 pasted HackerRank state (player line, heads line, grid) loads as it is. *New* maps are
 random and point-symmetric, so both players face the same arena; a game id such as
