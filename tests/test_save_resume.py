@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+from pathlib import Path
 
 import pytest
 
@@ -56,10 +57,12 @@ async def _play_save_quit(game: str, board: str, keys: list[str], tmp_path) -> i
         moves = len(screen.session.log)
         assert moves == len(keys)
         await pilot.press("ctrl+s")
+        assert str(Path.cwd()) in str(app.screen.query_one("#folder").content)  # where a bare name goes
         target = tmp_path / f"{game}-by-hand.txt"
         app.screen.query_one("Input").value = str(target)
         await pilot.press("enter")
         assert target.is_file() and "played:" in target.read_text()
+        assert any(str(target) in note.message for note in app._notifications)
         await pilot.press("q")  # quitting mid-game autosaves
     return moves
 

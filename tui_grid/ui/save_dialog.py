@@ -24,7 +24,7 @@ class SaveDialog(ModalScreen[Path | None]):
     SaveDialog { align: center middle; }
     SaveDialog > Vertical { width: 64; height: auto; border: thick $primary; background: $surface; padding: 0 1; }
     SaveDialog #error { color: $error; height: auto; }
-    SaveDialog #keys { color: $text-muted; }
+    SaveDialog #keys, SaveDialog #folder { color: $text-muted; }
     """
 
     def __init__(self, game: GameDefinition, loaded: LoadedBoard, session: Session[Any, Any]) -> None:
@@ -36,6 +36,7 @@ class SaveDialog(ModalScreen[Path | None]):
         with Vertical():
             yield Plain(styled((f"Save this {self.game.title} game", "b"), f"  ({plural(len(self.session.log), 'move')})"))
             yield PlainInput(value=f"{self.game.key}-{name}-saved.txt", compact=True, id="path")
+            yield Plain(f"a name alone saves in {_here()}", id="folder")
             yield Plain(id="error")
             yield Plain("enter saves · esc cancels · open it again with tui-grid play GAME FILE", id="keys")
 
@@ -86,9 +87,18 @@ class SaveDialog(ModalScreen[Path | None]):
         except OSError as exc:
             self.query_one("#error", Plain).update(f"Cannot save to {path}: {exc.strerror or exc}")
             return True
-        tell(self, f"Saved {plural(len(self.session.log), 'move')} to {path}", title="Saved")
+        tell(self, f"Saved {plural(len(self.session.log), 'move')} to {path.absolute()}", title="Saved")
         self.dismiss(path)
         return True
 
     def action_cancel(self) -> None:
         self.dismiss(None)
+
+
+def _here() -> str:
+    """The folder a bare file name lands in (the app's working folder), said in the dialog:
+    found by a new user, whose save went into the project's checkout unannounced."""
+    try:
+        return str(Path.cwd())
+    except OSError:  # the folder was deleted under us
+        return "the current folder"
