@@ -11,6 +11,7 @@ from tests.conftest import make_app, until
 from tui_grid.cli import main
 from tui_grid.ui.demo import SCENES, board_id, scenes_for
 from tui_grid.ui.game_screen import GameScreen
+from tui_grid.ui.key_bar import KeyBar
 from tui_grid.ui.menu import MenuScreen
 
 
@@ -75,6 +76,8 @@ async def test_the_demo_keys() -> None:
     async with app.run_test(size=(100, 34)) as pilot:
         assert await until(pilot, lambda: app.demo is not None and app.demo.screen is not None)
         director = app.demo
+        await pilot.pause()
+        assert not director.screen.query_one(KeyBar).display  # the banner names the demo's keys
         await pilot.press("n")  # next scene
         assert director.index == 1 and app.screen is director.screen
         await pilot.press("p")  # previous scene
@@ -91,7 +94,7 @@ async def test_the_demo_keys() -> None:
         await pilot.press("enter")  # take over: the demo ends, the game is the player's
         await pilot.pause()
         assert app.demo is None and app.screen is screen and not screen.watching and screen.autosaves
-        assert not screen.query("#demo-banner")
+        assert not screen.query("#demo-banner") and screen.query_one(KeyBar).display
         before = len(screen.session.log)
         await pilot.press("u")  # the game's own keys work again
         assert len(screen.session.log) == before - 1

@@ -170,6 +170,7 @@ class DemoDirector:
         if self.banner:
             banner = DemoBanner(self.banner_text(), id="demo-banner")
             self.app.call_after_refresh(lambda: screen.is_attached and screen.mount(banner))
+        self.app.call_after_refresh(lambda: _show_key_bar(screen, False))
         if scene.players is None:
             self.app.call_after_refresh(screen.action_watch)
         self._left, self._since, self.paused = self.scene_seconds, self.clock(), False
@@ -218,6 +219,7 @@ class DemoDirector:
         screen.autosaves = True  # from here it is the player's game
         for banner in screen.query("#demo-banner"):
             banner.remove()
+        _show_key_bar(screen, True)
         if getattr(screen, "watching", False):
             screen._stop_watching()
             screen.say("Your game now, from here.")
@@ -249,3 +251,13 @@ class DemoDirector:
         if leave:
             self._leave_scene()
         self._pool.shutdown(wait=False, cancel_futures=True)
+
+
+def _show_key_bar(screen: Any, shown: bool) -> None:
+    """A scene hides its game's key bar: the banner names the demo's keys, and the bar's
+    (n for a new board, say) said otherwise. Taking over shows it again."""
+    from tui_grid.ui.key_bar import KeyBar
+
+    if screen.is_attached:
+        for bar in screen.query(KeyBar):
+            bar.display = shown
