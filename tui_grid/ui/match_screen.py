@@ -351,6 +351,19 @@ class MatchScreen(GameScreen[S]):
         """A real-time match is not saved: there is nothing to resume into."""
         return True
 
+    def new_match(self, players: Sequence[str], rounds: int, loaded: LoadedBoard) -> None:
+        """Start another match on this screen (a setup dialog's choices): the old one's
+        players are closed, the clock starts afresh."""
+        self.close_feed()
+        self.players = tuple(players)
+        self.rounds = rounds
+        self.start_game(loaded)
+        self.hint = None
+        self.message = ""
+        self.view.set_grid_size(*self.grid_size())
+        self.redraw()
+        self.query_one(KeyBar).refresh(layout=True)  # the human seats' keys come and go
+
     def close_feed(self) -> None:
         """Stop the match and let go of it (a new setup makes another)."""
         if self.feed is not None:

@@ -35,7 +35,6 @@ from tui_grid.games.tron.setup_dialog import (
 from tui_grid.games.tron.view import HINT_MARK, TronBoardView
 from tui_grid.ui.board_view import BoardView
 from tui_grid.ui.game_screen import Hint
-from tui_grid.ui.key_bar import KeyBar
 from tui_grid.ui.keys import ANY_HUMAN, Key
 from tui_grid.ui.match_screen import MatchScreen, match_keymap
 from tui_grid.ui.plain import Plain, tell
@@ -178,21 +177,12 @@ class TronScreen(MatchScreen[TronState]):
             self._setting_up = False
             tell(self, str(exc), title="Cannot make the map", severity="error")
             return
-        self.close_feed()
-        self.players = setup.players
-        self.rounds = setup.rounds
         self.settings = replace(self.settings, speed=setup.speed)  # this match's clock only
-        self.start_game(loaded)
+        self.new_match(setup.players, setup.rounds, loaded)
         self._started = True
         self._setting_up = False
         self._hint_on = False
         self._slow_said = False
-        self.hint = None
-        assert self.feed is not None
-        self.message = ""
-        self.view.set_grid_size(*self.grid_size())
-        self.redraw()
-        self.query_one(KeyBar).refresh(layout=True)  # the hint key comes and goes with humans
         if not self._humans():
             self.say("Watching: space pauses, . steps one tick, + and - change the speed." if self.steerable else "Watching.")
         self.start_clock()

@@ -12,18 +12,12 @@ from textual.containers import Grid, Horizontal, Vertical
 from textual.widgets import Button, Input, Select
 
 from tui_grid.core.errors import UsageError
-from tui_grid.core.players import (
-    LOCAL_KINDS,
-    dialog_choices,
-    join_player,
-    split_player,
-    takes_text,
-)
 from tui_grid.games.registry import parse_count
 from tui_grid.games.tron.definition import DEFAULT_TIME_MS, check_player
 from tui_grid.games.tron.definition import GAME as TRON
 from tui_grid.ui.form import FormDialog
 from tui_grid.ui.plain import Plain, PlainInput, PlainLabel, styled
+from tui_grid.ui.player_fields import chosen_players, player_rows, show_command_fields
 from tui_grid.ui.settings import MAX_SPEED, MIN_SPEED
 
 SETUP_FILE = "tron-setup.json"
@@ -132,12 +126,7 @@ class TronSetupDialog(FormDialog[TronSetup | None]):
         with Vertical():
             yield Plain(styled(("New Tron match", "b")))
             with Grid():
-                for index, keys in enumerate(("←↑↓→", "WASD")):
-                    kind, command = split_player(TRON, setup.players[index])
-                    yield PlainLabel(f"Player {index + 1} ({keys})")
-                    with Horizontal():
-                        yield Select(dialog_choices(TRON, LOCAL_KINDS), value=kind, allow_blank=False, compact=True, id=f"kind-{index}", classes="kind")
-                        yield PlainInput(value=command, placeholder="command line, e.g. python3 bot.py", compact=True, id=f"command-{index}", classes="command")
+                yield from player_rows(TRON, setup.players, ("Player 1 (←↑↓→)", "Player 2 (WASD)"))
                 yield PlainLabel("Board")
                 yield Select(
                     [(f"this board: {title}", "this"), ("a new random map", "new"), ("a new random map every round", "each")],
@@ -175,9 +164,7 @@ class TronSetupDialog(FormDialog[TronSetup | None]):
 
     def _sync(self) -> None:
         """Command fields only for programs, map fields only for random maps."""
-        for index in (0, 1):
-            kind = self.query_one(f"#kind-{index}", Select).value
-            self.query_one(f"#command-{index}", Input).display = takes_text(str(kind))
+        show_command_fields(self, 2)
         random_map = self.query_one("#board", Select).value != "this"
         for name in ("size", "walls"):
             self.query_one(f"#{name}", Input).disabled = not random_map
@@ -192,14 +179,7 @@ class TronSetupDialog(FormDialog[TronSetup | None]):
 
     def chosen(self) -> TronSetup:
         """The setup as filled in; UsageError names the first bad field."""
-        players = []
-        for index in (0, 1):
-            kind = str(self.query_one(f"#kind-{index}", Select).value)
-            try:
-                player = check_player(join_player(kind, self.query_one(f"#command-{index}", Input).value))
-            except UsageError as exc:
-                raise UsageError(f"Player {index + 1}: {exc}") from None
-            players.append(player)
+        players = chosen_players(self, 2, check_player)
         board = str(self.query_one("#board", Select).value)
         size = self.query_one("#size", Input).value.strip()
         walls = self.query_one("#walls", Input).value.strip()

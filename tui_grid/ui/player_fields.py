@@ -1,0 +1,48 @@
+"""The "who plays" rows of a match's setup dialog, shared by every game that has one: a
+list of the player table's choices per participant and, for a program, its command line.
+A remote session's table has no programs (`LOCAL_KINDS`), so a stranger can never name
+one here."""
+
+from __future__ import annotations
+
+from typing import Callable, Iterator, Sequence
+
+from textual.containers import Horizontal
+from textual.screen import Screen
+from textual.widget import Widget
+from textual.widgets import Input, Select
+
+from tui_grid.core.errors import UsageError
+from tui_grid.core.players import LOCAL_KINDS, Roster, dialog_choices, join_player, split_player, takes_text
+from tui_grid.ui.plain import PlainInput, PlainLabel
+
+
+def player_rows(game: Roster, players: Sequence[str], labels: Sequence[str]) -> Iterator[Widget]:
+    """Label and (choice, command) pairs for each participant, ids `kind-N` and `command-N`.
+    Yields widgets for a two-column Grid: the caller lays them out inside its compose."""
+    for index, label in enumerate(labels):
+        kind, command = split_player(game, players[index])
+        yield PlainLabel(label)
+        yield Horizontal(
+            Select(dialog_choices(game, LOCAL_KINDS), value=kind, allow_blank=False, compact=True, id=f"kind-{index}", classes="kind"),
+            PlainInput(value=command, placeholder="command line, e.g. python3 bot.py", compact=True, id=f"command-{index}", classes="command"),
+        )
+
+
+def show_command_fields(screen: Screen[object], count: int) -> None:
+    """A command field only for a program's row."""
+    for index in range(count):
+        kind = screen.query_one(f"#kind-{index}", Select).value
+        screen.query_one(f"#command-{index}", Input).display = takes_text(str(kind))
+
+
+def chosen_players(screen: Screen[object], count: int, check: Callable[[str], str]) -> tuple[str, ...]:
+    """The players as filled in, each through `check` (the game's); UsageError names the row."""
+    players = []
+    for index in range(count):
+        kind = str(screen.query_one(f"#kind-{index}", Select).value)
+        try:
+            players.append(check(join_player(kind, screen.query_one(f"#command-{index}", Input).value)))
+        except UsageError as exc:
+            raise UsageError(f"Player {index + 1}: {exc}") from None
+    return tuple(players)
