@@ -46,7 +46,7 @@ COVERED: dict[str, set[tuple[str, str]]] = {
     "bunny": {("f l r", "Token"), ("[", "Loop"), ("]", "Close"), ("⌫", "Delete"), ("◀▶", "Cursor"), ("enter", "Run"), (".", "Step"),
               ("u", "Undo"), ("y", "Redo"), ("n", "New"), ("h", "Hint"), ("s", "Solve"), ("w", "Watch"), ("?", "Help"),
               ("esc", "Back"), ("q", "Quit")},
-    "evasion": {("j", "H-wall"), ("k", "V-wall"), ("tab", "Select"), ("⌫", "Remove"), ("g", "Concede"), ("wer/sdf/xcv", "Prey"),
+    "evasion": {("j", "H-wall"), ("k", "V-wall"), ("tab", "Select"), ("⌫", "Remove"), ("n", "New"), ("g", "Concede"), ("wer/sdf/xcv", "Prey"),
                 ("h", "Hint"), ("?", "Help"), ("esc", "Back"), ("q", "Quit")},
     "tron": {("←↑↓→", "Steer"), ("WASD", "Steer"), ("n", "New"), ("h", "Hint"), ("?", "Help"), ("esc", "Back"), ("q", "Quit")},
 }
@@ -531,6 +531,23 @@ async def test_every_key_of_the_evasion_bar(monkeypatch) -> None:  # type: ignor
         await wait_idle(pilot)
         assert screen.session.over and "the hunter forfeits: conceded" in message(app)
 
+        # n New: a new match, its players chosen (two bots: watched from the start).
+        from textual.widgets import Select
+
+        from tui_grid.games.evasion.setup_dialog import EvasionSetupDialog
+
+        await pilot.press("n")
+        dialog = app.screen
+        assert isinstance(dialog, EvasionSetupDialog)
+        dialog.query_one("#kind-0", Select).value = "random"
+        dialog.query_one("#kind-1", Select).value = "builtin"
+        await pilot.pause()
+        await pilot.press("enter")
+        await pilot.pause()
+        assert app.screen is screen and screen.players == ("random", "builtin") and screen.match.round_index == 0
+        assert not screen.session.over and not screen.is_human(HUNTER) and not screen.is_human(PREY)
+        assert "H random bot · P builtin bot" in str(screen.query_one("#title").content)
+
         # esc Back: to the boards.
         await pilot.press("escape")
         assert isinstance(app.screen, BoardPickerScreen)
@@ -568,7 +585,7 @@ async def test_every_key_of_the_served_evasion_bar() -> None:
             await pilot.press("space")
             await pilot.pause(0.2)
             assert screen.paused and app.feed.thread.is_alive()
-            assert bar(app) == COVERED["evasion"]
+            assert bar(app) == COVERED["evasion"] - {("n", "New")}  # the server sets who plays
 
             async def step(times: int = 1) -> None:
                 for _ in range(times):

@@ -259,3 +259,25 @@ async def test_a_matchs_speed_is_its_own() -> None:
         await pilot.press("plus", "plus", "plus", "plus")
         assert screen.settings.speed == 9 and "speed 9" in status_line(app)
         assert app.settings.speed == 5
+
+
+async def test_the_new_match_dialog_checks_its_fields_and_esc_keeps_the_match() -> None:
+    from textual.widgets import Input
+
+    from tui_grid.games.evasion.setup_dialog import EvasionSetupDialog
+
+    app = make_app("evasion", "standard", speed=1)
+    async with app.run_test(size=(80, 24)) as pilot:
+        screen = app.screen
+        await wait_idle(pilot)
+        assert not screen.paused
+        feed = screen.feed
+        await pilot.press("n")
+        dialog = app.screen
+        assert isinstance(dialog, EvasionSetupDialog) and screen.paused  # the clock waits meanwhile
+        dialog.query_one("#rounds", Input).value = "0"
+        await pilot.press("enter")
+        assert app.screen is dialog and "rounds must be at least 1, got 0" in str(dialog.query_one("#error").content)
+        await pilot.press("escape")
+        await pilot.pause()
+        assert app.screen is screen and screen.feed is feed and not screen.paused  # the same match goes on

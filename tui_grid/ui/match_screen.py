@@ -32,6 +32,9 @@ TICK_FACTOR = {1: 3.0, 2: 2.2, 3: 1.6, 4: 1.25, 5: 1.0, 6: 0.75, 7: 0.5, 8: 0.3,
 
 
 
+#: Said while no human plays a local match: how to steer the watching.
+WATCHING = "Watching: space pauses, . steps one tick, + and - change the speed."
+
 #: The common keys' help, as it reads in a real-time match.
 MATCH_HELP = {
     "hint": "hint: mark where the strongest bot would go for your seat",
@@ -150,7 +153,7 @@ class MatchScreen(GameScreen[S]):
         self.shown = session.state
         self._pace_driver()
         self.hint = None
-        self.message = ""
+        self.message = WATCHING if self.steerable and not self.serves_seat(ANY_HUMAN) else ""
         self.view.set_grid_size(*self.grid_size())
         self.redraw()
         self.query_one(KeyBar).refresh(layout=True)  # seats swap: so do whose keys are shown
@@ -294,11 +297,12 @@ class MatchScreen(GameScreen[S]):
         was_running = not self.paused and self.steerable
         if was_running:
             self.action_pause()
+        feed = self.feed
 
         def closed(result: Any) -> None:
             if answered is not None:
                 answered(result)
-            if was_running and self.paused:
+            if was_running and self.feed is feed and self.paused:  # a new match keeps its own clock
                 self.action_pause()
 
         self.app.push_screen(screen, closed)

@@ -63,6 +63,7 @@ OWN_KEYS = (
     Key("k", "wall('v')", "V-wall", "hunter: build a vertical wall through H (it extends to the nearest obstacles)", seat=HUNTER),
     Key("tab", "select_wall", "Select", "hunter: select the next wall (shown ▒)", display="tab", seat=HUNTER),
     Key("backspace,delete", "remove_wall", "Remove", "hunter: remove the selected wall", display="⌫", seat=HUNTER),
+    Key("n", "setup", "New", "new match: choose who plays each side (a human or a bot; two bots to watch) and the rounds"),
     Key("g", "concede", "Concede", "give up this round (y confirms): your seat loses it, and the next round swaps the roles", seat=ANY_HUMAN),
 ) + tuple(
     Key(keys, f"flee({dx},{dy})", "Prey" if index == 0 else f"Prey {name}",
@@ -285,6 +286,33 @@ class EvasionScreen(MatchScreen[State]):
         self.submit_hunter(remove=(wall,))
         self._selected = None
         self.say(f"Removing wall {wall.text()} at step {self.state.tick + 1}.")
+
+    @property
+    def local_match(self) -> bool:
+        """A match this screen runs (not the architect's or the lobby's): its players are ours to choose."""
+        from tui_grid.core.live import LiveMatch
+
+        return isinstance(self.feed, LiveMatch)
+
+    def shows_key(self, key: Key) -> bool:
+        return (key.action != "setup" or self.local_match) and super().shows_key(key)
+
+    def action_setup(self) -> None:
+        """Open the new-match dialog; the clock stops while it is open."""
+        from tui_grid.games.evasion.setup_dialog import EvasionSetup, EvasionSetupDialog
+
+        if not self.local_match:
+            self.say("This match is run by its server (the architect or the lobby): its players are set there.")
+            return
+        setup = EvasionSetup((self.players[0], self.players[1]), self.rounds)
+
+        def chosen(new: EvasionSetup | None) -> None:
+            if new is not None:
+                self.round_scores = []
+                self.new_match(new.players, new.rounds, self.loaded)
+                self.start_clock()
+
+        self.push_holding_clock(EvasionSetupDialog(setup, self.loaded.title), chosen)
 
     def action_concede(self) -> None:
         """A human gives the round up (the hunter's seat if a human hunts, else the prey's)."""

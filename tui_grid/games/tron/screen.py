@@ -36,7 +36,7 @@ from tui_grid.games.tron.view import HINT_MARK, TronBoardView
 from tui_grid.ui.board_view import BoardView
 from tui_grid.ui.game_screen import Hint
 from tui_grid.ui.keys import ANY_HUMAN, Key
-from tui_grid.ui.match_screen import MatchScreen, match_keymap
+from tui_grid.ui.match_screen import WATCHING, MatchScreen, match_keymap
 from tui_grid.ui.plain import Plain, tell
 from tui_grid.ui.settings import Settings
 
@@ -184,7 +184,7 @@ class TronScreen(MatchScreen[TronState]):
         self._hint_on = False
         self._slow_said = False
         if not self._humans():
-            self.say("Watching: space pauses, . steps one tick, + and - change the speed." if self.steerable else "Watching.")
+            self.say(WATCHING if self.steerable else "Watching.")
         self.start_clock()
 
     def serves_seat(self, seat: int) -> bool:
