@@ -9,6 +9,8 @@ from textual.binding import Binding
 from textual.screen import ModalScreen
 from textual.widgets import Select
 
+from tui_grid.core.errors import UsageError
+
 from tui_grid.ui.plain import Plain
 
 T = TypeVar("T")
@@ -16,7 +18,7 @@ T = TypeVar("T")
 
 class FormDialog(ModalScreen[T]):
     """Subclasses compose their fields with a `Plain(id="error")` line and implement
-    `confirm`, which either dismisses with the result or calls `show_error`."""
+    `chosen` (the result, or UsageError naming the bad field, shown on that line)."""
 
     # Found by a new user: a focused compact field differed from the others by one shade
     # of grey, so after an error nobody could tell which field took the typing. A marked
@@ -42,6 +44,16 @@ class FormDialog(ModalScreen[T]):
         self.confirm()
 
     def confirm(self) -> None:
+        """Dismiss with the fields' result, or say what is wrong with them."""
+        try:
+            result = self.chosen()
+        except UsageError as exc:
+            self.show_error(str(exc))
+            return
+        self.dismiss(result)
+
+    def chosen(self) -> T:
+        """The result as filled in; UsageError names the first bad field."""
         raise NotImplementedError
 
     def on_input_submitted(self) -> None:

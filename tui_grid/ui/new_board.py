@@ -59,15 +59,8 @@ class NewBoardDialog(FormDialog[str | None]):
     def on_mount(self) -> None:
         self.query(Input).first().focus()
 
-    def confirm(self) -> None:
-        try:
-            game_id = self._game_id()
-        except UsageError as exc:
-            self.show_error(str(exc))
-            return
-        self.dismiss(game_id)
-
-    def _game_id(self) -> str:
+    def chosen(self) -> str:
+        """The game id: the pasted one, else one made from the fields."""
         pasted = self.query_one("#field-id", Input).value.strip()
         if pasted:
             if not self.game.is_game_id(pasted):

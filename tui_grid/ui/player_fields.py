@@ -5,7 +5,7 @@ one here."""
 
 from __future__ import annotations
 
-from typing import Callable, Iterator, Sequence
+from typing import Callable, Iterator, Sequence, TypeVar
 
 from textual.containers import Horizontal
 from textual.screen import Screen
@@ -14,7 +14,10 @@ from textual.widgets import Input, Select
 
 from tui_grid.core.errors import UsageError
 from tui_grid.core.players import LOCAL_KINDS, Roster, dialog_choices, join_player, split_player, takes_text
+from tui_grid.ui.form import FormDialog
 from tui_grid.ui.plain import PlainInput, PlainLabel
+
+T = TypeVar("T")
 
 
 def player_rows(game: Roster, players: Sequence[str], labels: Sequence[str]) -> Iterator[Widget]:
@@ -46,3 +49,27 @@ def chosen_players(screen: Screen[object], count: int, check: Callable[[str], st
         except UsageError as exc:
             raise UsageError(f"Player {index + 1}: {exc}") from None
     return tuple(players)
+
+
+class MatchSetupDialog(FormDialog[T]):
+    """A new match's dialog: a frame, a two-column grid of labels and fields (the player
+    rows first), a line about the match, the error line, and the keys with a Start
+    button. Each game's dialog sets its widths."""
+
+    DEFAULT_CSS = """
+    MatchSetupDialog { align: center middle; }
+    MatchSetupDialog > Vertical { height: auto; max-height: 100%; border: thick $primary; background: $surface; padding: 0 1; }
+    MatchSetupDialog Grid { grid-size: 2; grid-rows: 1; grid-gutter: 1 0; height: auto; margin: 1 0 0 0; }
+    MatchSetupDialog Grid Horizontal { height: 1; }
+    MatchSetupDialog .command { width: 1fr; margin-left: 1; }
+    MatchSetupDialog .short { width: 9; }
+    MatchSetupDialog .gap { width: auto; padding: 0 1 0 2; color: $text-muted; }
+    MatchSetupDialog #about { color: $text-muted; height: auto; margin: 1 0 0 0; }
+    MatchSetupDialog #error { color: $error; height: auto; }
+    MatchSetupDialog #buttons { height: 1; margin-top: 1; }
+    MatchSetupDialog #keys { width: 1fr; color: $text-muted; }
+    """
+
+    def on_select_changed(self) -> None:
+        self.show_error("")
+        show_command_fields(self, 2)

@@ -15,9 +15,8 @@ from tui_grid.core.errors import UsageError
 from tui_grid.core.players import LOCAL_KINDS, parse_player
 from tui_grid.games.evasion.definition import GAME as EVASION
 from tui_grid.games.registry import parse_count
-from tui_grid.ui.form import FormDialog
 from tui_grid.ui.plain import Plain, PlainInput, PlainLabel, styled
-from tui_grid.ui.player_fields import chosen_players, player_rows, show_command_fields
+from tui_grid.ui.player_fields import MatchSetupDialog, chosen_players, player_rows, show_command_fields
 
 MAX_ROUNDS = 20
 
@@ -34,24 +33,13 @@ def check_player(text: str) -> str:
     return text.strip()
 
 
-class EvasionSetupDialog(FormDialog[EvasionSetup | None]):
+class EvasionSetupDialog(MatchSetupDialog[EvasionSetup | None]):
     """Players and rounds for a new match on the board shown; fits 80x24."""
 
     DEFAULT_CSS = """
-    EvasionSetupDialog { align: center middle; }
-    EvasionSetupDialog > Vertical {
-        width: 70; height: auto; max-height: 100%;
-        border: thick $primary; background: $surface; padding: 0 1;
-    }
-    EvasionSetupDialog Grid { grid-size: 2; grid-columns: 24 1fr; grid-rows: 1; grid-gutter: 1 0; height: auto; margin: 1 0 0 0; }
-    EvasionSetupDialog Grid Horizontal { height: 1; }
+    EvasionSetupDialog > Vertical { width: 70; }
+    EvasionSetupDialog Grid { grid-columns: 24 1fr; }
     EvasionSetupDialog .kind { width: 24; }
-    EvasionSetupDialog .command { width: 1fr; margin-left: 1; }
-    EvasionSetupDialog .short { width: 9; }
-    EvasionSetupDialog #about { color: $text-muted; height: auto; margin: 1 0 0 0; }
-    EvasionSetupDialog #error { color: $error; height: auto; }
-    EvasionSetupDialog #buttons { height: 1; margin-top: 1; }
-    EvasionSetupDialog #keys { width: 1fr; color: $text-muted; }
     """
 
     def __init__(self, setup: EvasionSetup, board_title: str) -> None:
@@ -76,18 +64,6 @@ class EvasionSetupDialog(FormDialog[EvasionSetup | None]):
     def on_mount(self) -> None:
         show_command_fields(self, 2)
         self.query_one("#start", Button).focus()
-
-    def on_select_changed(self) -> None:
-        self.show_error("")
-        show_command_fields(self, 2)
-
-    def confirm(self) -> None:
-        try:
-            setup = self.chosen()
-        except UsageError as exc:
-            self.show_error(str(exc))
-            return
-        self.dismiss(setup)
 
     def chosen(self) -> EvasionSetup:
         """The setup as filled in; UsageError names the first bad field."""

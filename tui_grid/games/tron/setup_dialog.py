@@ -15,9 +15,8 @@ from tui_grid.core.errors import UsageError
 from tui_grid.games.registry import parse_count
 from tui_grid.games.tron.definition import DEFAULT_TIME_MS, check_player
 from tui_grid.games.tron.definition import GAME as TRON
-from tui_grid.ui.form import FormDialog
 from tui_grid.ui.plain import Plain, PlainInput, PlainLabel, styled
-from tui_grid.ui.player_fields import chosen_players, player_rows, show_command_fields
+from tui_grid.ui.player_fields import MatchSetupDialog, chosen_players, player_rows, show_command_fields
 from tui_grid.ui.settings import MAX_SPEED, MIN_SPEED
 
 SETUP_FILE = "tron-setup.json"
@@ -93,26 +92,14 @@ def save_setup(setup: TronSetup) -> None:
         pass  # a read-only data folder only costs the memory of the choices
 
 
-class TronSetupDialog(FormDialog[TronSetup | None]):
+class TronSetupDialog(MatchSetupDialog[TronSetup | None]):
     """Seats, board, rounds and speed for a new match; fits 80x24."""
 
     DEFAULT_CSS = """
-    TronSetupDialog { align: center middle; }
-    TronSetupDialog > Vertical {
-        width: 90%; min-width: 78; max-width: 130; height: auto; max-height: 100%;
-        border: thick $primary; background: $surface; padding: 0 1;
-    }
-    TronSetupDialog Grid { grid-size: 2; grid-columns: 17 1fr; grid-rows: 1; grid-gutter: 1 0; height: auto; margin: 1 0 0 0; }
-    TronSetupDialog Grid Horizontal { height: 1; }
+    TronSetupDialog > Vertical { width: 90%; min-width: 78; max-width: 130; }
+    TronSetupDialog Grid { grid-columns: 17 1fr; }
     TronSetupDialog .kind { width: 30; }
-    TronSetupDialog .command { width: 1fr; margin-left: 1; }
     TronSetupDialog #board { width: 1fr; }
-    TronSetupDialog .short { width: 9; }
-    TronSetupDialog .gap { width: auto; padding: 0 1 0 2; color: $text-muted; }
-    TronSetupDialog #about { color: $text-muted; height: auto; margin: 1 0 0 0; }
-    TronSetupDialog #error { color: $error; height: auto; }
-    TronSetupDialog #buttons { height: 1; margin-top: 1; }
-    TronSetupDialog #keys { width: 1fr; color: $text-muted; }
     """
 
     def __init__(self, setup: TronSetup, board_title: str) -> None:
@@ -168,14 +155,6 @@ class TronSetupDialog(FormDialog[TronSetup | None]):
         random_map = self.query_one("#board", Select).value != "this"
         for name in ("size", "walls"):
             self.query_one(f"#{name}", Input).disabled = not random_map
-
-    def confirm(self) -> None:
-        try:
-            setup = self.chosen()
-        except UsageError as exc:
-            self.show_error(str(exc))
-            return
-        self.dismiss(setup)
 
     def chosen(self) -> TronSetup:
         """The setup as filled in; UsageError names the first bad field."""
