@@ -226,10 +226,17 @@ async def test_the_key_bar_shows_only_the_keys_of_the_human_seat() -> None:
         assert screen.is_human(HUNTER) and "H-wall" in labels and "Prey" not in labels and "Concede" in labels
         await pilot.press("g", "y")
         await wait_idle(pilot)
+        bar = screen.query_one(KeyBar)
+        labels = {label for _, label in bar.items + bar.extras}
+        assert "Concede" not in labels and "H-wall" not in labels and "Hint" not in labels  # nothing to steer between rounds
+        assert "Next" in labels
         await pilot.press("enter")  # round 2: the human is the prey
         await pilot.pause()
         labels = {label for _, label in screen.query_one(KeyBar).items}
-        assert screen.is_human(PREY) and "Prey" in labels and "H-wall" not in labels
+        assert screen.is_human(PREY) and "Prey" in labels and "H-wall" not in labels and "Concede" in labels
+        await pilot.press("g", "y")
+        await wait_idle(pilot)
+        assert screen.match.finished and "Next" not in {label for _, label in bar.items + bar.extras}  # no next round
 
 
 async def test_the_full_size_view_points_to_the_other_player_off_screen() -> None:

@@ -241,6 +241,14 @@ class MatchScreen(GameScreen[S]):
         humans = [index for index, agent in enumerate(self.session.agents) if agent.human]
         return bool(humans) and (seat == ANY_HUMAN or seat in humans)
 
+    def shows_key(self, key: Key) -> bool:
+        """Between rounds the bar drops what cannot act (a seat's keys, the hint), and once
+        the match is over the key for a next round; found by a new user."""
+        if self.feed is not None and self.session.over:
+            if key.seat is not None or key.common == "hint" or (key.common == "next" and self.match.finished):
+                return False
+        return super().shows_key(key)
+
     def offers(self, common: str) -> bool:
         if common in ("undo", "redo", "restart", "solve", "watch", "new", "save"):
             return False
@@ -256,6 +264,7 @@ class MatchScreen(GameScreen[S]):
         if change.kind in ("step", "forfeit"):
             if session.engine.outcome(change.state).over:  # the change's, not the live state
                 self.round_over()
+                self.query_one(KeyBar).refresh(layout=True)  # what acts between rounds (`shows_key`)
             else:
                 self.stepped()
 
