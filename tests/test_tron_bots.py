@@ -194,6 +194,18 @@ def test_moves_drawn_from_a_mix_are_fixed_by_the_position() -> None:
     assert {bots._pick([0.02, 0.98], free, 1, 2) for free in range(1, 400)} == {1}
 
 
+def test_hopeful_ties_go_to_the_better_plain_average() -> None:
+    # A side-by-side race seen from the root: running beside the opponent (row 0) and
+    # taking the cell between the heads (row 1) both draw against its worst reply and
+    # win big against another; squashed, the two wins are both +1, so only the plain
+    # average (one cell more for row 1) tells them apart. A row that loses stays out.
+    M = [[730, -100, -100], [750, -100, -100], [-730, -100, -750]]
+    assert bots._hopeful(M, 0) == 1
+    assert bots._hopeful(M, 1) == 1
+    # Better chances still come first, whatever the plain average says.
+    assert bots._hopeful([[90, 0], [5000, -100]], 1) == 0
+
+
 def test_make_bot_is_a_core_agent() -> None:
     engine = TronEngine()
     state = engine.initial_state()

@@ -551,7 +551,7 @@ _SUBSETS = ((0, 1), (0, 2), (1, 2), (0, 1, 2))
 def _hopeful(M: list[list[int]], best: int) -> int:
     """`_Search.hope`'s pick among the rows of M (our moves against theirs), or `best`:
     values squashed to -1 (lost) .. +1 (won) with a draw at -DRAW_HOPE, each row scored half by
-    its worst case, half by its average."""
+    its worst case, half by its average; equal scores go to the better plain average."""
     span = CONTEMPT / DRAW_HOPE
 
     def squash(v: int) -> float:
@@ -561,9 +561,12 @@ def _hopeful(M: list[list[int]], best: int) -> int:
             return min(1.0, v / span)
         return max(-1.0, -DRAW_HOPE + (1 - DRAW_HOPE) * (v + CONTEMPT) / WIN)
 
-    def chances(k: int) -> float:
+    def chances(k: int) -> tuple[float, float]:
+        # Ties (the squash is flat beyond a lead of about ten cells) go to the better
+        # plain average: in a side-by-side race the row that takes the cell between the
+        # heads gains a cell over running beside the opponent, and only that tells them apart.
         row = [squash(v) for v in M[k]]
-        return 0.5 * min(row) + 0.5 * sum(row) / len(row)
+        return 0.5 * min(row) + 0.5 * sum(row) / len(row), sum(M[k]) / len(M[k])
 
     pick = max(range(len(M)), key=chances)
     return pick if chances(pick) > chances(best) else best
