@@ -13,7 +13,8 @@
    same seeds, same run, against our builtin hunter, the random-wall hunter and the
    sparring hunters of `sparring.py` (halver, rectangle, level), at N=10 M=5 and N=50
    M=10: median and worst (fewest) catch steps, uncaught counting as the step limit, and
-   the ratio builtin/random (the goal is at least 5x on the median).
+   the ratio builtin/random (the goal is at least 5x on the median), and the builtin
+   prey's process time per game (the 2016 protocol gives 120 s a game).
    `--part prey` runs only this table.
 """
 
@@ -134,16 +135,17 @@ def prey_table(hunters: list[str] | tuple[str, ...], setups: list[tuple[int, ...
     says so (raise --max-steps to measure it)."""
     print(f"\n## prey against every hunter style: {games} seeds ({seed}..{seed + games - 1}), "
           f"step limit {limit} (uncaught count as the limit), load {_loads()} (1/5/15 min)\n")
-    print("| N | M | hunter | random prey median | worst | builtin prey median | worst | caught | median ratio | worst ratio | goal 5x | s | load 1/5/15 |")
-    print("|---:|---:|---|---:|---:|---:|---:|---:|---:|---:|---|---:|---|")
+    print("| N | M | hunter | random prey median | worst | builtin prey median | worst | caught | median ratio | worst ratio | goal 5x | s | cpu s/game | load 1/5/15 |")
+    print("|---:|---:|---|---:|---:|---:|---:|---:|---:|---:|---|---:|---:|---|")
     met = 0
     rows = 0
     for n, m in setups:
         for hunter in hunters:
             rnd = run_match(hunter, "random", n, m, games=games, seed=seed, max_steps=limit)
-            began = time.perf_counter()
+            began, cpu_began = time.perf_counter(), time.process_time()
             ours = run_match(hunter, "builtin", n, m, games=games, seed=seed, max_steps=limit)
             seconds = time.perf_counter() - began
+            cpu_per_game = (time.process_time() - cpu_began) / games
             r_scores = [s if s is not None else limit for s in rnd["catch_steps"]]
             o_scores = [s if s is not None else limit for s in ours["catch_steps"]]
             ratio = ours["median"] / rnd["median"]
@@ -156,7 +158,7 @@ def prey_table(hunters: list[str] | tuple[str, ...], setups: list[tuple[int, ...
                 str(n), str(m), hunter, f"{rnd['median']:g}", str(min(r_scores)), f"{ours['median']:g}", str(min(o_scores)),
                 f"{ours['caught']}/{games}", f"{ratio:.1f}x", f"{worst_ratio:.1f}x",
                 "met" if ok else f"capped at {limit}" if capped else "NOT met",
-                f"{seconds:.0f}", _loads(),
+                f"{seconds:.0f}", f"{cpu_per_game:.1f}", _loads(),
             ]
             print("| " + " | ".join(cells) + " |", flush=True)
     print(f"\ngoal (builtin prey median >= {GOAL:g}x the random prey's) met in {met} of {rows} pairings; load {_loads()}")

@@ -294,3 +294,31 @@ def test_a_prey_short_of_game_clock_thinks_less():
     hurry(prey, HURRY_BELOW_MS - 1)
     assert prey.hurried and prey.variations(7) == []
     hurry(RandomPrey(1), 0)  # a policy with no such knob is left alone
+
+
+def test_the_endgame_line_lives_in_the_engine_as_long_as_its_search_says():
+    # beam_plan searches against the exact model: played in the engine against the sparring
+    # hunter, its line is not caught while it lasts, and it outlives the plain chase.
+    from tui_grid.games.evasion.ai import beam_plan
+    from tui_grid.games.evasion.sparring import make_sparring
+
+    config = Config(n=10, m=5)
+    engine = EvasionEngine(config)
+    state = engine.make_state(walls=[(20, 0, 20, 299), (61, 0, 61, 299), (21, 30, 60, 30), (21, 71, 60, 71)],
+                              hunter=(25, 35), prey=(50, 60), tick=7, last_build=0)
+    box = box_around(engine.grid_of(state), *state.prey)
+    for style in ("halver", "rectangle"):
+        line = beam_plan(style, box, *state.hunter, *state.hunter_velocity, *state.prey, state.tick, 0,
+                         config.n, config.m, config.width, config.height, False, 150, 300, 1)
+        moves = [move for move, count in line for _ in range(count)]
+        chase, _, _ = rollout(box, *state.hunter, *state.hunter_velocity, *state.prey, None, state.tick, 0,
+                              config.n, config.m, config.width, config.height, False, 1500, style=style)
+        assert 0 < chase < 2 * len(moves) <= 300, (style, chase, len(moves))
+        hunter, sim = make_sparring(style), state
+        for move in moves:
+            for _ in range(2):
+                actions = {HUNTER: hunter(engine, sim)}
+                if sim.prey_moves_next:
+                    actions[PREY] = PreyAction(move)
+                sim = engine.step(sim, actions).state
+                assert sim.caught_at is None, (style, sim.tick)
