@@ -343,8 +343,9 @@ def _ask():
 #: every hunter style (7342ce5) plays other moves; with its plain chase (`plain_chase_prey`,
 #: as here) 1035 and [689, 689]. The prey that keeps the plan in hand unless another is
 #: strictly better (ties no longer go to a seeded jitter) plays other moves again: 814 and
-#: [811, 811] (one game each; the bench measures the play).
-CATCH_BEFORE = {"2023": 814, "2016": [811, 811]}
+#: [811, 811]; with its endgame beam search (0f7e711) 996 and [811, 811] (one game each;
+#: the bench measures the play).
+CATCH_BEFORE = {"2023": 996, "2016": [811, 811]}
 
 
 @pytest.mark.parametrize("protocol", ["2023", "2016"])
