@@ -167,10 +167,10 @@ class DemoDirector:
         screen.autosaves = False  # a scene is nobody's game in progress
         self.screen = screen
         self.app.push_screen(screen)
-        if self.banner:
+        if self.banner:  # without it (a recording) the scene is the app's own screen, key bar and all
             banner = DemoBanner(self.banner_text(), id="demo-banner")
             self.app.call_after_refresh(lambda: screen.is_attached and screen.mount(banner))
-        self.app.call_after_refresh(lambda: _show_key_bar(screen, False))
+            self.app.call_after_refresh(lambda: _show_key_bar(screen, False))
         if scene.players is None:
             self.app.call_after_refresh(screen.action_watch)
         self._left, self._since, self.paused = self.scene_seconds, self.clock(), False
