@@ -238,6 +238,14 @@ BEAM_AGAIN = 0.5
 BEAM_LAYERS = 1500  # moves searched at most (3000 steps)
 
 
+def beam_layers(tick: int, max_steps: int | None) -> int:
+    """The endgame search's depth in moves: BEAM_LAYERS, but never past the game's step
+    cap (a line alive at the cap has won; searching beyond it is work for nothing)."""
+    if max_steps is None:
+        return BEAM_LAYERS
+    return max(1, min(BEAM_LAYERS, (max_steps - tick) // 2 + 1))
+
+
 def hunter_path(grid: Grid, state: State, steps: int) -> list[tuple[int, int]]:
     """Where the hunter will be after each of the next `steps` steps if no wall changes."""
     x, y = state.hunter
@@ -274,7 +282,8 @@ class LookaheadPrey:
     def __init__(self, seed: int | None = None, horizon: int = HORIZON, every: int = 2,
                  uu: int | None = None, gg: int | None = None,
                  models: tuple[tuple[int, float], ...] = OTHER_MODELS,
-                 plans: tuple[tuple[int, int | None, int | None], ...] | None = None) -> None:
+                 plans: tuple[tuple[int, int | None, int | None], ...] | None = None,
+                 beam_width: int = BEAM_WIDTH) -> None:
         self.seed = 0 if seed is None else seed
         self.horizon = horizon
         self.every = every
@@ -294,6 +303,7 @@ class LookaheadPrey:
         # The step the model catches the plan in hand at (None: it outlives the horizon).
         self.promise: int | None = None
         self.next_search = 0
+        self.beam_width = beam_width  # the endgame search's positions a move (tests narrow it)
         self.beam_area = BEAM_AREA / BEAM_AGAIN  # the area at the last endgame search
         # The step the plan in hand is known to live to past the rollouts' horizon (an
         # endgame line that outlived its search), else None.
@@ -382,7 +392,7 @@ class LookaheadPrey:
             line = self.endgame_line(models[0][0], box, state, last, c, salt)
             if line:
                 moves = sum(count for _, count in line)
-                if moves >= BEAM_LAYERS:  # alive at the end of the search: it lives at least that long
+                if moves >= beam_layers(state.tick, c.max_steps):  # alive at the end of the search: it lives at least that long
                     known[len(candidates)] = state.tick + 2 * moves
                 candidates.append((line, self.uu, self.gg))
         for i, plan in enumerate(candidates):
@@ -423,13 +433,15 @@ class LookaheadPrey:
             return ()
         # Renewing a line in a rectangle that no longer shrinks: a narrow beam mostly finds
         # one (against the rectangle hunter at N=10: 1 s a renewal instead of 5), else a wider.
-        widths = (BEAM_WIDTH,) if shrunk or area < self.beam_area else (BEAM_WIDTH // 20, BEAM_WIDTH // 4)
+        wide = self.beam_width
+        widths = (wide,) if shrunk or area < self.beam_area else (max(1, wide // 20), max(1, wide // 4))
         self.beam_area = area
         self.beam_tick = state.tick
+        layers = beam_layers(state.tick, c.max_steps)
         for width in widths:
             line = beam_plan(style, box, *state.hunter, *state.hunter_velocity, *state.prey, state.tick, last,
-                             c.n, c.m, c.width, c.height, c.strict_capture, BEAM_LAYERS, width, salt)
-            if sum(count for _, count in line) >= BEAM_LAYERS:
+                             c.n, c.m, c.width, c.height, c.strict_capture, layers, width, salt)
+            if sum(count for _, count in line) >= layers:
                 break
         return line
 
