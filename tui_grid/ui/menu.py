@@ -99,7 +99,7 @@ class BoardPickerScreen(Screen):
 
     def _preview(self, name: str | None) -> Text:
         if name == NEW_BOARD or name not in self.entries:
-            return styled("A random board: choose its size and options, or paste a game id.")
+            return styled("A new board: choose its options (and a seed), or paste a game id.")
         try:
             text = self.entries[name].load()
             board = self.game.parse(text)
