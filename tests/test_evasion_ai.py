@@ -187,6 +187,13 @@ def test_builtin_prey_keeps_its_model_only_for_our_hunter():
         assert prey.builtin_seen is expected, type(hunter).__name__
 
 
+def boxed(engine: EvasionEngine):  # type: ignore[no-untyped-def]
+    """A clean 40x40 rectangle with the hunter and the prey inside, and that rectangle."""
+    state = engine.make_state(walls=[(20, 0, 20, 299), (61, 0, 61, 299), (21, 30, 60, 30), (21, 71, 60, 71)],
+                              hunter=(25, 35), prey=(50, 60), tick=7, last_build=0)
+    return state, box_around(engine.grid_of(state), *state.prey)
+
+
 def test_rollout_models_match_the_engine_against_each_sparring_hunter():
     # The prey's models of the issue's styles (ai.model_cut) are exact in a clean
     # rectangle: the rollout's catch step is the engine's against the sparring hunter, for
@@ -195,9 +202,7 @@ def test_rollout_models_match_the_engine_against_each_sparring_hunter():
 
     config = Config(n=3, m=4)
     engine = EvasionEngine(config)
-    state = engine.make_state(walls=[(20, 0, 20, 299), (61, 0, 61, 299), (21, 30, 60, 30), (21, 71, 60, 71)],
-                              hunter=(25, 35), prey=(50, 60), tick=7, last_build=0)
-    box = box_around(engine.grid_of(state), *state.prey)
+    state, box = boxed(engine)
     for style in ("halver", "rectangle", "level"):
         for first, hold in (((1, 1), 1), ((0, -1), 5), ((1, -1), 30)):
             hunter = make_sparring(style)
@@ -312,9 +317,7 @@ def test_the_endgame_line_lives_in_the_engine_as_long_as_its_search_says():
 
     config = Config(n=10, m=5)
     engine = EvasionEngine(config)
-    state = engine.make_state(walls=[(20, 0, 20, 299), (61, 0, 61, 299), (21, 30, 60, 30), (21, 71, 60, 71)],
-                              hunter=(25, 35), prey=(50, 60), tick=7, last_build=0)
-    box = box_around(engine.grid_of(state), *state.prey)
+    state, box = boxed(engine)
     for style in ("halver", "rectangle"):
         line = beam_plan(style, box, *state.hunter, *state.hunter_velocity, *state.prey, state.tick, 0,
                          config.n, config.m, config.width, config.height, False, 150, 300, 1)
