@@ -333,3 +333,20 @@ def test_the_endgame_line_lives_in_the_engine_as_long_as_its_search_says():
                     actions[PREY] = PreyAction(move)
                 sim = engine.step(sim, actions).state
                 assert sim.caught_at is None, (style, sim.tick)
+
+
+def test_a_prey_asked_within_a_tick_leaves_its_endgame_search_out():
+    # The endgame search costs seconds (1-15 s of CPU); in the app's real-time match a
+    # late builtin bot loses its move, and its search would run on beside the next ask.
+    from tui_grid.games.evasion.definition import RoleAgent
+
+    engine = EvasionEngine(Config(n=10, m=5))
+    agent = RoleAgent("builtin", seed=1)
+    state = engine.initial_state()
+    clock = lambda: 100.0  # noqa: E731
+    agent.act(Ask(engine, state, PREY, deadline=100.2, clock=clock))
+    assert isinstance(agent.policy, LookaheadPrey) and not agent.policy.endgame_search
+    agent.act(Ask(engine, state, PREY))  # no deadline: a match played by its own rules
+    assert agent.policy.endgame_search
+    agent.act(Ask(engine, state, PREY, deadline=130.0, clock=clock))
+    assert agent.policy.endgame_search

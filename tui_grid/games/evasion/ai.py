@@ -314,6 +314,9 @@ class LookaheadPrey:
         #: Set by a client whose game clock runs low (`hurry`): no variations are tried,
         #: which saves about two thirds of the thinking.
         self.hurried = False
+        #: Cleared by a player asked for an answer within a tick (the app's real-time
+        #: match, `quick_answers`): the endgame search takes seconds, the rest milliseconds.
+        self.endgame_search = True
 
     def __call__(self, engine: EvasionEngine, state: State) -> PreyAction:
         self.recognise(engine, state)
@@ -429,7 +432,7 @@ class LookaheadPrey:
         renew = (self.known is not None and self.known - state.tick < self.horizon // 2
                  and state.tick - self.beam_tick >= self.horizon // 2)
         shrunk = area <= BEAM_AGAIN * self.beam_area
-        if self.hurried or not (shrunk or renew):
+        if self.hurried or not self.endgame_search or not (shrunk or renew):
             return ()
         # Renewing a line in a rectangle that no longer shrinks: a narrow beam mostly finds
         # one (against the rectangle hunter at N=10: 1 s a renewal instead of 5), else a wider.
@@ -627,6 +630,18 @@ def model_advance(
             moved = True
             px, py, _, _ = _rect_bounce(left, top, right, bottom, px, py, *move)
     return (left, top, right, bottom), (hx, hy), (vx, vy), (px, py), last
+
+
+#: An answer due sooner than this leaves out the endgame search (1 to 15 s of CPU).
+ENDGAME_SECONDS = 15.0
+
+
+def quick_answers(policy: Any, seconds_left: float | None) -> None:
+    """Tell a policy how soon its answer is due: the builtin prey leaves its endgame search
+    out when that is sooner than ENDGAME_SECONDS (a late builtin bot's move is lost, and its
+    search would run on beside the next ask); other policies have no such knob."""
+    if isinstance(policy, LookaheadPrey):
+        policy.endgame_search = seconds_left is None or seconds_left >= ENDGAME_SECONDS
 
 
 def _mix(x: int) -> int:

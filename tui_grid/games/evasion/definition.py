@@ -179,8 +179,11 @@ class RoleAgent(Agent[State, Any]):
         self.policy = make_policy(role, kind, self.seed)
 
     def act(self, ask: Ask[State, Any]) -> Any:
+        from tui_grid.games.evasion.ai import quick_answers
+
         if self.policy is None:
             self.start(ask.engine, ask.seat)
+        quick_answers(self.policy, ask.remaining())
         return self.policy(ask.engine, ask.state)
 
 
