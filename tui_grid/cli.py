@@ -261,9 +261,7 @@ def _serve_web(rest: list[str]) -> int:
         parser.add_argument("--public-url", default=None, metavar="URL", help="the address browsers use, behind a proxy")
 
     args = _sub_parser("tui-grid serve web", configure).parse_args(rest)
-    port = parse_count("--port", args.port, 1)
-    if port > 65535:
-        raise UsageError(f"--port must be at most 65535, got {port}")
+    port = parse_count("--port", args.port, 1, 65535)
     from tui_grid.ui.web import serve_web
 
     serve_web(args.host, port, args.public_url)
@@ -291,9 +289,7 @@ def _serve_ssh(rest: list[str]) -> int:
         parser.add_argument("--max-per-address", default="4", metavar="N", help="sessions from one address at once (default 4)")
 
     args = _sub_parser("tui-grid serve ssh", configure).parse_args(rest)
-    port = parse_count("--port", args.port, 0)
-    if port > 65535:
-        raise UsageError(f"--port must be at most 65535, got {port}")
+    port = parse_count("--port", args.port, 0, 65535)
     auth = args.auth or ("none" if is_loopback(args.host) else "keys")
     if auth not in ("none", "keys"):
         raise UsageError(f"--auth must be none or keys, got {args.auth!r}")

@@ -183,6 +183,12 @@ KINDS_BY_NAME = {kind.name: kind for kind in PLAYER_KINDS}
 LOCAL_KINDS = ("human", "bot") if remote_session() else ("human", "bot", "cmd", "oneshot")
 
 
+def check_player(game: Roster, text: str, kinds: Sequence[str] = LOCAL_KINDS) -> str:
+    """A player text this app may seat, stripped (UsageError names the choices)."""
+    parse_player(game, text, kinds)
+    return text.strip()
+
+
 def dialog_choices(game: Roster, kinds: Sequence[str]) -> list[tuple[str, str]]:
     """(label, choice) pairs for a setup dialog's list: each bot level, each other kind."""
     out: list[tuple[str, str]] = []

@@ -357,12 +357,14 @@ def parse_seconds(name: str, text: str, most: float, *, zero: bool = False) -> f
     return value
 
 
-def parse_count(name: str, text: str, minimum: int = 1) -> int:
-    """A whole-number option or dialog field of at least `minimum`."""
+def parse_count(name: str, text: str, minimum: int = 1, maximum: int | None = None) -> int:
+    """A whole-number option or dialog field of at least `minimum` (and at most `maximum`)."""
     try:
         value = int(text)
     except ValueError:
         raise UsageError(f"{name} must be a whole number, got {text!r}") from None
     if value < minimum:
         raise UsageError(f"{name} must be at least {minimum}, got {value}")
+    if maximum is not None and value > maximum:
+        raise UsageError(f"{name} must be at most {maximum}, got {value}")
     return value

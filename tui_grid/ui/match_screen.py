@@ -241,9 +241,18 @@ class MatchScreen(GameScreen[S]):
         humans = [index for index, agent in enumerate(self.session.agents) if agent.human]
         return bool(humans) and (seat == ANY_HUMAN or seat in humans)
 
+    @property
+    def runs_match(self) -> bool:
+        """Whether this screen runs its match (not the architect's or the lobby's): only
+        then are its players ours to choose (a game's `setup` key)."""
+        return self.feed is None or isinstance(self.feed, LiveMatch)
+
     def shows_key(self, key: Key) -> bool:
         """Between rounds the bar drops what cannot act (a seat's keys, the hint), and once
-        the match is over the key for a next round; found by a new user."""
+        the match is over the key for a next round; found by a new user. A `setup` key
+        shows only where this screen runs the match."""
+        if key.action == "setup" and not self.runs_match:
+            return False
         if self.feed is not None and self.session.over:
             if key.seat is not None or key.common == "hint" or (key.common == "next" and self.match.finished):
                 return False
@@ -371,11 +380,7 @@ class MatchScreen(GameScreen[S]):
         self.players = tuple(players)
         self.rounds = rounds
         self.start_game(loaded)
-        self.hint = None
-        self.message = ""
-        self.view.set_grid_size(*self.grid_size())
-        self.redraw()
-        self.query_one(KeyBar).refresh(layout=True)  # the human seats' keys come and go
+        self.show_round(self.session)
 
     def close_feed(self) -> None:
         """Stop the match and let go of it (a new setup makes another)."""

@@ -5,15 +5,15 @@ one here."""
 
 from __future__ import annotations
 
-from typing import Callable, Iterator, Sequence, TypeVar
+from typing import Iterator, Sequence, TypeVar
 
 from textual.containers import Horizontal
 from textual.screen import Screen
 from textual.widget import Widget
-from textual.widgets import Input, Select
+from textual.widgets import Button, Input, Select
 
 from tui_grid.core.errors import UsageError
-from tui_grid.core.players import LOCAL_KINDS, Roster, dialog_choices, join_player, split_player, takes_text
+from tui_grid.core.players import LOCAL_KINDS, Roster, check_player, dialog_choices, join_player, split_player, takes_text
 from tui_grid.ui.form import FormDialog
 from tui_grid.ui.plain import PlainInput, PlainLabel
 
@@ -39,13 +39,13 @@ def show_command_fields(screen: Screen[object], count: int) -> None:
         screen.query_one(f"#command-{index}", Input).display = takes_text(str(kind))
 
 
-def chosen_players(screen: Screen[object], count: int, check: Callable[[str], str]) -> tuple[str, ...]:
-    """The players as filled in, each through `check` (the game's); UsageError names the row."""
+def chosen_players(screen: Screen[object], game: Roster, count: int) -> tuple[str, ...]:
+    """The players as filled in, checked against the player table; UsageError names the row."""
     players = []
     for index in range(count):
         kind = str(screen.query_one(f"#kind-{index}", Select).value)
         try:
-            players.append(check(join_player(kind, screen.query_one(f"#command-{index}", Input).value)))
+            players.append(check_player(game, join_player(kind, screen.query_one(f"#command-{index}", Input).value)))
         except UsageError as exc:
             raise UsageError(f"Player {index + 1}: {exc}") from None
     return tuple(players)
@@ -69,6 +69,12 @@ class MatchSetupDialog(FormDialog[T]):
     MatchSetupDialog #buttons { height: 1; margin-top: 1; }
     MatchSetupDialog #keys { width: 1fr; color: $text-muted; }
     """
+
+    def on_mount(self) -> None:
+        # A game's own on_mount and on_select_changed run as well (Textual calls the
+        # handlers along the class hierarchy): they add only what is the game's.
+        show_command_fields(self, 2)
+        self.query_one("#start", Button).focus()
 
     def on_select_changed(self) -> None:
         self.show_error("")

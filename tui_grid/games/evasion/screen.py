@@ -287,21 +287,11 @@ class EvasionScreen(MatchScreen[State]):
         self._selected = None
         self.say(f"Removing wall {wall.text()} at step {self.state.tick + 1}.")
 
-    @property
-    def local_match(self) -> bool:
-        """A match this screen runs (not the architect's or the lobby's): its players are ours to choose."""
-        from tui_grid.core.live import LiveMatch
-
-        return isinstance(self.feed, LiveMatch)
-
-    def shows_key(self, key: Key) -> bool:
-        return (key.action != "setup" or self.local_match) and super().shows_key(key)
-
     def action_setup(self) -> None:
         """Open the new-match dialog; the clock stops while it is open."""
         from tui_grid.games.evasion.setup_dialog import EvasionSetup, EvasionSetupDialog
 
-        if not self.local_match:
+        if not self.runs_match:
             self.say("This match is run by its server (the architect or the lobby): its players are set there.")
             return
         setup = EvasionSetup((self.players[0], self.players[1]), self.rounds)

@@ -11,12 +11,10 @@ from textual.app import ComposeResult
 from textual.containers import Grid, Horizontal, Vertical
 from textual.widgets import Button, Input
 
-from tui_grid.core.errors import UsageError
-from tui_grid.core.players import LOCAL_KINDS, parse_player
 from tui_grid.games.evasion.definition import GAME as EVASION
 from tui_grid.games.registry import parse_count
 from tui_grid.ui.plain import Plain, PlainInput, PlainLabel, styled
-from tui_grid.ui.player_fields import MatchSetupDialog, chosen_players, player_rows, show_command_fields
+from tui_grid.ui.player_fields import MatchSetupDialog, chosen_players, player_rows
 
 MAX_ROUNDS = 20
 
@@ -25,12 +23,6 @@ MAX_ROUNDS = 20
 class EvasionSetup:
     players: tuple[str, str]
     rounds: int
-
-
-def check_player(text: str) -> str:
-    """A player text the app may seat (UsageError names the choices)."""
-    parse_player(EVASION, text, LOCAL_KINDS)
-    return text.strip()
 
 
 class EvasionSetupDialog(MatchSetupDialog[EvasionSetup | None]):
@@ -61,14 +53,8 @@ class EvasionSetupDialog(MatchSetupDialog[EvasionSetup | None]):
                 yield Plain("enter starts · esc cancels · tab moves", id="keys")
                 yield Button("Start", variant="primary", compact=True, id="start")
 
-    def on_mount(self) -> None:
-        show_command_fields(self, 2)
-        self.query_one("#start", Button).focus()
-
     def chosen(self) -> EvasionSetup:
         """The setup as filled in; UsageError names the first bad field."""
-        players = chosen_players(self, 2, check_player)
-        rounds = parse_count("rounds", self.query_one("#rounds", Input).value.strip())
-        if rounds > MAX_ROUNDS:
-            raise UsageError(f"rounds must be at most {MAX_ROUNDS}, got {rounds}")
+        players = chosen_players(self, EVASION, 2)
+        rounds = parse_count("rounds", self.query_one("#rounds", Input).value.strip(), 1, MAX_ROUNDS)
         return EvasionSetup((players[0], players[1]), rounds)

@@ -126,13 +126,6 @@ From the command line: `tui-grid tron bot` is the hard bot on stdin/stdout,
 """
 
 
-# --- players -------------------------------------------------------------------------------------
-def check_player(text: str) -> str:
-    """A player text checked against the player table (UsageError names the choices)."""
-    parse_player(GAME, text, LOCAL_KINDS)
-    return text.strip()
-
-
 # --- the game ------------------------------------------------------------------------------------
 class TronGame(BoardFiles, Generated, Solvable, GameDefinition):
     key = "tron"
@@ -325,9 +318,7 @@ def _run_match(args: argparse.Namespace) -> int:
         if text.strip() == "human":
             raise UsageError("a headless match has no humans: use tui-grid play tron to play")
         parse_player(GAME, text, HEADLESS_KINDS)  # an unknown player's error names only these choices
-    games = parse_count("--games", args.games)
-    if games > MAX_GAMES:
-        raise UsageError(f"--games must be at most {MAX_GAMES}, got {games}")
+    games = parse_count("--games", args.games, 1, MAX_GAMES)
     time_ms = parse_time_ms(args.time_ms)
     timeout = parse_seconds("--timeout", args.timeout, 3600)
     seed: int | None = None

@@ -36,7 +36,7 @@ from tui_grid.games.tron.view import HINT_MARK, TronBoardView
 from tui_grid.ui.board_view import BoardView
 from tui_grid.ui.game_screen import Hint
 from tui_grid.ui.keys import ANY_HUMAN, Key
-from tui_grid.ui.match_screen import WATCHING, MatchScreen, match_keymap
+from tui_grid.ui.match_screen import MatchScreen, match_keymap
 from tui_grid.ui.plain import Plain, tell
 from tui_grid.ui.settings import Settings
 
@@ -183,8 +183,6 @@ class TronScreen(MatchScreen[TronState]):
         self._setting_up = False
         self._hint_on = False
         self._slow_said = False
-        if not self._humans():
-            self.say(WATCHING if self.steerable else "Watching.")
         self.start_clock()
 
     def serves_seat(self, seat: int) -> bool:
@@ -387,8 +385,4 @@ class TronScreen(MatchScreen[TronState]):
         names = self.match.score.names
         marks = "░ red  ▒ green  █ wall  X crash" + ("  ◆ hint  │  space pause  . step  +/- speed" if self.steerable else "")
         return f"R red: {names[red]}{self._keys_of(red)}   G green: {names[green]}{self._keys_of(green)}\n{marks}"
-
-    def shows_key(self, key: Key) -> bool:
-        """Online, the match is set up in the lobby: no `n` here."""
-        return super().shows_key(key) and (self.steerable or key.action != "setup")
 

@@ -12,11 +12,12 @@ from textual.containers import Grid, Horizontal, Vertical
 from textual.widgets import Button, Input, Select
 
 from tui_grid.core.errors import UsageError
+from tui_grid.core.players import check_player
 from tui_grid.games.registry import parse_count
-from tui_grid.games.tron.definition import DEFAULT_TIME_MS, check_player
+from tui_grid.games.tron.definition import DEFAULT_TIME_MS
 from tui_grid.games.tron.definition import GAME as TRON
 from tui_grid.ui.plain import Plain, PlainInput, PlainLabel, styled
-from tui_grid.ui.player_fields import MatchSetupDialog, chosen_players, player_rows, show_command_fields
+from tui_grid.ui.player_fields import MatchSetupDialog, chosen_players, player_rows
 from tui_grid.ui.settings import MAX_SPEED, MIN_SPEED
 
 SETUP_FILE = "tron-setup.json"
@@ -49,7 +50,7 @@ class TronSetup:
         if isinstance(players, list) and len(players) == 2 and all(isinstance(p, str) for p in players):
             try:
                 for player in players:
-                    check_player(player)
+                    check_player(TRON, player)
                 out = replace(out, players=(players[0], players[1]))
             except UsageError:
                 pass
@@ -142,35 +143,28 @@ class TronSetupDialog(MatchSetupDialog[TronSetup | None]):
                 yield Button("Start", variant="primary", compact=True, id="start")
 
     def on_mount(self) -> None:
-        self._sync()
-        self.query_one("#start", Button).focus()
+        self._sync_map_fields()
 
     def on_select_changed(self) -> None:
-        self.show_error("")
-        self._sync()
+        self._sync_map_fields()
 
-    def _sync(self) -> None:
-        """Command fields only for programs, map fields only for random maps."""
-        show_command_fields(self, 2)
+    def _sync_map_fields(self) -> None:
+        """Map fields only for random maps (the command fields are MatchSetupDialog's)."""
         random_map = self.query_one("#board", Select).value != "this"
         for name in ("size", "walls"):
             self.query_one(f"#{name}", Input).disabled = not random_map
 
     def chosen(self) -> TronSetup:
         """The setup as filled in; UsageError names the first bad field."""
-        players = chosen_players(self, 2, check_player)
+        players = chosen_players(self, TRON, 2)
         board = str(self.query_one("#board", Select).value)
         size = self.query_one("#size", Input).value.strip()
         walls = self.query_one("#walls", Input).value.strip()
         if board != "this":
             TRON.game_id_from_options({"size": size, "walls": walls}, 1)
-        rounds = parse_count("rounds", self.query_one("#rounds", Input).value.strip())
-        if rounds > MAX_ROUNDS:
-            raise UsageError(f"rounds must be at most {MAX_ROUNDS}, got {rounds}")
+        rounds = parse_count("rounds", self.query_one("#rounds", Input).value.strip(), 1, MAX_ROUNDS)
         speed = parse_count("speed", self.query_one("#speed", Input).value.strip())
         if speed > MAX_SPEED:
             raise UsageError(f"speed must be 1 to {MAX_SPEED}, got {speed}")
-        time_ms = parse_count("bot ms/move", self.query_one("#time-ms", Input).value.strip())
-        if time_ms > 60_000:
-            raise UsageError(f"bot ms/move must be at most 60000, got {time_ms}")
+        time_ms = parse_count("bot ms/move", self.query_one("#time-ms", Input).value.strip(), 1, 60_000)
         return TronSetup((players[0], players[1]), board, size, walls, rounds, speed, time_ms)
