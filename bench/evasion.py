@@ -15,7 +15,9 @@
    M=10: median and worst (fewest) catch steps, uncaught counting as the step limit, and
    the ratio builtin/random (the goal is at least 5x on the median), and the builtin
    prey's process time per game (the 2016 protocol gives 120 s a game).
-   `--part prey` runs only this table.
+   `--part prey` runs only this table. `--beam-from-start W` is a probe of how far an
+   exact-model search can get: the prey runs its endgame search (a beam W positions wide)
+   from its first move on the whole board, not only in the last 1500 cells.
 """
 
 from __future__ import annotations
@@ -29,6 +31,7 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
+from tui_grid.games.evasion import ai  # noqa: E402
 from tui_grid.games.evasion.engine import HUNTER, NO_WALLS, PREY, PREY_MOVES, EvasionEngine  # noqa: E402
 from tui_grid.games.evasion.headless import DEFAULT_MAX_STEPS, run_match  # noqa: E402
 from tui_grid.games.evasion.rules import Config  # noqa: E402
@@ -67,7 +70,13 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--setups", default="10:5,50:10", help="N:M pairs of the prey table (default 10:5,50:10)")
     parser.add_argument("--max-steps", type=int, default=DEFAULT_MAX_STEPS,
                         help=f"step limit of the prey table (default {DEFAULT_MAX_STEPS}, the course's)")
+    parser.add_argument("--beam-from-start", type=int, default=0, metavar="W",
+                        help="probe: the builtin prey runs its endgame search, W positions a move, from its first move")
     args = parser.parse_args(argv)
+    if args.beam_from_start:
+        ai.BEAM_AREA = 10**9  # any rectangle
+        ai.BEAM_WIDTH = args.beam_from_start
+        print(f"probe: the builtin prey's endgame search runs from its first move, {args.beam_from_start} positions a move")
     if args.part == "prey":
         setups = [tuple(int(v) for v in pair.split(":")) for pair in args.setups.split(",")]
         prey_table(args.hunters.split(","), setups, args.games or (3 if args.quick else 10), args.seed, args.max_steps)

@@ -283,7 +283,7 @@ class LookaheadPrey:
                  uu: int | None = None, gg: int | None = None,
                  models: tuple[tuple[int, float], ...] = OTHER_MODELS,
                  plans: tuple[tuple[int, int | None, int | None], ...] | None = None,
-                 beam_width: int = BEAM_WIDTH) -> None:
+                 beam_width: int | None = None) -> None:
         self.seed = 0 if seed is None else seed
         self.horizon = horizon
         self.every = every
@@ -303,7 +303,9 @@ class LookaheadPrey:
         # The step the model catches the plan in hand at (None: it outlives the horizon).
         self.promise: int | None = None
         self.next_search = 0
-        self.beam_width = beam_width  # the endgame search's positions a move (tests narrow it)
+        # The endgame search's positions a move (tests narrow it; the bench's probe reads the
+        # module's BEAM_WIDTH and BEAM_AREA when the prey is made).
+        self.beam_width = BEAM_WIDTH if beam_width is None else beam_width
         self.beam_area = BEAM_AREA / BEAM_AGAIN  # the area at the last endgame search
         # The step the plan in hand is known to live to past the rollouts' horizon (an
         # endgame line that outlived its search), else None.
