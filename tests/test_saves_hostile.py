@@ -222,6 +222,20 @@ async def test_ctrl_s_to_a_folder_that_cannot_be_looked_into_is_a_message(tmp_pa
         assert app.screen is dialog and "Cannot save to" in str(dialog.query_one("#error").content)
 
 
+async def test_ctrl_s_never_makes_a_folder_the_player_typed(tmp_path: Path) -> None:
+    """Found by a new user: a mistyped folder (markup and all) was made, silently."""
+    app = make_app("ice", "spiral")
+    async with app.run_test(size=(80, 24)) as pilot:
+        await pilot.press("up", "ctrl+s")
+        dialog = app.screen
+        dialog.query_one("Input").value = str(tmp_path / "nope" / "[red]x[/red]")
+        await pilot.press("enter")
+        error = str(dialog.query_one("#error").content)
+        assert app.screen is dialog and error == f"There is no folder {tmp_path / 'nope' / '[red]x['}: type one that exists."
+        assert "play ice FILE" in str(dialog.query_one("#keys").content)
+    assert not (tmp_path / "nope").exists()
+
+
 async def test_moves_after_the_warning_are_warned_about_again(data_dir: Path, monkeypatch) -> None:
     """Told once that the save failed, the player plays on: the next q warns again rather
     than leaving with the newer moves unsaved."""

@@ -230,3 +230,21 @@ async def test_the_hint_goes_on_from_a_typed_start_and_says_when_it_is_not_one()
         await pilot.press("f", "h")
         await settle(pilot)
         assert "not the start of it" in message(app)
+
+
+async def test_w_again_stops_a_watched_run_that_is_still_animating() -> None:
+    """Found by a new user: the solver's run is one step, so the watch had ended while the
+    run still played on screen, and a second w started the watch over instead of stopping."""
+    app = make_app("bunny", "doodle-4-two-rings", animate=True, speed=1)
+    async with app.run_test(size=(80, 24)) as pilot:
+        screen: BunnyScreen = app.screen
+        await pilot.press("w")
+        for _ in range(200):
+            await pilot.pause(0.05)
+            if not screen.watching and screen.state.runs:
+                break
+        assert screen.state.runs == 1 and screen.animating
+        await pilot.press("w")
+        assert not screen.animating and not screen.watching
+        assert message(app) == "Stopped watching." and screen.state.runs == 1
+        assert "Complete in 5 tokens" in status(app)

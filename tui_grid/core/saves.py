@@ -82,7 +82,7 @@ def pending(game: Any, loaded: Any) -> Path | None:
         return None
 
 
-def write(path: Path, text: str, *, lock: bool = True, replace: bool = True) -> None:
+def write(path: Path, text: str, *, lock: bool = True, replace: bool = True, make_folder: bool = True) -> None:
     """Write a save so that nothing can lose or leak it: the text goes to a new temporary
     file with a random name, created exclusively (a link planted in the folder is never
     followed), flushed to disk, then renamed over `path` in one step, so a reader sees the
@@ -91,8 +91,10 @@ def write(path: Path, text: str, *, lock: bool = True, replace: bool = True) -> 
     named, where a lock file would be litter) two writers still never mix: the last rename
     wins whole. Without `replace`, a file at `path` (even one made a moment ago by someone
     else) is never replaced: FileExistsError. Any failure (a read-only folder, a full disk)
-    raises OSError, removes the temporary file and leaves the old save as it was."""
-    path.parent.mkdir(parents=True, exist_ok=True)
+    raises OSError, removes the temporary file and leaves the old save as it was. The app's
+    own folders are made as needed (`make_folder`); a folder the player typed is not."""
+    if make_folder:
+        path.parent.mkdir(parents=True, exist_ok=True)
     data = text.encode("utf-8")
     with _locked(path) if lock else contextlib.nullcontext():
         fd, temporary = tempfile.mkstemp(prefix=f".{path.name}.", suffix=".tmp", dir=path.parent)

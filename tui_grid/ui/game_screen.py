@@ -109,6 +109,7 @@ class GameScreen(Screen, Generic[S]):
         self.animation_paused = False
         self._watcher: Driver[S, Any] | None = None
         self._seated: Agent[S, Any] | None = None
+        self._watched_until: S | None = None  # the state a finished watch left, while it animates
         self._cancel: threading.Event | None = None
         self._quiet_cancel: threading.Event | None = None
         self._progress: tuple[int, int | None] | None = None
@@ -537,8 +538,11 @@ class GameScreen(Screen, Generic[S]):
     def action_watch(self) -> None:
         """Watch: the solver takes the player's seat and the driver plays it, one move (one
         undo step) per beat; any key of the player's takes the seat back."""
-        if self._watcher is not None:
+        if self._watcher is not None or (self.animating and self._watched_until is self.state):
+            # The watch may have ended (Bunny's solver plays one run) while its run still
+            # animates: to the player it is still the watch, so w stops it too.
             self._stop_watching()
+            self._finish_animation()
             self.say("Stopped watching.")
             return
         self.cancel_solver()
@@ -568,6 +572,7 @@ class GameScreen(Screen, Generic[S]):
         """The watch's driver stopped by itself: the game ended, or the solver has no move."""
         if message.watcher is not self._watcher:
             return
+        self._watched_until = self.state  # what is still animating is the watch's (see action_watch)
         self._stop_watching()
         if message.reason:
             self.say(f"{message.reason} {messages.next_steps(self.session)}.")

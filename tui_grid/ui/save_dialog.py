@@ -38,7 +38,7 @@ class SaveDialog(ModalScreen[Path | None]):
             yield PlainInput(value=f"{self.game.key}-{name}-saved.txt", compact=True, id="path")
             yield Plain(f"a name alone saves in {_here()}", id="folder")
             yield Plain(id="error")
-            yield Plain("enter saves · esc cancels · open it again with tui-grid play GAME FILE", id="keys")
+            yield Plain(f"enter saves · esc cancels · open it again with tui-grid play {self.game.key} FILE", id="keys")
 
     def on_mount(self) -> None:
         self.query_one(Input).focus()
@@ -59,6 +59,9 @@ class SaveDialog(ModalScreen[Path | None]):
             return
         if folder:
             self.query_one("#error", Plain).update(f"{path} is a folder: add a file name.")
+            return
+        if not _is_folder(path.parent):  # found by a new user: a typo'd folder was made, silently
+            self.query_one("#error", Plain).update(f"There is no folder {path.parent}: type one that exists.")
             return
         if not taken and self._write(path, replace=False):
             return
@@ -81,7 +84,7 @@ class SaveDialog(ModalScreen[Path | None]):
         """Save; False (and the question) when the file appeared meanwhile and was not to be
         replaced, or a message when it cannot be written."""
         try:  # no lock file: it would be litter next to the player's own file
-            saves.write(path, saves.save_text(self.game, self.loaded, self.session), lock=False, replace=replace)
+            saves.write(path, saves.save_text(self.game, self.loaded, self.session), lock=False, replace=replace, make_folder=False)
         except FileExistsError:
             return False
         except OSError as exc:
@@ -102,3 +105,10 @@ def _here() -> str:
         return str(Path.cwd())
     except OSError:  # the folder was deleted under us
         return "the current folder"
+
+
+def _is_folder(path: Path) -> bool:
+    try:
+        return path.is_dir()
+    except OSError:
+        return False
