@@ -111,3 +111,16 @@ async def test_the_board_grows_with_the_terminal(size, zoom) -> None:
         assert "@" in text and "E" in text and "┌" in text  # the player, the exit, and the map's edge
         await pilot.press("z")
         assert view.zoom.value != zoom
+
+
+async def test_the_player_shows_over_the_start_square_without_colour(monkeypatch) -> None:
+    """Found by a new user: on mahogany-gym at 80x24 (half blocks) with NO_COLOR, one step
+    up put the player in the half block above the start square, and its 'S' hid the '@'."""
+    monkeypatch.setenv("NO_COLOR", "1")
+    app = make_app("ice", "mahogany-gym")
+    async with app.run_test(size=(80, 24)) as pilot:
+        await pilot.press("up")
+        await pilot.pause()
+        assert app.screen.view.zoom.name == "HALF" and app.screen.state.moves == 1
+        text = _board_text(app)
+        assert text.count("@") == 1 and "S" not in text

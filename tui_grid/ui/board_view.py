@@ -582,8 +582,7 @@ class BoardView(ScrollView, can_focus=False):
         kind, other = pair
         markers = self.MARKERS
         if kind in markers or other in markers:
-            marker = kind if kind in markers else other
-            assert marker is not None
+            marker = self._shown_of_pair(kind, other)
             return markers[marker], self.style_of(marker)
         colour = self._fill_colour(kind)
         return "▀", Style(color=colour, bgcolor=self._fill_colour(other)) if other is not None else Style(color=colour)
@@ -593,16 +592,25 @@ class BoardView(ScrollView, can_focus=False):
         more important of its two cells (a marker first, then by KINDS order), so walls,
         trails and players stay apart (NO_COLOR)."""
         markers = self.MARKERS
-        rank = self._rank
-        worst = len(rank)
         glyphs = self._glyph_of
         segments: list[Segment] = []
         for (kind, other), run in groupby(self._pairs(top, bottom)):
-            if other is not None and (other in markers or (kind not in markers and rank.get(other, worst) < rank.get(kind, worst))):
-                kind = other
+            kind = self._shown_of_pair(kind, other)
             text = markers.get(kind) or glyphs.get(kind, "▀")
             segments.append(Segment(text * len(list(run)), self.style_of(kind)))
         return list(Segment.simplify(segments))
+
+    def _shown_of_pair(self, kind: str, other: str | None) -> str:
+        """Which of a half block's two kinds it shows as a glyph: a marker before anything
+        else, then the more important by KINDS order (the player over the start square it
+        left: found by a new user, whose '@' vanished under the 'S' below it)."""
+        if other is None:
+            return kind
+        markers = self.MARKERS
+        if (kind in markers) != (other in markers):
+            return kind if kind in markers else other
+        rank, worst = self._rank, len(self._rank)
+        return other if rank.get(other, worst) < rank.get(kind, worst) else kind
 
     def _block_segments(self, top_line: int, first: int, last: int, k: int, no_color: bool) -> list[Segment]:
         """Two rows of k x k blocks, each shown as the most important kind inside it."""
