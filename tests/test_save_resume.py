@@ -37,7 +37,7 @@ def test_a_bad_played_header_is_located(tmp_path, capsys) -> None:
     path.write_text(SPIRAL_SAVED.replace("played: u", "played: uq"))
     assert main(["solve", "ice", str(path), "--json"]) == 2
     err = capsys.readouterr().err.strip()
-    assert err.startswith(f"tui-grid: error: {path}:4:1: played: step 2") and "\n" not in err
+    assert err.startswith(f"tui-grid: error: {path}:4:10: played: step 2") and "\n" not in err
 
 
 def test_replay_prints_every_move(tmp_path, capsys) -> None:
@@ -115,3 +115,19 @@ async def test_esc_on_the_resume_offer_means_not_now_and_keeps_the_save(tmp_path
         assert isinstance(again.screen, ResumeDialog)  # still offered
         await pilot.press("enter")
         assert len(again.screen.session.log) == 1
+
+
+async def test_an_unreadable_autosave_is_kept_aside_and_said(tmp_path, data_dir) -> None:
+    """Found by a new user: an autosave that could not be read was deleted without a word."""
+    await _play_save_quit("ice", "spiral", ["up"], tmp_path)
+    (save,) = (data_dir / "autosave" / "ice").glob("*.txt")
+    broken = save.read_text().replace("played: u", "played: uzq[red]")
+    save.write_text(broken)
+    app = make_app("ice", "spiral")
+    async with app.run_test(size=(80, 24)) as pilot:
+        await pilot.pause()
+        assert isinstance(app.screen, GameScreen) and app.screen.session.log == []
+        (note,) = [n for n in app._notifications if n.title == "Saved game unreadable"]
+        kept = save.with_name(f"{save.stem}.unreadable.txt")
+        assert f"({save}:8:10: played: step 2 ('z')" in note.message and f"kept as {kept}." in note.message
+    assert not save.exists() and kept.read_text() == broken

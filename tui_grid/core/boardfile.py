@@ -40,6 +40,8 @@ class BoardText:
     first_line: int = 1
     meta: Mapping[str, str] = field(default_factory=lambda: MappingProxyType({}))
     meta_lines: Mapping[str, int] = field(default_factory=lambda: MappingProxyType({}))
+    #: Each header value's first column (1-based), so an error inside one can point at it.
+    meta_columns: Mapping[str, int] = field(default_factory=lambda: MappingProxyType({}))
 
     def error(self, row: int, col: int, message: str) -> BoardError:
         """An error at board cell (row, col), 0-based, reported at file line and column."""
@@ -97,6 +99,7 @@ def parse_board_text(text: str, source: str = "<string>") -> BoardText:
         raise BoardError(source, 1, 1, "empty file: no board rows")
     meta: dict[str, str] = {}
     meta_lines: dict[str, int] = {}
+    meta_columns: dict[str, int] = {}
     first = 0
     if _HEADER_LINE.match(lines[0]):
         for index, line in enumerate(lines):
@@ -111,8 +114,10 @@ def parse_board_text(text: str, source: str = "<string>") -> BoardText:
             key = match.group(1).lower()
             if key in meta:
                 raise BoardError(source, index + 1, 1, f"duplicate header key {key!r}")
-            meta[key] = match.group(2).strip()
+            value = match.group(2)
+            meta[key] = value.strip()
             meta_lines[key] = index + 1
+            meta_columns[key] = match.start(2) + len(value) - len(value.lstrip()) + 1
         else:
             raise BoardError(source, len(lines), 1, "header is not closed by a '---' line")
     rows = lines[first:]
@@ -138,6 +143,7 @@ def parse_board_text(text: str, source: str = "<string>") -> BoardText:
         first_line=first + 1,
         meta=MappingProxyType(meta),
         meta_lines=MappingProxyType(meta_lines),
+        meta_columns=MappingProxyType(meta_columns),
     )
     if "size" in meta:
         try:

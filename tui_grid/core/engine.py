@@ -8,6 +8,7 @@ simultaneous game), so turn-based and ticking games share one session and one lo
 
 from __future__ import annotations
 
+import re
 from abc import ABC, abstractmethod
 from dataclasses import dataclass, field
 from enum import Enum
@@ -75,6 +76,15 @@ class IllegalAction(ValueError):
     def __init__(self, message: str, cells: tuple[tuple[int, int], ...] = ()) -> None:
         super().__init__(message)
         self.cells = cells
+
+
+class LogError(ValueError):
+    """A saved move list (`parse_log`) that does not replay: `offset` is where the bad step
+    starts in the text, so a file's error can point at its column."""
+
+    def __init__(self, message: str, offset: int = 0) -> None:
+        super().__init__(message)
+        self.offset = offset
 
 
 #: The actions of one step: seat index -> action.
@@ -164,22 +174,23 @@ class Engine(ABC, Generic[S, A]):
         """The inverse of `format_log`, replayed from `start` to know who acts in each step;
         raises ValueError naming the step."""
         state = self.initial_state() if start is None else start
-        words = text.split()
-        if self.compact_log and len(words) == 1 and len(words[0]) > 1 and "," not in words[0]:
-            words = list(words[0])
+        found = [(match.start(), match.group()) for match in re.finditer(r"\S+", text)]
+        if self.compact_log and len(found) == 1 and len(found[0][1]) > 1 and "," not in found[0][1]:
+            at, word = found[0]
+            found = [(at + i, letter) for i, letter in enumerate(word)]
         steps: list[dict[int, A]] = []
-        for index, word in enumerate(words):
+        for index, (offset, word) in enumerate(found):
             seats = self.acting_seats(state)
             parts = word.split(",")
             if not seats:
-                raise ValueError(f"step {index + 1} ({word!r}): the game is already over")
+                raise LogError(f"step {index + 1} ({word!r}): the game is already over", offset)
             if len(parts) != len(seats):
-                raise ValueError(f"step {index + 1} ({word!r}): expected {len(seats)} action(s), got {len(parts)}")
+                raise LogError(f"step {index + 1} ({word!r}): expected {len(seats)} action(s), got {len(parts)}", offset)
             try:
                 joint = {seat: self.decode_action(part) for seat, part in zip(seats, parts)}
                 state = self.step(state, joint).state
             except ValueError as exc:
-                raise ValueError(f"step {index + 1} ({word!r}): {exc}") from None
+                raise LogError(f"step {index + 1} ({word!r}): {exc}", offset) from None
             steps.append(joint)
         return steps
 

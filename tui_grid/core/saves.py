@@ -72,6 +72,23 @@ def drop(path: Path) -> bool:
     return True
 
 
+def set_aside(path: Path) -> Path | None:
+    """Move an autosave that cannot be read out of the way under a new name beside it
+    (`<name>.unreadable[-k].txt`, never over another file), so the board can start fresh
+    and nothing is lost; None when it cannot be moved (it is then left where it is)."""
+    for k in range(100):
+        target = path.with_name(f"{path.stem}.unreadable{f'-{k}' if k else ''}{path.suffix}")
+        try:
+            os.link(path, target, follow_symlinks=False)  # fails on a taken name, in one step
+        except FileExistsError:
+            continue
+        except OSError:
+            return None
+        drop(path)
+        return target
+    return None
+
+
 def pending(game: Any, loaded: Any) -> Path | None:
     """The autosave of this board, if there is one to offer (none where the folder cannot
     be looked into: a board still opens)."""

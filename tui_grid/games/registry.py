@@ -71,6 +71,7 @@ class LoadedBoard:
     played: str = ""
     source: str = ""
     meta_lines: Mapping[str, int] = field(default_factory=dict)
+    meta_columns: Mapping[str, int] = field(default_factory=dict)
 
 
 @dataclass(frozen=True)
@@ -148,7 +149,8 @@ class GameDefinition(ABC):
             return engine, engine.parse_log(loaded.played)
         except ValueError as exc:
             line = loaded.meta_lines.get(PLAYED_KEY, 1)
-            raise BoardError(loaded.source or loaded.name, line, 1, f"played: {exc}") from None
+            column = loaded.meta_columns.get(PLAYED_KEY, 1) + getattr(exc, "offset", 0)  # at the bad step
+            raise BoardError(loaded.source or loaded.name, line, column, f"played: {exc}") from None
 
     def state_after(self, loaded: LoadedBoard) -> tuple[Engine[Any, Any], Any]:
         engine, steps = self.start(loaded)
@@ -200,6 +202,7 @@ class BoardFiles(ABC):
             played=meta.get(PLAYED_KEY, ""),
             source=text.source,
             meta_lines=dict(text.meta_lines),
+            meta_columns=dict(text.meta_columns),
         )
 
     def save_text(self, loaded: LoadedBoard, played: str) -> str:

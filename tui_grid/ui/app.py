@@ -76,11 +76,17 @@ class TuiGridApp(App):
             self._open(game, loaded)
             return
         try:
-            saved = replace(loaded, played=read_board_file(path).meta.get("played", ""))
+            text = read_board_file(path)  # its errors name the save, not the board
+            saved = replace(loaded, played=text.meta.get("played", ""), source=text.source,
+                            meta_lines=dict(text.meta_lines), meta_columns=dict(text.meta_columns))
             moves = len(game.start(saved)[1])
-        except (BoardError, UsageError, OSError):  # a broken or unreadable save: the board, fresh
-            saves.drop(path)
+        except (BoardError, UsageError, OSError) as exc:  # a broken or unreadable save: the board, fresh
+            # Found by a new user: the save was deleted without a word. It is kept aside.
+            kept = saves.set_aside(path)
             self._open(game, loaded)
+            where = f"it was kept as {kept}" if kept is not None else f"it stays at {path}"
+            tell(self, f"Your saved game of this board could not be read ({exc}); {where}. The board starts fresh.",
+                 title="Saved game unreadable", severity="warning", timeout=15)
             return
 
         def chosen(resume: bool | None) -> None:
