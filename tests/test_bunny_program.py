@@ -49,6 +49,11 @@ def test_any_separators_parse_the_same(program: Program, sep: str) -> None:
         ("LLOOP{F}", "L LOOP{F}", 3),
         ("LOOP{LOOP(7){F L} F}", "LOOP{LOOP(7){F L} F}", 5),
         ("", "", 0),
+        # the editor's keys as text (boards/README's `program:` example; the CLI's --program)
+        ("[f[f]r]", "LOOP{F LOOP{F} R}", 5),
+        ("[[7lf]f]", "LOOP{LOOP(7){L F} F}", 5),
+        ("[ 3 f, f r] l", "LOOP(3){F F R} L", 5),
+        ("LOOP{[2f]}", "LOOP{LOOP(2){F}}", 3),
     ],
 )
 def test_examples(text: str, canonical: str, tokens: int) -> None:
@@ -67,6 +72,11 @@ def test_examples(text: str, canonical: str, tokens: int) -> None:
         ("F }", 3, "no open loop"),
         ("LOOP(3 F}", 8, "expected ')'"),
         ("LOOP F", 6, "expected '{'"),
+        ("[f}", 3, "expected ']', found '}'"),
+        ("LOOP{f]", 7, "expected '}', found ']'"),
+        ("[0f]", 2, "at least 1"),
+        ("[ff", 4, "expected ']'"),
+        ("f]", 2, "no open loop"),
     ],
 )
 def test_errors_name_the_column(text: str, column: int, words: str) -> None:

@@ -230,7 +230,7 @@ def plan_message(found: Solution) -> str:
 def _configure_run(parser: argparse.ArgumentParser) -> None:
     parser.description = "Run a program on a board; exit status 0 when it completes the board, 1 when not."
     parser.add_argument("board", metavar="BOARD", help="file path, board name, game id, or - for stdin")
-    parser.add_argument("--program", required=True, metavar="TEXT", help='the program, e.g. "LOOP{F F R}" or "loop(3){ffr}"')
+    parser.add_argument("--program", required=True, metavar="TEXT", help='the program, e.g. "LOOP{F F R}", "loop(3){ffr}" or, as the app\'s keys type it, "[3ffr]"')
 
 
 GAME = BunnyGame()

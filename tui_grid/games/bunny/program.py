@@ -1,8 +1,9 @@
 """Bunny programs: the model, a forgiving parser and a canonical printer.
 
 Notation: `F` hop, `L` / `R` turn, `LOOP(n){...}` repeat n times (n >= 1), `LOOP{...}`
-repeat forever. The parser takes letters in either case, and tokens separated by
-spaces, commas or nothing at all (`FFR`, `loop ( 3 ) { f, f, r }`). The printer writes
+repeat forever; or as the editor's keys type them, `[3 f f r]` and `[f r]`. The parser
+takes letters in either case, and tokens separated by spaces, commas or nothing at all
+(`FFR`, `loop ( 3 ) { f, f, r }`, `[3ffr]`). The printer writes
 one canonical form, tokens separated by single spaces: `LOOP(3){F F R} L LOOP{F R}`,
 and `parse_program(format_program(p)) == p` for every program.
 
@@ -149,54 +150,77 @@ class _Parser:
             raise self.error(f"expected {ch!r}, {self.found()}")
         self.i += 1
 
-    def items(self, closing: bool) -> tuple[Node, ...]:
+    def items(self, closer: str = "") -> tuple[Node, ...]:
+        """Tokens up to `closer` ('}' or ']', left for the caller), or to the end."""
         nodes: list[Node] = []
         while True:
             self.skip()
             ch = self.peek()
             if not ch:
-                if closing:
-                    raise self.error("expected '}'")
+                if closer:
+                    raise self.error(f"expected {closer!r}")
                 return tuple(nodes)
-            if ch == "}":
-                if not closing:
-                    raise self.error("unexpected '}' with no open loop")
+            if ch in "}]":
+                if ch != closer:
+                    raise self.error(f"expected {closer!r}, found {ch!r}" if closer else f"unexpected {ch!r} with no open loop")
                 return tuple(nodes)
             if self.text[self.i : self.i + 4].upper() == "LOOP":
                 nodes.append(self.loop())
+            elif ch == "[":
+                nodes.append(self.bracket_loop())
             elif ch.upper() in ("F", "L", "R"):
                 nodes.append(Op(ch.upper()))
                 self.i += 1
             else:
-                raise self.error(f"unexpected {ch!r} (expected F, L, R or LOOP)")
+                raise self.error(f"unexpected {ch!r} (expected F, L, R, LOOP or [)")
 
-    def loop(self) -> Loop:
+    def enter(self, width: int) -> None:
         self.depth += 1
         if self.depth > MAX_DEPTH:
             raise self.error(f"loops nest at most {MAX_DEPTH} deep")
-        self.i += 4
+        self.i += width
+
+    def count(self, required: bool) -> int | None:
+        """A loop count's digits here (None when there are none and none are required)."""
+        self.skip(commas=False)
+        begin = self.i
+        while self.peek() in ASCII_DIGITS:
+            self.i += 1
+        if begin == self.i:
+            if required:
+                raise self.error(f"expected a loop count, {self.found()}")
+            return None
+        if self.i - begin > MAX_COUNT_DIGITS:
+            raise self.error(f"a loop count has at most {MAX_COUNT_DIGITS} digits", at=begin)
+        count = int(self.text[begin : self.i])
+        if count < 1:
+            raise self.error("a loop count must be at least 1", at=begin)
+        return count
+
+    def loop(self) -> Loop:
+        self.enter(4)
         self.skip(commas=False)
         count: int | None = None
         if self.peek() == "(":
             self.i += 1
-            self.skip(commas=False)
-            begin = self.i
-            while self.peek() in ASCII_DIGITS:
-                self.i += 1
-            if begin == self.i:
-                raise self.error(f"expected a loop count, {self.found()}")
-            if self.i - begin > MAX_COUNT_DIGITS:
-                raise self.error(f"a loop count has at most {MAX_COUNT_DIGITS} digits", at=begin)
-            count = int(self.text[begin : self.i])
-            if count < 1:
-                raise self.error("a loop count must be at least 1", at=begin)
+            count = self.count(required=True)
             self.expect(")")
         self.skip(commas=False)
         if self.peek() != "{":
             raise self.error(f"expected '{{', {self.found()}")
         self.i += 1
-        body = self.items(closing=True)
+        body = self.items("}")
         self.i += 1  # the closing brace
+        self.depth -= 1
+        return Loop(body, count)
+
+    def bracket_loop(self) -> Loop:
+        """The editor's keys as text: `[` opens a loop, a count may follow it at once, `]`
+        closes it (`[f[7lf]]` is `LOOP{F LOOP(7){L F}}`)."""
+        self.enter(1)
+        count = self.count(required=False)
+        body = self.items("]")
+        self.i += 1
         self.depth -= 1
         return Loop(body, count)
 
@@ -210,4 +234,4 @@ MAX_DEPTH = 64
 
 def parse_program(text: str) -> Program:
     """Parse the program notation; raises ProgramError (a ValueError) naming the column."""
-    return Program(_Parser(text).items(closing=False))
+    return Program(_Parser(text).items())
