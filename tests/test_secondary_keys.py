@@ -197,7 +197,7 @@ CHECKS: dict[tuple[str, str], Check] = {
     (".", "Step"): step,
     ("0-9", "Count"): count,
     ("del", "Delete after"): delete_after,
-    ("home end", "Start"): home_end,
+    ("home end", "Start/end"): home_end,
     ("ctrl+r", "Restart"): restart,
     ("enter", "Next"): next_round,
     ("f12", "Still"): still,

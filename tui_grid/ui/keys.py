@@ -53,7 +53,7 @@ COMMON: dict[str, Key] = {
     for key in (
         Key("u,ctrl+z", "undo", "Undo", "undo (a solve is one step, a watched move one each)", common="undo"),
         Key("y,ctrl+y", "redo", "Redo", "redo", common="redo"),
-        Key("r", "restart", "Restart", "restart this board (undoable)", common="restart"),
+        Key("r,ctrl+r", "restart", "Restart", "restart this board (undoable)", common="restart"),
         Key("n", "new", "New", "new random board: choose its options, or paste a game id", common="new"),
         Key("h", "hint", "Hint", "hint: mark the next good move", common="hint"),
         Key("s", "solve", "Solve", "solve: play the solver's answer from here, animated, as one undo step", common="solve"),

@@ -45,11 +45,11 @@ OWN_KEYS = (
     Key("delete", "delete", "Delete after", "delete after the cursor", display="del", show=False),
     Key("left", "cursor(-1)", "Cursor", "move the cursor through the program", display="◀▶"),
     Key("right", "cursor(1)", "Cursor right", "move the cursor through the program", display="◀▶", show=False),
-    Key("home", "home", "Start", "cursor to the start / end of the program", display="home end", show=False),
+    Key("home", "home", "Start/end", "cursor to the start / end of the program", display="home end", show=False),
     Key("end", "end", "End", "cursor to the start / end of the program", display="home end", show=False),
     Key("enter", "run", "Run", "run the program from S, animated (after a complete run too: try a shorter one)", display="enter"),
     Key("full_stop", "step_token", "Step", "step: execute one more token (the last step records the run)", display="."),
-    Key("ctrl+r", "restart", "Restart", "restart: back to the board before any run (undoable); r is the R token", show=False, common="restart"),
+    Key("ctrl+r", "restart", "Restart", "restart: an empty program on the board before any run (u brings your program back); r is the R token", show=False, common="restart"),
 )
 
 COMMON_KEYS = ("undo", "redo", "new", "hint", "solve", "watch", "pause", "faster", "slower", "zoom", "save", "still", "help", "back", "quit")
