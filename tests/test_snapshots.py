@@ -116,11 +116,38 @@ async def test_the_board_grows_with_the_terminal(size, zoom) -> None:
 async def test_the_player_shows_over_the_start_square_without_colour(monkeypatch) -> None:
     """Found by a new user: on mahogany-gym at 80x24 (half blocks) with NO_COLOR, one step
     up put the player in the half block above the start square, and its 'S' hid the '@'."""
+    from tui_grid.ui.board_view import Zoom
+
     monkeypatch.setenv("NO_COLOR", "1")
     app = make_app("ice", "mahogany-gym")
     async with app.run_test(size=(80, 24)) as pilot:
+        view = app.screen.view
+        assert view.zoom is Zoom.NARROW  # without colour half blocks are never the first choice
+        view.zoom_choice = Zoom.HALF
         await pilot.press("up")
         await pilot.pause()
-        assert app.screen.view.zoom.name == "HALF" and app.screen.state.moves == 1
+        assert app.screen.state.moves == 1
         text = _board_text(app)
         assert text.count("@") == 1 and "S" not in text
+
+
+async def test_zoom_skips_a_whole_board_that_is_half_blocks_and_coords_say_where_they_show() -> None:
+    """Found by a new user: on a small board the whole-board zoom drew what half blocks
+    drew (a z press that changed nothing), and c said numbers were shown where none are."""
+    from tui_grid.ui.board_view import Zoom
+
+    app = make_app("ice", "spiral")
+    async with app.run_test(size=(80, 24)) as pilot:
+        screen = app.screen
+        seen = []
+        for _ in range(6):
+            await pilot.press("z")
+            seen.append(screen.view.zoom)
+        assert Zoom.WHOLE not in seen and Zoom.HALF in seen and len(set(seen)) == 5
+        while screen.view.zoom is not Zoom.HALF:
+            await pilot.press("z")
+        await pilot.press("c")
+        assert "not in half blocks" in screen.message
+        await pilot.press("z")
+        await pilot.press("c", "c")
+        assert screen.message == "Row and column numbers shown."

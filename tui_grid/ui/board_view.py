@@ -201,7 +201,9 @@ class BoardView(ScrollView, can_focus=False):
             size = self._board_size(zoom)
             if size.width <= width and size.height <= height:
                 return zoom
-        if self.grid_width <= width and (self.grid_height + 1) // 2 <= height:
+        # Half blocks by themselves only where colour tells a block's two cells apart: without
+        # it a glyph cannot say which of its two rows it is on (found by a new user).
+        if self.grid_width <= width and (self.grid_height + 1) // 2 <= height and not self.app.no_color:
             return Zoom.HALF
         return Zoom.NARROW  # too big: scroll with glyphs visible (z reaches the whole board)
 
@@ -218,10 +220,16 @@ class BoardView(ScrollView, can_focus=False):
         return max(1, -(-self.grid_width // width), -(-self.grid_height // (2 * height)))
 
     def cycle_zoom(self) -> Zoom:
-        """Next zoom level after the current one; the last step returns to automatic."""
-        current = self.zoom
-        index = ZOOM_ORDER.index(current)
-        self.zoom_choice = ZOOM_ORDER[(index + 1) % len(ZOOM_ORDER)]
+        """The next zoom level after the current one, round and round; the whole board is
+        skipped where it would draw what half blocks draw (a board that fits in them:
+        found by a new user, for whom that press changed nothing)."""
+        view = self.scrollable_content_region.size
+        index = ZOOM_ORDER.index(self.zoom)
+        for step in range(1, len(ZOOM_ORDER) + 1):
+            zoom = ZOOM_ORDER[(index + step) % len(ZOOM_ORDER)]
+            if zoom is not Zoom.WHOLE or self._block_in(zoom, view) > 1:
+                break
+        self.zoom_choice = zoom
         return self.zoom
 
     def watch_show_coords(self) -> None:

@@ -42,7 +42,7 @@ from tui_grid.games.registry import (
     Solvable,
 )
 from tui_grid.ui import messages
-from tui_grid.ui.board_view import BoardView, Overlay
+from tui_grid.ui.board_view import GLYPH_ZOOMS, BoardView, Overlay
 from tui_grid.ui.key_bar import KeyBar
 from tui_grid.ui.keys import Key, Keymap, keymap
 from tui_grid.ui.legend import Legend
@@ -634,7 +634,12 @@ class GameScreen(Screen, Generic[S]):
     # --- other keys -----------------------------------------------------------------------
     def action_coords(self) -> None:
         self.view.show_coords = not self.view.show_coords
-        self.say("Row and column numbers shown." if self.view.show_coords else "Row and column numbers hidden.")
+        if not self.view.show_coords:
+            self.say("Row and column numbers hidden.")
+        elif self.view.zoom in GLYPH_ZOOMS:
+            self.say("Row and column numbers shown.")
+        else:  # found by a new user: "shown" in half blocks, where there are none
+            self.say("Row and column numbers are on: they show in the cell zooms (z), not in half blocks.")
 
     def action_zoom(self) -> None:
         zoom = self.view.cycle_zoom()

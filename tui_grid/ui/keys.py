@@ -64,7 +64,7 @@ COMMON: dict[str, Key] = {
         Key("enter", "next_round", "Next", "after a round: play the next one (seats swap)", display="enter", show=False, common="next"),
         Key("plus,equals_sign", "speed(1)", "Faster", "faster animation and watching", display="+", show=False, common="faster"),
         Key("minus", "speed(-1)", "Slower", "slower animation and watching", display="-", show=False, common="slower"),
-        Key("z", "zoom", "Zoom", "zoom: huge, large, wide or narrow cells, half blocks, whole board (those that fit)", show=False, common="zoom"),
+        Key("z", "zoom", "Zoom", "zoom: huge, large, wide or narrow cells, half blocks, whole board (a board larger than the screen scrolls with the play)", show=False, common="zoom"),
         Key("c", "coords", "Coords", "show or hide row and column numbers (messages name cells by them)", show=False, common="coords"),
         Key("ctrl+s", "save", "Save", "save the game in progress to a file (resume with tui-grid play GAME FILE)", show=False, common="save"),
         Key("f12", "still", "Still", "save what the screen shows now as an SVG picture (in the data folder's stills/)", show=False, common="still"),
