@@ -148,6 +148,7 @@ def test_client_verb_plays_an_architect(capsys):
         (["evasion", "client", "--port", "1", "--protocol", "2020"], "--protocol"),
         (["evasion", "client", "--port", "1", "--level", "genius"], "--level"),
         (["evasion", "fly"], "its commands: match, serve, client"),
+        (["run", "ice", "spiral"], "ice has no 'run' command; its commands: none of its own (and play, boards, solve"),
         (["play", "evasion", "evasion:N99"], "N (steps between walls)"),
         (["play", "evasion", "ice:10x10"], "ice game id"),
     ],

@@ -176,10 +176,16 @@ def _verb_first(argv: list[str]) -> list[str]:
         game = get_game(argv[0])
         if len(argv) > 1 and argv[1] in _commands():
             return [argv[1], argv[0], *argv[2:]]
-        own = ", ".join(verb.name for verb in game.verbs())
         asked = f"{game.key} has no '{argv[1]}' command" if len(argv) > 1 and not argv[1].startswith("-") else f"tui-grid {game.key} needs a command"
-        raise UsageError(f"{asked}; its commands: {own or 'none of its own'} (and play, boards, solve, watch, generate, replay)")
+        raise _no_such_command(game, asked)
     return argv
+
+
+def _no_such_command(game: GameDefinition, what: str) -> UsageError:
+    """What a game can do, when asked for what it cannot: its own commands and the shared
+    ones (`tui-grid run ice` said "its commands: none", though ice solves and generates)."""
+    own = ", ".join(verb.name for verb in game.verbs())
+    return UsageError(f"{what}; its commands: {own or 'none of its own'} (and play, boards, solve, watch, generate, replay)")
 
 
 def _asks_for_help(argv: list[str]) -> bool:
@@ -342,9 +348,7 @@ def _sub_parser(prog: str, configure: Callable[[argparse.ArgumentParser], None])
 def _run_verb(game: GameDefinition, name: str | None, rest: list[str], prog: str) -> int:
     verbs = {verb.name: verb for verb in game.verbs()}
     if name is None or name not in verbs:
-        offered = ", ".join(verbs) or "none"
-        what = f"{game.key} has no '{name}' command" if name else f"{prog} needs a command"
-        raise UsageError(f"{what}; its commands: {offered}")
+        raise _no_such_command(game, f"{game.key} has no '{name}' command" if name else f"{prog} needs a command")
     verb = verbs[name]
     args = _sub_parser(f"tui-grid {name} {game.key}", verb.configure).parse_args(rest)
     return verb.run(args)
