@@ -253,3 +253,22 @@ def test_a_2000x2000_map_is_no_longer_refused(capsys, tmp_path) -> None:
     too_big.write_text(("x" * 2001 + "\n") * 2000)
     code, _, err = run(capsys, "solve", "ice", str(too_big))
     assert code == 2 and "more than 4,000,000 cells" in err and ":2000:1:" in err
+
+
+def test_hint_is_the_solvers_next_move_from_the_board_or_the_save(capsys, tmp_path) -> None:
+    """The hint key's headless twin: the first move of the solver's plan, as solve plays it."""
+    code, out, _ = run(capsys, "solve", "ice", "spiral", "--json")
+    path = json.loads(out)["path"]
+    code, out, _ = run(capsys, "hint", "ice", "spiral")
+    assert code == 0 and out.splitlines()[0] == f"A simple spiral: next move {path[0]}"
+    assert out.splitlines()[1].startswith(f"Optimal from here: {len(path)} moves")
+    saved = tmp_path / "spiral-saved.txt"
+    saved.write_text("game: ice\ntitle: Spiral\nsize: 6x6\nplayed: u\n---\n    x\n  #\n   E\n #\n    #\nS    #\n")
+    code, out, _ = run(capsys, "ice", "hint", str(saved))  # from the saved position, either order
+    assert code == 0 and "next move r" in out and "rdlur" in out
+    code, out, _ = run(capsys, "hint", "jimmy", "seed-1")
+    assert code == 0 and "next move" in out and "Escape in 3 moves" in out
+    code, out, _ = run(capsys, "hint", "tron", "standard")  # the hard bot's move for red
+    assert code == 0 and "next move" in out and "The hard bot drives red" in out
+    code, out, err = run(capsys, "hint", "evasion", "evasion:N10:M5#seed1")
+    assert code == 2 and err.strip() == "tui-grid: error: evasion cannot give hints: Evasion has no solver"

@@ -60,7 +60,7 @@ def _game_verbs() -> dict[str, list[tuple[GameDefinition, Verb]]]:
     return verbs
 
 
-COMMON = ("play", "boards", "solve", "watch", "generate", "replay", "demo")
+COMMON = ("play", "boards", "solve", "hint", "watch", "generate", "replay", "demo")
 
 
 def build_parser() -> argparse.ArgumentParser:
@@ -86,6 +86,11 @@ def build_parser() -> argparse.ArgumentParser:
         sub = commands.add_parser(name, help=text, add_help=False)
         sub.add_argument("game", metavar="GAME", nargs="?", help=f"one of: {games}")
         sub.add_argument("rest", nargs=argparse.REMAINDER)
+
+    hint = commands.add_parser("hint", help="the solver's next move from a board or a saved game (the h key's twin)")
+    hint.add_argument("game", metavar="GAME", help=f"one of: {games}")
+    hint.add_argument("board", metavar="BOARD", help=BOARD_HELP)
+    add_time_limit(hint, "planning")
 
     watch = commands.add_parser("watch", help="print the solver playing a board, move by move")
     watch.add_argument("game", metavar="GAME", help=f"one of: {games}")
@@ -236,6 +241,8 @@ def _dispatch(args: argparse.Namespace) -> int:
         return _solve(_need_game("solve", args.game), args.rest)
     if command == "generate":
         return _generate(_need_game("generate", args.game), args.rest)
+    if command == "hint":
+        return _hint(get_game(args.game), args.board, _time_limit(args.time_limit))
     if command == "watch":
         return _watch(get_game(args.game), args.board, _delay(args.delay), _time_limit(args.time_limit))
     if command == "replay":
@@ -577,6 +584,32 @@ def _print_frames(title: str, frames: list[str], delay: float) -> None:
 
 def _frames(game: GameDefinition, engine: Any, states: list[Any], captions: list[str]) -> list[str]:
     return [f"{game.draw(engine, state)}\n{caption}" if caption else game.draw(engine, state) for state, caption in zip(states, captions)]
+
+
+def _hint(game: GameDefinition, board_arg: str, time_limit: float | None = DEFAULT_TIME_LIMIT) -> int:
+    """The headless twin of the hint key: the solver's next move from the (saved) position,
+    in the game's action encoding, and what the solver says of the position. Exit 1 when
+    there is no move to give (the game is over, or the solver has none)."""
+    solver: Solvable = _capability(game, Solvable, "give hints")
+    loaded = game.load(board_arg)
+    engine, state = game.state_after(loaded)
+    outcome = engine.outcome(state)
+    if outcome.over and not engine.plays_on_after_end:
+        print(f"{loaded.title}: the game is over ({outcome.reason}): no move to give")
+        return 1
+    with stderr_progress(f"planning {loaded.title}", time_limit) as control:
+        try:
+            plan = solver.plan(engine, state, 0, control)
+        except OutOfTime as exc:
+            print(f"tui-grid: {loaded.title}: {exc}", file=sys.stderr)
+            return EXIT_GAVE_UP
+    if not plan.actions:
+        print(f"{loaded.title}: {plan.message or 'the solver has no move from here'}")
+        return 1
+    print(f"{loaded.title}: next move {engine.encode_action(plan.actions[0])}")
+    if plan.message:
+        print(plan.message)
+    return 0
 
 
 def _watch(game: GameDefinition, board_arg: str, delay: float, time_limit: float | None = DEFAULT_TIME_LIMIT) -> int:
