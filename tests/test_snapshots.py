@@ -68,10 +68,13 @@ async def test_a_large_tron_board_stays_readable_without_colour(monkeypatch) -> 
 
     monkeypatch.setenv("NO_COLOR", "1")
     remember(Path(os.environ["TUI_GRID_DATA"]), players=["easy", "easy"], rounds=1)
+    from tui_grid.ui.board_view import Zoom
+
     app = make_app("tron", "gen-40x30-w10")
     async with app.run_test(size=(80, 24)) as pilot:
         await pilot.press("enter")
         screen = app.screen
+        screen.view.zoom_choice = Zoom.HALF  # chosen: without colour it is not the first zoom
         for _ in range(200):
             await pilot.pause(0.05)
             if screen.shown.turn >= 6:

@@ -411,3 +411,27 @@ async def test_a_round_with_a_human_starts_after_a_countdown(data_dir, monkeypat
         assert screen.paused and screen.counting_down and screen.session.state.turn == 0
         await pilot.press("space")  # space during the countdown holds the round
         assert screen.paused and not screen.counting_down and "space resumes" in message(app)
+
+
+async def test_the_view_keeps_the_human_cycle_on_a_board_larger_than_the_screen(data_dir) -> None:
+    """Found by a new user: on 40x40 at 80x24 both cycles were out of sight (the view stayed
+    at the top) and the player crashed without seeing it; huge cells showed a corner."""
+    remember(data_dir, players=["easy", "human"], rounds=1)  # the human drives green
+    app = make_app("tron", "tron:40x40:w40#seed7")
+    async with app.run_test(size=(80, 24)) as pilot:
+        screen = await start(pilot)
+        view = screen.view
+
+        def on_screen(pos) -> bool:  # type: ignore[no-untyped-def]
+            region = view.cell_region(pos)
+            x, y = view.scroll_offset
+            width, height = view.scrollable_content_region.size
+            return x <= region.x and region.right <= x + width and y <= region.y and region.bottom <= y + height
+
+        human = next(seat for seat, agent in enumerate(screen.session.agents) if agent.human)
+        assert view.virtual_size.height > view.scrollable_content_region.height  # it does scroll
+        assert view.focus_cell == screen.state.heads[human] and on_screen(screen.state.heads[human])
+        while view.zoom.name != "HUGE":
+            await pilot.press("z")
+        await pilot.pause()
+        assert on_screen(screen.state.heads[human])

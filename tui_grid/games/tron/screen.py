@@ -19,7 +19,7 @@ from typing import Any
 from tui_grid.core.agents import Agent
 from tui_grid.core.control import SearchControl
 from tui_grid.core.errors import BoardError, UsageError
-from tui_grid.core.geometry import Direction
+from tui_grid.core.geometry import Direction, Pos
 from tui_grid.core.live import MatchFeed
 from tui_grid.core.text import echo
 from tui_grid.core.players import LOCAL_KINDS, PlayerContext, is_program, parse_player
@@ -379,6 +379,12 @@ class TronScreen(MatchScreen[TronState]):
         if self.paused:
             parts.append("PAUSED")
         return " · ".join(parts)
+
+    def focus_of(self, state: TronState) -> Pos:
+        """The cycle the view keeps on screen when the board is larger than it: a human's
+        (the first one), else red's (found by a new user, who crashed out of sight on 40x40)."""
+        seat = next((seat for seat, agent in enumerate(self.session.agents) if agent.human), 0)
+        return state.heads[seat]
 
     def legend(self) -> str:
         red, green = self.match.seating[0], self.match.seating[1]
