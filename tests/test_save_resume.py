@@ -131,3 +131,22 @@ async def test_an_unreadable_autosave_is_kept_aside_and_said(tmp_path, data_dir)
         kept = save.with_name(f"{save.stem}.unreadable.txt")
         assert f"({save}:8:10: played: step 2 ('z')" in note.message and f"kept as {kept}." in note.message
     assert not save.exists() and kept.read_text() == broken
+
+
+async def test_a_board_opened_by_its_id_or_its_file_shares_one_autosave(tmp_path, data_dir) -> None:
+    """Found by a new user: a game on jimmy:10x10:g3:yes#seed42 (made with n) was not
+    offered back from the shipped gen-10x10-g3, the same board with that id."""
+    app = make_app("jimmy", "jimmy:10x10:g3:yes#seed42")
+    async with app.run_test(size=(80, 24)) as pilot:
+        await pilot.press("left")
+        moves = len(app.screen.session.log)
+        await pilot.press("q")
+    assert moves == 1 and len(list((data_dir / "autosave" / "jimmy").glob("*.txt"))) == 1
+    shipped = make_app("jimmy", "gen-10x10-g3")
+    async with shipped.run_test(size=(80, 24)) as pilot:
+        await pilot.pause()
+        assert isinstance(shipped.screen, ResumeDialog)
+        await pilot.press("enter")
+        assert len(shipped.screen.session.log) == 1
+        await pilot.press("u", "q")  # untouched again: no save of this board is left
+    assert list((data_dir / "autosave" / "jimmy").glob("*.txt")) == []

@@ -42,11 +42,25 @@ def autosave(game: Any, loaded: Any, session: Session[Any, Any]) -> Path | None:
     """Save a game in progress; drop the save of a game that is over or untouched."""
     path = save_path(game, loaded)
     if not session.log or session.over:
-        drop(path)
+        for same in [path, *_same_board(path)]:
+            drop(same)
         return None
     refuse_planted_links(path)
     write(path, save_text(game, loaded, session))
+    for older in _same_board(path):  # the same board saved under another name: this one now
+        drop(older)
     return path
+
+
+def _same_board(path: Path) -> list[Path]:
+    """Other autosaves of the board `path` is for: the digest ends the name, the readable
+    part before it may differ (a generated board opened by its id, or from the shipped
+    file with the same id: found by a new user, whose game was not offered back)."""
+    digest = path.stem.rsplit("-", 1)[-1]
+    try:
+        return sorted(other for other in path.parent.glob(f"*-{digest}.txt") if other != path and other.is_file())
+    except OSError:
+        return []
 
 
 def refuse_planted_links(path: Path) -> None:
@@ -94,9 +108,12 @@ def pending(game: Any, loaded: Any) -> Path | None:
     be looked into: a board still opens)."""
     path = save_path(game, loaded)
     try:
-        return path if path.is_file() else None
+        if path.is_file():
+            return path
     except OSError:
         return None
+    others = _same_board(path)
+    return others[0] if others else None
 
 
 def write(path: Path, text: str, *, lock: bool = True, replace: bool = True, make_folder: bool = True) -> None:
