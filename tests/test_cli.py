@@ -272,3 +272,12 @@ def test_hint_is_the_solvers_next_move_from_the_board_or_the_save(capsys, tmp_pa
     assert code == 0 and "next move" in out and "The hard bot drives red" in out
     code, out, err = run(capsys, "hint", "evasion", "evasion:N10:M5#seed1")
     assert code == 2 and err.strip() == "tui-grid: error: evasion cannot give hints: Evasion has no solver"
+
+
+def test_a_game_named_with_help_says_what_it_can_do(capsys) -> None:
+    """Found by a new user: `tui-grid tron --help` was an error ("needs a command")."""
+    code, out, err = run(capsys, "tron", "--help")
+    assert (code, err) == (0, "") and out.startswith("usage: tui-grid tron COMMAND")
+    assert "  bot " in out and "  match " in out and "  hint " in out
+    code, out, err = run(capsys, "tron")
+    assert code == 2 and "its commands: bot, match (and play, boards, solve, hint, watch" in err

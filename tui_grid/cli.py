@@ -155,7 +155,10 @@ def _safe_streams() -> Iterator[None]:
 
 def _main(argv: Sequence[str] | None) -> int:
     try:
-        words = _verb_first(_glue_negative_values(list(sys.argv[1:] if argv is None else argv)))
+        words = _glue_negative_values(list(sys.argv[1:] if argv is None else argv))
+        if len(words) == 2 and words[0] in game_keys() and words[1] in ("-h", "--help"):
+            return _game_help(get_game(words[0]))
+        words = _verb_first(words)
         if _asks_for_help(words):
             return _command_help(words[0])
         args = build_parser().parse_args(words)
@@ -186,11 +189,35 @@ def _verb_first(argv: list[str]) -> list[str]:
     return argv
 
 
+SHARED_COMMANDS = (
+    ("play", "start it, optionally on a given board"),
+    ("boards", "list its shipped boards"),
+    ("solve", "solve boards headless"),
+    ("hint", "the solver's next move from a board or a saved game"),
+    ("watch", "print the solver playing a board, move by move"),
+    ("generate", "print a new random board in file format"),
+    ("replay", "print a saved game move by move"),
+)
+
+
+def _game_help(game: GameDefinition) -> int:
+    """`tui-grid tron --help`: what the game can do (it was an error: "needs a command")."""
+    rows = [(verb.name, verb.help) for verb in game.verbs()] + list(SHARED_COMMANDS)
+    width = max(len(name) for name, _ in rows)
+    print(f"usage: tui-grid {game.key} COMMAND ...   (or tui-grid COMMAND {game.key} ...)\n")
+    print(f"{game.title}: {game.tagline}\n\ncommands (tui-grid {game.key} COMMAND --help for each one's options):")
+    for name, text in rows:
+        print(f"  {name:<{width}}  {text}")
+    print("\nNot every game has a solver: a command it cannot do says so.")
+    return 0
+
+
 def _no_such_command(game: GameDefinition, what: str) -> UsageError:
     """What a game can do, when asked for what it cannot: its own commands and the shared
     ones (`tui-grid run ice` said "its commands: none", though ice solves and generates)."""
     own = ", ".join(verb.name for verb in game.verbs())
-    return UsageError(f"{what}; its commands: {own or 'none of its own'} (and play, boards, solve, watch, generate, replay)")
+    shared = ", ".join(name for name, _ in SHARED_COMMANDS)
+    return UsageError(f"{what}; its commands: {own or 'none of its own'} (and {shared})")
 
 
 def _asks_for_help(argv: list[str]) -> bool:
