@@ -296,7 +296,7 @@ async def test_every_key_of_a_puzzle_bar(game: str, board: str, data_dir: Path, 
         game_id = fixed_id(game)
         await pilot.press("n")
         await new_board_by_id(pilot, game_id)
-        assert app.screen is screen and screen.loaded.game_id == game_id and game_id in status(app)
+        assert app.screen is screen and screen.loaded.game_id == game_id and game_id in str(screen.query_one("#title").content)
 
         # ? Help.
         await help_then_close(pilot, screen)

@@ -59,7 +59,7 @@ async def test_new_board_dialog_makes_a_reproducible_board() -> None:
         screen = app.screen
         assert isinstance(screen, IceScreen)
         assert screen.loaded.game_id == "ice:14x10:m6#seed42"
-        assert "ice:14x10:m6#seed42" in status(app)
+        assert "ice:14x10:m6#seed42" in str(screen.query_one("#title").content)
         assert (screen.board.width, screen.board.height) == (14, 10)
 
 

@@ -83,7 +83,7 @@ class GameScreen(Screen, Generic[S]):
     DEFAULT_CSS = """
     GameScreen { layout: vertical; }
     GameScreen #title { height: 1; padding: 0 1; background: $primary-muted; text-style: bold; }
-    GameScreen #status { height: 1; padding: 0 1; background: $surface; }
+    GameScreen #status { height: auto; max-height: 3; padding: 0 1; background: $surface; }
     GameScreen #legend { height: auto; max-height: 2; padding: 0 1; color: $text-muted; text-align: center; }
     GameScreen #message { height: 2; padding: 0 1; color: $text-muted; }
     GameScreen #busy { height: 1; display: none; padding: 0 1; }
@@ -223,9 +223,8 @@ class GameScreen(Screen, Generic[S]):
         self.view.show(self.shown, self.overlay(), self.focus_of(self.shown))
 
     def show_status(self) -> None:
+        # The game id is in the title; here it pushed the speed and the watch off the line.
         parts = [self.status_text(self.shown)]
-        if self.loaded.game_id:
-            parts.append(self.loaded.game_id)
         if self._watcher is not None:
             parts.append("watching (paused)" if self._watcher.paused else "watching")
         elif self.animation_paused:
