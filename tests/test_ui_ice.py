@@ -57,6 +57,12 @@ async def test_watch_plays_one_undoable_move_per_step() -> None:
         for _ in range(5):
             await pilot.pause(0.06)  # longer than a beat at speed 9
         assert screen.state.moves == 1
+        await pilot.press("full_stop")  # . in a paused watch plays one move (found by a new user)
+        assert await until(pilot, lambda: screen.state.moves == 2)
+        await wait_idle(pilot)
+        for _ in range(5):
+            await pilot.pause(0.06)
+        assert screen.state.moves == 2 and screen.watching and "watching (paused)" in status(app)
         await pilot.press("space")
         assert await until(pilot, lambda: screen.session.over)
         assert screen.state.moves == 6 and "Solved in 6 moves" in status(app)

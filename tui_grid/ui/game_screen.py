@@ -360,8 +360,14 @@ class GameScreen(Screen, Generic[S]):
             self.say("Already at the start.")
 
     def action_skip(self) -> None:
-        if not self._finish_animation():
-            self.say("No animation to skip.")
+        """. skips an animation; in a paused watch it plays one move (as . steps a paused
+        match: found by a new user, who was told "No animation to skip")."""
+        if self._finish_animation():
+            return
+        if self._watcher is not None and self._watcher.paused:
+            self._watcher.single_step()  # the move it plays is what the player sees
+            return
+        self.say("No animation to skip.")
 
     def _interrupt(self) -> None:
         self._stop_watching()

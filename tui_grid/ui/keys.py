@@ -59,7 +59,7 @@ COMMON: dict[str, Key] = {
         Key("s", "solve", "Solve", "solve: play the solver's answer from here, animated, as one undo step", common="solve"),
         Key("w", "watch", "Watch", "watch the solver play move by move (w again stops)", common="watch"),
         Key("space", "pause", "Pause", "pause or resume watching or a running animation", show=False, common="pause"),
-        Key("full_stop", "skip", "Skip", "skip the running animation to its end", display=".", show=False, common="skip"),
+        Key("full_stop", "skip", "Skip", "skip the running animation to its end; in a paused watch, play one move", display=".", show=False, common="skip"),
         Key("full_stop", "step", "Step", "while paused: play one tick", display=".", show=False, common="step"),
         Key("enter", "next_round", "Next", "after a round: play the next one (seats swap)", display="enter", show=False, common="next"),
         Key("plus,equals_sign", "speed(1)", "Faster", "faster animation and watching", display="+", show=False, common="faster"),
