@@ -281,3 +281,11 @@ def test_a_game_named_with_help_says_what_it_can_do(capsys) -> None:
     assert "  bot " in out and "  match " in out and "  hint " in out
     code, out, err = run(capsys, "tron")
     assert code == 2 and "its commands: bot, match (and play, boards, solve, hint, watch" in err
+
+
+@pytest.mark.parametrize("game", ["ice", "jimmy", "bunny", "tron"])
+def test_a_long_bad_game_id_is_echoed_cut_short(capsys, game) -> None:
+    """Found by a new user: a 121-character id came back whole (the dialog grew to fit)."""
+    bad = f"{game}:" + "9" * 200
+    code, out, err = run(capsys, "play", game, bad)
+    assert code == 2 and "game id: '" in err and bad not in err and "…" in err and len(err) < 250

@@ -29,6 +29,7 @@ from tui_grid.core.control import SearchControl
 from tui_grid.core.engine import Engine, Plan
 from tui_grid.core.errors import BoardError, UsageError
 from tui_grid.core.players import PlayerContext, ProgramCodec, make_player
+from tui_grid.core.text import echo
 from tui_grid.core.words import article
 
 PLAYED_KEY = "played"
@@ -185,7 +186,7 @@ class BoardFiles(ABC):
             return self.load_id(arg)
         if re.match(r"^[a-z]+:", arg) and not arg.startswith(f"{self.key}:"):
             other = arg.split(":", 1)[0]
-            raise UsageError(f"{arg}: that is {article(other)} game id; this wants {article(self.key)} board")
+            raise UsageError(f"{echo(arg)}: that is {article(other)} game id; this wants {article(self.key)} board")
         text = read_board_arg(self.key, arg)
         return self.loaded_from_text(text, arg)
 
@@ -334,7 +335,7 @@ def parse_seed(text: str) -> int:
     try:
         return int(text)
     except ValueError:
-        raise UsageError(f"seed must be a whole number, got {text!r}") from None
+        raise UsageError(f"seed must be a whole number, got {echo(text)!r}") from None
 
 
 def parse_size_option(text: str) -> tuple[int, int]:
@@ -352,7 +353,7 @@ def parse_seconds(name: str, text: str, most: float, *, zero: bool = False) -> f
     try:
         value = float(text) if "_" not in text else float("nan")
     except ValueError:
-        raise UsageError(f"{name} must be a number of seconds, got {text!r}") from None
+        raise UsageError(f"{name} must be a number of seconds, got {echo(text)!r}") from None
     low_ok = value >= 0 if zero else value > 0
     if not math.isfinite(value) or not low_ok or value > most:
         low = "between 0 and" if zero else "more than 0 and at most"
@@ -365,7 +366,7 @@ def parse_count(name: str, text: str, minimum: int = 1, maximum: int | None = No
     try:
         value = int(text)
     except ValueError:
-        raise UsageError(f"{name} must be a whole number, got {text!r}") from None
+        raise UsageError(f"{name} must be a whole number, got {echo(text)!r}") from None
     if value < minimum:
         raise UsageError(f"{name} must be at least {minimum}, got {value}")
     if maximum is not None and value > maximum:

@@ -19,6 +19,7 @@ import re
 from tui_grid.core.boardfile import MAX_CELLS, check_side
 from tui_grid.core.control import SearchControl
 from tui_grid.core.geometry import Pos
+from tui_grid.core.text import echo
 from tui_grid.core.words import plural
 from tui_grid.games.ice.board import END, ICE, OBSTACLE, ROUGH, START, IceBoard, make_board, make_lanes
 from tui_grid.games.ice.solver import layered_search, solve
@@ -39,7 +40,7 @@ def parse_game_id(text: str) -> tuple[int, int, int, int]:
     """`ice:WxH:mN#seedS` to (width, height, min_moves, seed); ValueError when malformed."""
     match = _GAME_ID.match(text.strip())
     if not match:
-        raise ValueError(f"not an ice game id: {text!r} (expected e.g. ice:16x12:m10#seed42)")
+        raise ValueError(f"not an ice game id: {echo(text)!r} (expected e.g. ice:16x12:m10#seed42)")
     width, height, min_moves, seed = (int(group) for group in match.groups())
     return width, height, min_moves, seed
 

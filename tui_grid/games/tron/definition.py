@@ -29,7 +29,7 @@ from tui_grid.core.players import (
     participant_names,
     player_choices,
 )
-from tui_grid.core.text import write_control
+from tui_grid.core.text import echo, write_control
 from tui_grid.games.registry import (
     BoardFiles,
     GameDefinition,
@@ -176,7 +176,7 @@ class TronGame(BoardFiles, Generated, Solvable, GameDefinition):
         try:
             return generate_id(game_id)
         except ValueError as exc:
-            raise UsageError(f"{game_id}: {exc}") from None
+            raise UsageError(f"{echo(game_id)}: {exc}") from None
 
     def check_game_id(self, game_id: str) -> None:
         from tui_grid.games.tron.generator import parse_game_id
@@ -264,7 +264,7 @@ def parse_time_ms(text: str, name: str = "--time-ms") -> float:
     try:
         value = float(text)
     except ValueError:
-        raise UsageError(f"{name} must be a number of milliseconds, got {text!r}") from None
+        raise UsageError(f"{name} must be a number of milliseconds, got {echo(text)!r}") from None
     if not math.isfinite(value) or value <= 0 or value > MAX_TIME_MS:
         raise UsageError(f"{name} must be more than 0 and at most {MAX_TIME_MS}, got {text}")
     return value
