@@ -109,6 +109,10 @@ def setup_id(n: int, m: int, preset: str = "course", seed: int | None = None, ma
     return text + (f"#seed{seed}" if seed is not None else "")
 
 
+#: The new-board dialog's N field, and its errors: one name (a new user met two).
+N_LABEL = "N (wall delay)"
+
+
 def check_range(name: str, text: Any, low: int, high: int) -> int:
     """A whole number in low..high, or a one-line UsageError."""
     try:
@@ -194,7 +198,7 @@ class EvasionGame(Plannable, GameDefinition):
     tagline = "Hunter builds walls to trap the prey on a 300x300 board."
     screen_path = "tui_grid.games.evasion.screen:EvasionScreen"
     options = (
-        GameOption("n", "N (wall delay)", str(DEFAULT_N), "steps between two wall creations, 1..50", metavar="N"),
+        GameOption("n", N_LABEL, str(DEFAULT_N), "steps between two wall creations, 1..50", metavar="N"),
         GameOption("m", "M (most walls)", str(DEFAULT_M), "walls standing at once, 2..10", metavar="M"),
     )
     #: Each participant plays both roles: "builtin", "random" (random walls as hunter,
@@ -241,7 +245,7 @@ class EvasionGame(Plannable, GameDefinition):
         return arg.startswith(f"{self.key}:")
 
     def game_id_from_options(self, values: Mapping[str, str], seed: int) -> str:
-        n = check_range("N (steps between walls)", values.get("n", DEFAULT_N), *N_RANGE)
+        n = check_range(N_LABEL, values.get("n", DEFAULT_N), *N_RANGE)  # named as its field is
         m = check_range("M (most walls)", values.get("m", DEFAULT_M), *M_RANGE)
         return setup_id(n, m, seed=seed)
 

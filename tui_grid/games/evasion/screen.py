@@ -90,7 +90,7 @@ class EvasionScreen(MatchScreen[State]):
         self._selected: Wall | None = None
         self._note = ""
         self._note_until = 0.0
-        self.round_scores: list[tuple[int, int | None, int, str]] = []  # (hunter participant, caught_at, steps, reason)
+        self.round_scores: list[tuple[int, int | None, int, int | None]] = []  # (hunter participant, caught_at, steps, seat that forfeited)
         super().__init__(game, loaded, settings, players, rounds, feed=feed)
 
     def make_board_view(self) -> BoardView:
@@ -131,21 +131,37 @@ class EvasionScreen(MatchScreen[State]):
         return f"Evasion {where} · H {self.seat_name(HUNTER)} · P {self.seat_name(PREY)}"
 
     def status_text(self, state: State) -> str:
+        """The most useful parts first, and at 80 columns only what fits: the line is cut
+        at the terminal's edge, which took the distance (found by a new user)."""
         engine = self.engine
         wait = engine.build_wait(state)  # type: ignore[attr-defined]
         (hx, hy), (px, py) = state.hunter, state.prey
         outcome = engine.outcome(state)
-        text = (
-            f"step {state.tick} · walls {len(state.walls)}/{self.config.m}"
-            f" · next wall {'now' if wait == 0 else f'in {wait}'} (N={self.config.n})"
-            f" · dist {math.hypot(px - hx, py - hy):.0f}"
-        )
-        pointer = self.pointer(state)
-        if pointer:
-            text = f"{pointer} · {text}"  # first: the status line is cut at the terminal's edge
-        if outcome.over:
-            text += f" · {outcome.reason}"
-        return text
+        # (text, rank): the lowest ranks go first when the line is too long.
+        parts = [
+            (self.pointer(state), 9),
+            (f"step {state.tick}", 9),
+            ("PAUSED" if self.paused and not self.counting_down else "", 9),  # between rounds too: the next one waits
+            (f"next wall {'now' if wait == 0 else f'in {wait}'}", 8),
+            (f"walls {len(state.walls)}/{self.config.m}", 7),
+            (f"dist {math.hypot(px - hx, py - hy):.0f}", 6),  # the pointer, when shown, says more
+            (f"N={self.config.n}", 2),
+            (outcome.reason if outcome.over else "", 1),  # the message says it too
+        ]
+        return fit([(text, rank) for text, rank in parts if text], self.status_room())
+
+    def on_resize(self) -> None:
+        """The status line fits the new width now, not at the next step (paused, none comes)."""
+        if self.feed is not None:
+            self.show_status()
+
+    def status_room(self) -> int:
+        """Columns the status text may take: the screen's, less the padding and what the
+        shell adds after it (the game id, the speed)."""
+        if not self.is_mounted or self.size.width <= 0:
+            return 10_000
+        tail = len(f"  ·  speed {self.settings.speed}") + (len(self.loaded.game_id) + 5 if self.loaded.game_id else 0)
+        return self.size.width - 2 - tail
 
     def pointer(self, state: State) -> str:
         """Where the other player is when the full-size view has scrolled it off screen:
@@ -210,38 +226,79 @@ class EvasionScreen(MatchScreen[State]):
         result = self.match.score.rounds[-1]
         state = session.state
         hunter = result.seating[HUNTER]
-        self.round_scores.append((hunter, state.caught_at, state.tick, session.outcome.reason))
+        self.round_scores.append((hunter, state.caught_at, state.tick, state.forfeit[0] if state.forfeit else None))
         name = self.match.score.names[hunter]
         if state.caught_at is not None:
             what = f"{name} caught the prey at step {state.caught_at}"
+        elif state.forfeit is not None and state.forfeit[1] == "conceded":
+            seat = state.forfeit[0]
+            who = self.match.score.names[result.seating[seat]]
+            what = f"Round {result.index + 1}: {session.outcome.reason} by {who} at step {state.tick}"
         else:
             what = f"{session.outcome.reason} (step {state.tick})"
+        what = what[:1].upper() + what[1:]  # "you caught" starts the line
         if self.match.finished:
-            self.say(f"{what}. Match over: {self.match_summary()}. esc goes back.")
+            self.say(f"{what}. Match over (esc goes back): {self.match_summary()}.")  # the summary may run past 2 lines
         elif not self.steerable:  # online: the server starts the next round and says when
-            self.say(f"{what}. Round {result.index + 2} swaps the roles.")
+            self.say(f"{what}. So far: {self.match_summary()}. Round {result.index + 2} swaps the roles.")
         else:
-            self.say(f"{what}. enter plays round {result.index + 2}: the roles swap.")
+            self.say(f"{what}. So far: {self.match_summary()}. enter plays round {result.index + 2}: the roles swap.")
         self.query_one("#title").update(self.title_text())
 
     def match_summary(self) -> str:
-        """Each participant's catch time as hunter and the winner: the sooner catch."""
+        """The winner (the sooner catch) first, where the message line may cut it, then
+        each participant's catch time as hunter."""
         names = self.match.score.names
         parts = []
         keys = {}
-        for hunter, caught_at, steps, reason in self.round_scores:
-            parts.append(f"{names[hunter]} caught in {caught_at}" if caught_at is not None else f"{names[hunter]} did not catch ({steps} steps)")
-            keys[hunter] = (0, caught_at) if caught_at is not None else (1, steps)
+        for hunter, caught_at, steps, forfeited in self.round_scores:
+            # A forfeit loses the round (a hunter who conceded at once "won" on the shorter
+            # chase): a prey's counts as caught then, a hunter's as the worst.
+            if forfeited == PREY:
+                parts.append(f"{names[hunter]} caught in {steps} (the prey gave up)")
+                keys[hunter] = (0, steps)
+            elif forfeited == HUNTER:
+                parts.append(f"{names[hunter]} gave up hunting at step {steps}")
+                keys[hunter] = (2, 0)
+            elif caught_at is not None:
+                parts.append(f"{names[hunter]} caught in {caught_at}")
+                keys[hunter] = (0, caught_at)
+            else:
+                parts.append(f"{names[hunter]} did not catch ({steps} steps)")
+                keys[hunter] = (1, steps)
         if len(keys) == 2:
             (a, ka), (b, kb) = keys.items()
             winner = names[a] if ka < kb else names[b] if kb < ka else None
-            parts.append(f"{winner} wins" if winner else "a draw")
+            verdict = "a draw" if winner is None else f"{winner} {'win' if winner == 'you' else 'wins'}"
+            return f"{verdict}: {', '.join(parts)}"
         return ", ".join(parts)
 
     def action_next_round(self) -> None:
+        if self.feed is not None and self.feed.advances and not self.session.over:
+            # The shell says so too, but the next step wiped it at once: the note stays.
+            self.note("The round is still on.")
+            return
         self._selected = None
         super().action_next_round()
         self.query_one("#title").update(self.title_text())
+
+    def action_pause(self) -> None:
+        """As the shell, but a round's verdict stays: the clock resumes after a concede's
+        question (and on space between rounds), and the shell's resume wiped it."""
+        verdict = self.message if self.feed is not None and self.session.over else ""
+        if self.paused:
+            self._note = ""  # resuming: "Paused: ..." goes with the pause
+        super().action_pause()
+        if verdict:
+            self.say(verdict)
+        else:
+            self.show_status()  # PAUSED in the status, or no longer
+
+    def action_step(self) -> None:
+        """One tick, and the round stays paused: say so, or the stopped clock looks hung."""
+        super().action_step()
+        if self.feed is not None and self.steerable and not self.session.over:
+            self.note("Paused: . plays one tick, space resumes.")
 
     # --- keys -----------------------------------------------------------------------------------------
     def _can_play(self, seat: int) -> bool:
@@ -352,4 +409,17 @@ def hint_text(engine: EvasionEngine, state: State, seat: int, action: Any) -> st
         wait = engine.build_wait(state)
         return "hunter: " + (", ".join(parts) if parts else f"no wall yet (wall {'ready' if wait == 0 else f'in {wait}'})")
     velocity = action.velocity or state.prey_velocity
+    if velocity == (0, 0):
+        return f"prey: stay where you are ({PREY_KEY_OF[velocity]})"
     return f"prey: go {DIRECTION_NAMES[velocity]} ({PREY_KEY_OF[velocity]})"
+
+
+def fit(parts: list[tuple[str, int]], room: int) -> str:
+    """The parts joined with ` · `, dropping the lowest ranked (the last of equals) until
+    the line fits in `room` columns; the order stays."""
+    parts = list(parts)
+    while len(parts) > 1 and len(" · ".join(text for text, _ in parts)) > room:
+        lowest = min(rank for _, rank in parts)
+        drop = max(index for index, (_, rank) in enumerate(parts) if rank == lowest)
+        del parts[drop]
+    return " · ".join(text for text, _ in parts)
