@@ -67,7 +67,7 @@ def _loops(nodes):
 def test_solve_record_shape() -> None:
     board, _ = load("doodle-3-ring")
     record = solve_record(board, 10)
-    assert set(record) == {"program", "tokens", "proven_optimal", "seconds"}
+    assert set(record) == {"solvable", "program", "tokens", "proven_optimal", "seconds"}
     assert record["tokens"] == 4 and record["proven_optimal"] is True
     assert parse_program(record["program"]).tokens == 4
 

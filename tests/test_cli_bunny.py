@@ -14,7 +14,7 @@ def test_solve_json_prints_one_line_per_board(capsys) -> None:
     lines = capsys.readouterr().out.splitlines()
     assert len(lines) == 2
     first, second = (json.loads(line) for line in lines)
-    assert list(first) == ["program", "tokens", "proven_optimal", "seconds"]
+    assert list(first) == ["solvable", "program", "tokens", "proven_optimal", "seconds"]
     assert first["program"] == "LOOP{LOOP(7){L F} F}" and first["tokens"] == 5 and first["proven_optimal"] is True
     assert second["tokens"] == 4 and isinstance(second["seconds"], float)
 
@@ -74,3 +74,10 @@ def test_watch_prints_every_step_of_the_run(capsys) -> None:
     steps = [line for line in out.splitlines() if line.startswith("Running: step ")]
     assert [int(line.split()[2].rstrip(",")) for line in steps] == list(range(1, len(steps) + 1))
     assert len(steps) >= 10 and "Complete in 4 tokens" in out
+
+
+def test_a_board_no_program_can_complete_is_not_solvable(tmp_path, capsys) -> None:
+    board = tmp_path / "cut.txt"
+    board.write_text("S##  #\n")
+    assert main(["solve", "bunny", str(board), "--json"]) == 0
+    assert json.loads(capsys.readouterr().out) == {"solvable": False, "program": None, "tokens": None, "proven_optimal": True, "seconds": 0.0}

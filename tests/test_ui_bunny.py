@@ -248,3 +248,15 @@ async def test_w_again_stops_a_watched_run_that_is_still_animating() -> None:
         assert not screen.animating and not screen.watching
         assert message(app) == "Stopped watching." and screen.state.runs == 1
         assert "Complete in 5 tokens" in status(app)
+
+
+async def test_a_board_no_program_can_complete_says_so_at_once(tmp_path) -> None:
+    """Found by a new user: a board with a square no hop reaches opened as if it could be
+    won; `solve --json` said "program": null with "proven_optimal": true and no more."""
+    board = tmp_path / "cut.txt"
+    board.write_text("S##  #\n")
+    app = make_app("bunny", str(board))
+    async with app.run_test(size=(80, 24)) as pilot:
+        await pilot.pause()
+        assert message(app) == "No program can complete this board: 1 square cannot be reached from S (marked)."
+        assert app.screen.view.marked == frozenset({(0, 5)})

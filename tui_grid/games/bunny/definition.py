@@ -17,7 +17,7 @@ from tui_grid.games.bunny.engine import BunnyEngine, BunnyState
 from tui_grid.games.bunny.generator import check, game_id, generate, parse_game_id
 from tui_grid.games.bunny.interpreter import run, run_report
 from tui_grid.games.bunny.program import ProgramError, parse_program
-from tui_grid.games.bunny.solver import Solution, solve
+from tui_grid.games.bunny.solver import Solution, solve, solve_record
 from tui_grid.games.registry import (
     BoardFiles,
     GameDefinition,
@@ -180,13 +180,7 @@ class BunnyGame(BoardFiles, Generated, Solvable, GameDefinition):
     def solve_record(self, engine: BunnyEngine, state: BunnyState | None, control: SearchControl | None = None, **options: Any) -> dict[str, Any]:
         # Anytime: past the time limit (`--time-limit`) the best program found is the answer.
         limit = control.take_time_limit() if control is not None else CLI_TIME_LIMIT
-        found = solve(engine.board, limit, control)
-        return {
-            "program": None if found.program is None else str(found.program),
-            "tokens": found.tokens,
-            "proven_optimal": found.proven_optimal,
-            "seconds": round(found.seconds, 3),
-        }
+        return solve_record(engine.board, limit, control)
 
     def solve_drawing(self, engine: BunnyEngine, state: BunnyState, record: dict[str, Any], control: SearchControl | None = None) -> str:
         if record["program"] is None:

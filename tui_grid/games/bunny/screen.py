@@ -89,6 +89,15 @@ class BunnyScreen(GameScreen[BunnyState]):
     def on_mount(self) -> None:
         # GameScreen.on_mount runs too: Textual calls the handler of every class in the MRO.
         self.panel.show(self)
+        self._say_if_unwinnable()
+
+    def _say_if_unwinnable(self) -> None:
+        """A board with squares no hop reaches opens saying so, those squares marked (found
+        by a new user: it opened as if it could be won)."""
+        cut_off = self.board.unmarked - self.board.reachable()
+        if cut_off:
+            cells = tuple(sorted((pos.row, pos.col) for pos in cut_off))
+            self.say(f"No program can complete this board: {plural(len(cells), 'square')} cannot be reached from S (marked).", cells)
 
     # --- the session ---------------------------------------------------------------------------
     def session_changed(self, session: Any, change: Any) -> None:
@@ -357,6 +366,7 @@ class BunnyScreen(GameScreen[BunnyState]):
     def load_board(self, loaded: Any) -> None:
         super().load_board(loaded)
         self._show_panel()
+        self._say_if_unwinnable()
 
     # --- the hooks ---------------------------------------------------------------------------
     def make_board_view(self) -> BoardView:

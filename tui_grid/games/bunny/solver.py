@@ -791,6 +791,7 @@ def solve_record(board: BunnyBoard, time_limit: float | None = None, control: Se
     """What `tui-grid solve bunny BOARD --json` prints for one board."""
     solution = solve(board, time_limit, control)
     return {
+        "solvable": solution.program is not None,  # as Ice says it (false: some square cannot be reached)
         "program": None if solution.program is None else str(solution.program),
         "tokens": solution.tokens,
         "proven_optimal": solution.proven_optimal,
