@@ -103,8 +103,9 @@ async def test_a_human_plays_the_easy_bot_by_keys(data_dir) -> None:
         assert "green (easy bot) wins" in text and "enter: round 2" in text
         assert screen.view.cell(crash.row, crash.col) == ("X ", "crash")
         await pilot.press("up", "left", "down")  # keys pressed as the cycle crashes...
-        assert message(app) == text  # ...leave the verdict on screen until the next round
-        assert any("enter plays the next one" in str(n.message) for n in app._notifications)
+        verdict = text.splitlines()[0]  # ...leave the verdict on screen until the next round
+        assert message(app) == f"{verdict}\nThe round is over: enter plays the next one."
+        assert not app._notifications  # said in the message line, not as toasts piling up
         await pilot.press("enter")
         await pilot.pause()
         assert screen.match.seating == (1, 0)  # seats swapped: you drive green now
@@ -336,7 +337,12 @@ def test_the_arena_glyphs(data_dir) -> None:
 
 
 def test_snapshot_setup_dialog_80x24(snap_compare, data_dir) -> None:
-    assert snap_compare(make_app("tron", "standard"), terminal_size=(80, 24))
+    async def layout(pilot) -> None:  # type: ignore[no-untyped-def]
+        await pilot.pause()
+        pilot.app.screen.query_one("#start").focus()  # the layout; where focus opens is test_ui_tron_feedback's
+        await pilot.pause()
+
+    assert snap_compare(make_app("tron", "standard"), terminal_size=(80, 24), run_before=layout)
 
 
 def test_snapshot_round_over_80x24(snap_compare, data_dir) -> None:

@@ -22,6 +22,7 @@ from tui_grid.core.match import Match
 from tui_grid.core.players import LOCAL_KINDS, PlayerContext, participant_names
 from tui_grid.core.session import Change, Session
 from tui_grid.games.registry import GameDefinition, LoadedBoard
+from tui_grid.ui.confirm_dialog import ConfirmDialog
 from tui_grid.ui.game_screen import GameScreen, S
 from tui_grid.ui.key_bar import KeyBar
 from tui_grid.ui.keys import ANY_HUMAN, MATCH_COMMON, Key, Keymap, keymap
@@ -254,8 +255,11 @@ class MatchScreen(GameScreen[S]):
         if key.action == "setup" and not self.runs_match:
             return False
         if self.feed is not None and self.session.over:
-            if key.seat is not None or key.common == "hint" or (key.common == "next" and self.match.finished):
+            if key.seat is not None or key.common == "hint":
                 return False
+            if self.match.finished and key.common in ("next", "pause", "step", "faster", "slower"):
+                return False  # no clock left to steer
+
         return super().shows_key(key)
 
     def offers(self, common: str) -> bool:
@@ -312,6 +316,7 @@ class MatchScreen(GameScreen[S]):
     def push_holding_clock(self, screen: Screen[Any], answered: Callable[[Any], None] | None = None) -> None:
         """Open a dialog or help over the match with the clock stopped (where this app
         keeps it), and start it again when it closes; `answered` gets its result first."""
+        counting = self._stop_countdown()  # else "Go!" would start the round under the dialog
         was_running = not self.paused and self.steerable
         if was_running:
             self.action_pause()
@@ -320,10 +325,33 @@ class MatchScreen(GameScreen[S]):
         def closed(result: Any) -> None:
             if answered is not None:
                 answered(result)
-            if was_running and self.feed is feed and self.paused:  # a new match keeps its own clock
+            if self.feed is not feed or not self.paused:  # a new match keeps its own clock
+                return
+            if counting:
+                self._count_down()  # from the top: nobody is caught unready
+            elif was_running:
                 self.action_pause()
 
         self.app.push_screen(screen, closed)
+
+    def action_quit(self) -> None:
+        """q while a human is in a match asks first: a match is not saved, and one key
+        must not end it by a slip (found by a new user)."""
+        if not self._quit_loses_a_match():
+            super().action_quit()
+            return
+
+        def answered(yes: bool) -> None:
+            if yes:
+                self.app.exit_saving()
+
+        score = self.match.score.summary()
+        question = ConfirmDialog("Quit in the middle of the match?", f"A match is not saved: this one ({score}) is lost.", yes="quit", no="play on")
+        self.push_holding_clock(question, answered)
+
+    def _quit_loses_a_match(self) -> bool:
+        """Whether a human is in a match this screen runs, and it is not over."""
+        return self.feed is not None and self.runs_match and self.serves_seat(ANY_HUMAN) and not self.match.finished
 
     def action_pause(self) -> None:
         if self.feed is None:
@@ -334,7 +362,13 @@ class MatchScreen(GameScreen[S]):
         if self._stop_countdown():  # space during the countdown: hold the round until space again
             self.say("Paused: . plays one tick, space resumes.")
             return
+        if self.session.over and self.match.finished:  # a new user saw PAUSED on a finished match
+            self.say("The match is over: its clock has stopped. esc goes back.")
+            return
         self.feed.pause()
+        if self.session.over:  # between rounds: space holds the next one
+            self.say("Held: the next round starts paused; space lets it run." if self.paused else "")
+            return
         self.say("Paused: . plays one tick, space resumes." if self.paused else "")
 
     def action_step(self) -> None:

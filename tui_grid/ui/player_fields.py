@@ -7,10 +7,11 @@ from __future__ import annotations
 
 from typing import Iterator, Sequence, TypeVar
 
+from textual.binding import Binding
 from textual.containers import Horizontal
 from textual.screen import Screen
 from textual.widget import Widget
-from textual.widgets import Button, Input, Select
+from textual.widgets import Input, Select
 
 from tui_grid.core.errors import UsageError
 from tui_grid.core.players import LOCAL_KINDS, Roster, check_player, dialog_choices, join_player, split_player, takes_text
@@ -28,7 +29,7 @@ def player_rows(game: Roster, players: Sequence[str], labels: Sequence[str]) -> 
         yield PlainLabel(label)
         yield Horizontal(
             Select(dialog_choices(game, LOCAL_KINDS), value=kind, allow_blank=False, compact=True, id=f"kind-{index}", classes="kind"),
-            PlainInput(value=command, placeholder="command line, e.g. python3 bot.py", compact=True, id=f"command-{index}", classes="command"),
+            PlainInput(value=command, placeholder="e.g. python3 bot.py", compact=True, id=f"command-{index}", classes="command"),
         )
 
 
@@ -70,11 +71,29 @@ class MatchSetupDialog(FormDialog[T]):
     MatchSetupDialog #keys { width: 1fr; color: $text-muted; }
     """
 
+    BINDINGS = [
+        # Up and down move between fields where the field has no use for them (an open
+        # list keeps its own); a new user's down did nothing.
+        Binding("down", "app.focus_next", "Next field", show=False),
+        Binding("up", "app.focus_previous", "Previous field", show=False),
+    ]
+
     def on_mount(self) -> None:
         # A game's own on_mount and on_select_changed run as well (Textual calls the
         # handlers along the class hierarchy): they add only what is the game's.
         show_command_fields(self, 2)
-        self.query_one("#start", Button).focus()
+        # The first choice, not the Start button: a compact button's focus hardly shows, and
+        # a new user found the dialog deaf to down until tab. Enter still starts from here.
+        self.query_one("#kind-0", Select).focus()
+
+    def action_confirm(self) -> None:
+        """Enter on a closed list: checked after the changes already queued (a field's
+        Changed clears the error line, and must not clear the error this enter shows)."""
+        self.call_later(self._confirm_if_open)
+
+    def _confirm_if_open(self) -> None:
+        if self.is_current:  # a second enter, queued before the first closed the dialog
+            self.confirm()
 
     def on_select_changed(self) -> None:
         self.show_error("")

@@ -42,6 +42,8 @@ from tui_grid.ui.settings import Settings
 
 #: Seconds an external program may take per move in the app, whatever the tick.
 PROGRAM_TIMEOUT = 2.0
+#: The longest command shown as a program seat's name (longer ones go by their file name).
+PROGRAM_NAME_LIMIT = 24
 #: Seconds a builtin bot may run over its thinking time before its seat drives straight on.
 BOT_SLACK = 0.5
 #: Seconds before a match of bots goes on to its next round by itself.
@@ -110,6 +112,7 @@ class TronScreen(MatchScreen[TronState]):
         self._hint_on = False
         self._slow_said = False
         self._auto_timer: Any = None
+        self._verdict = ""  # the last round's "who crashed where", kept on screen until the next round
         self._started = not self.ask_setup
         super().__init__(game, loaded, settings, self.setup.players, self.setup.rounds, feed=feed)
 
@@ -185,6 +188,18 @@ class TronScreen(MatchScreen[TronState]):
         self._slow_said = False
         self.start_clock()
 
+    def participant_names(self) -> list[str]:
+        """A program seat is named by its command when that is short, else by the program's
+        file name: a new user's `[red]nosuchprog[/red]` was "red]" and `sh -c '…'` "sh -c"."""
+        names = super().participant_names()
+        for index, player in enumerate(self.players):
+            command = parse_player(self.game, player).value or ""
+            if is_program(self.game, player) and len(echo(command)) <= PROGRAM_NAME_LIMIT:
+                names[index] = echo(command)
+        if len(set(names)) < len(names):  # two seats of one command: told apart
+            names = [f"{name} ({index + 1})" for index, name in enumerate(names)]
+        return names
+
     def serves_seat(self, seat: int) -> bool:
         """A keyset belongs to a participant, whatever colour they drive; a lone human has
         both."""
@@ -236,11 +251,19 @@ class TronScreen(MatchScreen[TronState]):
         score = self.match.score
         names = {SEAT_NAMES[seat]: score.names[participant] for seat, participant in enumerate(result.seating)}
         reason = session.outcome.reason
-        for agent in self.match.participants:  # the seat is named already: drop the command line
+        commands = {}
+        for index, agent in enumerate(self.match.participants):  # the seat is named already: drop the command line
             label = getattr(agent, "label", "")
             if label:
-                reason = reason.replace(f" ({echo(label)})", "")  # as the agent quoted it
+                quoted = f" ({echo(label)})"  # as the agent quoted it
+                # ...except where it failed to start: then the command is what to fix. Held
+                # out of name_seats, which would name the "red" in "[red]prog".
+                commands[f"\x00{index}\x00"] = f"'{echo(agent.command)}'"
+                reason = reason.replace(f"{quoted} could not start:", f" could not start \x00{index}\x00:")
+                reason = reason.replace(quoted, "")
         line1 = f"Round {result.index + 1}: {name_seats(reason, names)}."
+        for mark, command in commands.items():
+            line1 = line1.replace(mark, command)
         if result.winner is None:
             line1 += " A draw."
         if not self.steerable:  # online: the server starts the next round and says when
@@ -252,7 +275,16 @@ class TronScreen(MatchScreen[TronState]):
         else:
             line2 = f"Score: {self.score_text()}. Round {result.index + 2} in {AUTO_NEXT_SECONDS:g} s (enter now, space holds)."
             self._auto_timer = self.set_timer(AUTO_NEXT_SECONDS, self._auto_next)
+        self._verdict = ""
         self.say(f"{line1}\n{line2}")
+        self._verdict = line1
+
+    def say(self, message: str, cells: tuple[tuple[int, int], ...] = ()) -> None:
+        """Once a round is over its verdict stays on the first line, whatever a key says
+        after it (a new user lost "who crashed where" to space, z or an arrow)."""
+        if self._verdict and self.session.over and not message.startswith(self._verdict):
+            message = f"{self._verdict}\n{message}" if message else self._verdict
+        super().say(message, cells)
 
     def _auto_next(self) -> None:
         self._auto_timer = None
@@ -269,6 +301,9 @@ class TronScreen(MatchScreen[TronState]):
 
     def action_pause(self) -> None:
         super().action_pause()
+        if self.session.over and not self.paused and self._auto_timer is None and not self.match.finished and not self._humans():
+            self._auto_timer = self.set_timer(AUTO_NEXT_SECONDS, self._auto_next)  # let go: the next round comes by itself again
+            self.say(f"Round {self.match.round_index + 1} in {AUTO_NEXT_SECONDS:g} s (enter now, space holds).")
         self.show_status()
 
     # --- keys -------------------------------------------------------------------------------------------
@@ -279,13 +314,13 @@ class TronScreen(MatchScreen[TronState]):
             self.say("No human drives in this match: n sets one up.")
             return
         participant = keyset if len(humans) == 2 else humans[0]
-        if self.session.over:
+        if self.session.over:  # said in the message line, under the verdict: pressed again, nothing piles up
             if not self.steerable:
-                tell(self, "The round is over: the server starts the next one.", timeout=3)
+                self.say("The round is over: the server starts the next one.")
             elif self.match.finished:
-                tell(self, f"The match is over: {self.score_text()}. n: new match.", timeout=3)
+                self.say(f"The match is over: {self.score_text()}. n: new match.")
             else:
-                tell(self, "The round is over: enter plays the next one.", timeout=3)  # the verdict stays
+                self.say("The round is over: enter plays the next one.")
             return
         seat = self.match.seating.index(participant)
         self.session.submit(seat, Direction.from_letter(letter))  # queued: TronEngine.queue_action
@@ -302,8 +337,8 @@ class TronScreen(MatchScreen[TronState]):
         text = "Hint on: ◆ marks where the hard bot would drive you, every tick. h turns it off." if self._hint_on else "Hint off."
         if not self._hint_on:
             self.hint = None
-        if self.session.over:  # keep the round's verdict on screen
-            tell(self, text, timeout=3)
+        if self.session.over:  # the round's verdict stays above it (say)
+            self.say(text)
             return
         self.say(text)
         self._request_hint()
@@ -376,7 +411,7 @@ class TronScreen(MatchScreen[TronState]):
     def status_text(self, state: TronState) -> str:
         index = min(self.match.round_index + (0 if self.session.over else 1), self.rounds)
         parts = [f"round {max(1, index)}/{self.rounds}", f"tick {state.turn}", self.score_text()]
-        if self.paused:
+        if self.paused and not self.match.finished:  # a finished match has no clock to pause
             parts.append("PAUSED")
         return " · ".join(parts)
 

@@ -149,10 +149,16 @@ class TronSetupDialog(MatchSetupDialog[TronSetup | None]):
         self._sync_map_fields()
 
     def _sync_map_fields(self) -> None:
-        """Map fields only for random maps (the command fields are MatchSetupDialog's)."""
+        """Map fields only for random maps, the bots' time only where a bot plays (the
+        command fields are MatchSetupDialog's)."""
         random_map = self.query_one("#board", Select).value != "this"
         for name in ("size", "walls"):
             self.query_one(f"#{name}", Input).disabled = not random_map
+        self.query_one("#time-ms", Input).disabled = not self._bot_plays()
+
+    def _bot_plays(self) -> bool:
+        """Whether a builtin bot is seated: only it has a thinking time to set."""
+        return any(self.query_one(f"#kind-{index}", Select).value in TRON.bot_levels for index in range(2))
 
     def chosen(self) -> TronSetup:
         """The setup as filled in; UsageError names the first bad field."""
@@ -166,5 +172,7 @@ class TronSetupDialog(MatchSetupDialog[TronSetup | None]):
         speed = parse_count("speed", self.query_one("#speed", Input).value.strip())
         if speed > MAX_SPEED:
             raise UsageError(f"speed must be 1 to {MAX_SPEED}, got {speed}")
-        time_ms = parse_count("bot ms/move", self.query_one("#time-ms", Input).value.strip(), 1, 60_000)
+        time_ms = self.setup.time_ms  # no bot plays: a new user was told off for a field that did nothing
+        if self._bot_plays():
+            time_ms = parse_count("bot ms/move", self.query_one("#time-ms", Input).value.strip(), 1, 60_000)
         return TronSetup((players[0], players[1]), board, size, walls, rounds, speed, time_ms)
