@@ -236,6 +236,14 @@ async def test_ctrl_s_never_makes_a_folder_the_player_typed(tmp_path: Path) -> N
     assert not (tmp_path / "nope").exists()
 
 
+async def test_the_file_name_offered_for_a_game_id_does_not_repeat_the_game() -> None:
+    """Found by a new user: 'jimmy-jimmy-10x10-g3-yes-seed42-saved.txt'."""
+    app = make_app("jimmy", "jimmy:10x10:g3:yes#seed42")
+    async with app.run_test(size=(80, 24)) as pilot:
+        await pilot.press("ctrl+s")
+        assert app.screen.query_one("Input").value == "jimmy-10x10-g3-yes-seed42-saved.txt"
+
+
 async def test_moves_after_the_warning_are_warned_about_again(data_dir: Path, monkeypatch) -> None:
     """Told once that the save failed, the player plays on: the next q warns again rather
     than leaving with the newer moves unsaved."""

@@ -33,6 +33,7 @@ class SaveDialog(ModalScreen[Path | None]):
 
     def compose(self) -> ComposeResult:
         name = "".join(ch if ch.isalnum() or ch in "-_" else "-" for ch in self.loaded.name)[:40] or "game"
+        name = name.removeprefix(f"{self.game.key}-") or name  # a game id's name: not 'jimmy-jimmy-10x10-…'
         with Vertical():
             yield Plain(styled((f"Save this {self.game.title} game", "b"), f"  ({plural(len(self.session.log), 'move')})"))
             yield PlainInput(value=f"{self.game.key}-{name}-saved.txt", compact=True, id="path")
