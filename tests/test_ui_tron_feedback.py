@@ -94,6 +94,8 @@ async def test_the_bots_time_is_checked_only_when_a_bot_plays(data_dir) -> None:
         assert "bot ms/move must be a whole number" in str(dialog.query_one("#error").content)
         dialog.query_one("#kind-1", Select).value = "human"
         await pilot.pause()
+        # A button ignores clicks while it still shows the last one (Textual's -active, 0.2 s).
+        assert await until(pilot, lambda: not dialog.query_one("#start").has_class("-active"))
         await pilot.click("#start")
         await pilot.pause()
         screen = app.screen
