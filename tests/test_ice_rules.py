@@ -144,3 +144,18 @@ def test_replay_rejects_impossible_moves() -> None:
         replay(board, "urdlurd")
     with pytest.raises(ValueError):
         replay(board, "uq")
+
+
+def test_a_blocked_slide_says_what_blocks_it() -> None:
+    """Found by a new user: at the map's edge it said "something is in the way"."""
+    from tui_grid.core.engine import IllegalAction
+    from tui_grid.games.ice.engine import IceEngine
+
+    engine = IceEngine(make_board(SPIRAL))
+    with pytest.raises(IllegalAction, match="Can't slide left: the edge of the map is in the way.") as info:
+        engine.step(engine.initial_state(), {0: L})
+    assert info.value.cells == ()
+    at = IceState(Pos(4, 3), 0, 0)  # the obstacle at (4, 4) is right of it
+    with pytest.raises(IllegalAction, match="Can't slide right: an obstacle is in the way.") as info:
+        engine.step(at, {0: R})
+    assert info.value.cells == ((4, 4),)

@@ -33,7 +33,9 @@ class IceEngine(Engine[IceState, Direction]):
         if not cells:
             if is_won(self.board, state):
                 raise IllegalAction("The exit is reached: no more slides.")
-            raise IllegalAction(f"Can't slide {DIRECTION_NAMES[direction]}: something is in the way.")
+            ahead = state.pos.step(direction)
+            what = "the edge of the map" if not self.board.in_bounds(ahead) else "an obstacle"
+            raise IllegalAction(f"Can't slide {DIRECTION_NAMES[direction]}: {what} is in the way.", ((ahead.row, ahead.col),) if self.board.in_bounds(ahead) else ())
         after = IceState(cells[-1], state.moves + 1, state.distance + len(cells))
         frames = tuple(replace(after, pos=cell, distance=state.distance + i + 1) for i, cell in enumerate(cells[:-1]))
         return Step(after, (Event(f"slid {DIRECTION_NAMES[direction]} {len(cells)} tiles", "slide", 0),), frames)
