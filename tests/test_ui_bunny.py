@@ -260,3 +260,17 @@ async def test_a_board_no_program_can_complete_says_so_at_once(tmp_path) -> None
         await pilot.pause()
         assert message(app) == "No program can complete this board: 1 square cannot be reached from S (marked)."
         assert app.screen.view.marked == frozenset({(0, 5)})
+
+
+async def test_a_long_program_shows_the_lines_around_the_cursor_and_its_counts() -> None:
+    """Found by a new user: a 300-token program filled the panel's four lines, and its end,
+    the cursor and the token count were cut off."""
+    app = make_app("bunny", "doodle-4-two-rings")
+    async with app.run_test(size=(80, 24)) as pilot:
+        await pilot.press("left_square_bracket", "2", *["f", "l", "r"] * 40, "right_square_bracket", "f", "f", "f", "f")
+        lines = panel(app).splitlines()
+        assert len(lines) == 4 and lines[0].startswith("… ") and "▏" in lines[2]  # the cursor, at the end
+        assert lines[3].startswith("125 tokens")
+        await pilot.press("home")
+        lines = panel(app).splitlines()
+        assert lines[0].startswith("Program ▏LOOP(2){") and lines[2].endswith(" …") and lines[3].startswith("125 tokens")

@@ -70,17 +70,23 @@ class ProgramPanel(Plain):
         "program--label",
         "program--hint",
     }
+    #: Lines of the panel (its CSS max-height); the program gets what counts and hint leave.
+    LINES = 4
+
     def show(self, screen: Any) -> None:
-        """Drawn from what the screen gives: its draft, the executing token, the counts."""
+        """Drawn from what the screen gives: its draft, the executing token, the counts. A
+        program longer than its lines shows the ones around the cursor (or the token being
+        run), with "…" where lines are left out: found by a new user, whose long program
+        hid its own end, the cursor and the counts."""
         style = self.get_component_rich_style
         draft = screen.draft
-        text = Text(no_wrap=False)
-        text.append("Program ", style("program--label"))
         executing = screen.executing_index()
         counts = screen.loop_counts()
+        pieces: list[Text] = [Text("Program ", style("program--label"))]
+        focus = 0
         depth = 0
         for i, item in enumerate(draft.items):
-            text.append("▏" if i == draft.cursor else " ", style("program--cursor"))
+            piece = Text("▏" if i == draft.cursor else " ", style("program--cursor"))
             if item == CLOSE:
                 depth -= 1
             tile = style(f"program--loop{depth % 3}") if isinstance(item, Open) or item == CLOSE else style("program--op")
@@ -89,17 +95,58 @@ class ProgramPanel(Plain):
             label = item_text(item)
             if i in counts:  # a running loop: which iteration, of how many
                 label = f"LOOP({counts[i]}/{item.count}){{" if item.count is not None else f"LOOP(#{counts[i]}){{"
-            text.append(f" {label} " if not isinstance(item, Open) and item != CLOSE else label, tile)
+            piece.append(f" {label} " if not isinstance(item, Open) and item != CLOSE else label, tile)
             if isinstance(item, Open):
                 depth += 1
+            if i == (executing if executing is not None else draft.cursor):
+                focus = len(pieces)
+            pieces.append(piece)
         if draft.cursor == len(draft.items):
-            text.append("▏", style("program--cursor"))
+            if executing is None:
+                focus = len(pieces)
+            pieces.append(Text("▏", style("program--cursor")))
         if not draft.items:
-            text.append("  (type f l r [ ] to write one)", style("program--label"))
+            pieces.append(Text("  (type f l r [ ] to write one)", style("program--label")))
+        hint = screen.hint_text()
+        room = self.LINES - 1 - (1 if hint else 0)
+        text = Text(no_wrap=True, overflow="ellipsis")
+        for n, line in enumerate(_window(pieces, focus, self._width(), room, style("program--label"))):
+            if n:
+                text.append("\n")
+            text.append_text(line)
         text.append("\n")
         text.append(screen.counts_text(), style("program--label"))
-        hint = screen.hint_text()
         if hint:
             text.append("\n")
             text.append(hint, style("program--hint"))
         self.update(text)
+
+    def _width(self) -> int:
+        """Columns for the program: the panel's content width once laid out, else the
+        screen's less the padding."""
+        width = self.content_size.width or (self.app.size.width - 2 if self.is_attached else 0)
+        return max(20, width)
+
+
+def _window(pieces: list[Text], focus: int, width: int, room: int, label_style: Any) -> list[Text]:
+    """The pieces packed into lines of `width` columns, never splitting one; at most `room`
+    lines, those around the line that holds piece `focus`, "…" where lines are left out."""
+    lines: list[list[Text]] = [[]]
+    used = 0
+    where = 0
+    for index, piece in enumerate(pieces):
+        if lines[-1] and used + piece.cell_len > width:
+            lines.append([])
+            used = 0
+        lines[-1].append(piece)
+        used += piece.cell_len
+        if index == focus:
+            where = len(lines) - 1
+    first = max(0, min(where - room // 2, len(lines) - room))
+    shown = lines[first : first + max(1, room)]
+    out = [Text().join(line) for line in shown]
+    if first > 0:
+        out[0] = Text("… ", label_style) + out[0]
+    if first + len(shown) < len(lines):
+        out[-1] = out[-1] + Text(" …", label_style)
+    return out
