@@ -160,8 +160,10 @@ async def test_board_picker_footer_keys() -> None:
         assert isinstance(app.screen, NewBoardDialog)
         await new_board_by_id(pilot, "ice:14x10:m6#seed42")
         assert isinstance(app.screen, GameScreen) and app.screen.loaded.game_id == "ice:14x10:m6#seed42"
+        assert not [n for n in app._notifications if "Generating" in n.message]  # no toast over the board
         await pilot.press("escape")
         assert app.screen is picker
+        assert "Generating" not in str(picker.query_one("#preview").content)  # the preview is back
         # esc and b: back to the menu.
         await pilot.press("escape")
         assert isinstance(app.screen, MenuScreen)

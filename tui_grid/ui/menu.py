@@ -135,9 +135,18 @@ class BoardPickerScreen(Screen):
     def _new_board_chosen(self, game_id: str | None) -> None:
         if not game_id:
             return
-        tell(self, f"Generating {game_id}…  esc cancels", title="New board", timeout=3)
+        # Said in the preview, not a toast: a toast outlived a quick board and lay over the
+        # next screen (found by a new user); the preview is redrawn once the board is made.
+        self.query_one("#preview", Plain).update(styled((f"Generating {game_id}…", "b"), "\n\nesc cancels"))
         self._cancel = threading.Event()
         self._generate(game_id, self._cancel)
+
+    def _show_highlighted(self) -> None:
+        """The preview of the highlighted entry again, after a board was generated or not."""
+        boards = self.query_one("#boards", OptionList)
+        highlighted = boards.highlighted
+        name = boards.get_option_at_index(highlighted).id if highlighted is not None else None
+        self.query_one("#preview", Plain).update(self._preview(name))
 
     @work(thread=True, exclusive=True, group="generate", exit_on_error=False)
     def _generate(self, game_id: str, cancel: threading.Event) -> None:
@@ -145,15 +154,23 @@ class BoardPickerScreen(Screen):
         try:
             loaded = self.game.load_id(game_id, SearchControl(cancel=cancel, every=256, time_limit=DEFAULT_TIME_LIMIT))
         except OutOfTime as exc:
-            self.app.call_from_thread(tell, self, f"{game_id}: {exc}; try a smaller board or other options", title="Cannot make board", severity="error")
+            self._after_generating(f"{game_id}: {exc}; try a smaller board or other options")
             return
         except Cancelled:
+            self._after_generating()
             return
         except (BoardError, UsageError, ValueError) as exc:
-            self.app.call_from_thread(tell, self, str(exc), title="Cannot make board", severity="error")
+            self._after_generating(str(exc))
             return
+        self._after_generating()
         if not cancel.is_set():
             self.app.call_from_thread(self.app.start_game, self.game, loaded)
+
+    def _after_generating(self, error: str = "") -> None:
+        """From the worker: the preview back, and what went wrong if anything did."""
+        self.app.call_from_thread(self._show_highlighted)
+        if error:
+            self.app.call_from_thread(tell, self, error, title="Cannot make board", severity="error")
 
     def action_back(self) -> None:
         if self._cancel is not None and not self._cancel.is_set() and any(w.is_running for w in self.workers):
