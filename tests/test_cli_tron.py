@@ -191,3 +191,13 @@ def test_boards_lists_the_shipped_tron_boards(capsys) -> None:
     assert main(["boards", "tron"]) == 0
     names = [line.split()[0] for line in capsys.readouterr().out.splitlines()]
     assert {"standard", "pillars", "gen-40x30-w10"} <= set(names)
+
+
+def test_watch_ends_on_the_outcome_not_the_bots_last_move(capsys) -> None:
+    """Found by a new user: `watch tron standard` ended 'The hard bot drives red RIGHT.' right
+    after 'both crash'. A bot plans each move; only a solver's one plan sums up the watch."""
+    assert main(["watch", "tron", "standard", "--delay", "0"]) == 0
+    lines = capsys.readouterr().out.rstrip().splitlines()
+    assert lines[-1].startswith("move ") and "drives" not in lines[-1]
+    assert main(["watch", "ice", "spiral", "--delay", "0"]) == 0
+    assert capsys.readouterr().out.rstrip().splitlines()[-1].startswith("Optimal from here: 6 moves")

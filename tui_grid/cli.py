@@ -651,7 +651,13 @@ def _watch(game: GameDefinition, board_arg: str, delay: float, time_limit: float
     engine, state = game.state_after(loaded)
     session: Session[Any, Any] = Session(engine, start=state, undo=False)
     with stderr_progress(f"planning {loaded.title}", time_limit) as control:
-        agent: PlanAgent[Any, Any] = PlanAgent(lambda engine, state, seat, _: solver.plan(engine, state, seat, control), "solver")
+        plans: list[Any] = []
+
+        def planned(engine: Any, state: Any, seat: int, _: Any) -> Any:
+            plans.append(solver.plan(engine, state, seat, control))
+            return plans[-1]
+
+        agent: PlanAgent[Any, Any] = PlanAgent(planned, "solver")
         session.seat_agent(0, agent)
         states = [state]
         captions = ["start"]
@@ -673,8 +679,11 @@ def _watch(game: GameDefinition, board_arg: str, delay: float, time_limit: float
         except OutOfTime as exc:
             print(f"tui-grid: {loaded.title}: {exc}", file=sys.stderr)
             return EXIT_GAVE_UP
-    message = agent.plan.message if agent.plan is not None else ""
-    captions[-1] += ("\n" if captions[-1] else "") + message
+    # A solver's one plan says what was watched ("Optimal from here: …"); a bot's plans
+    # (a new one each move) say only their move: the last of those is no summary.
+    message = plans[0].message if len(plans) == 1 else ""
+    if message:
+        captions[-1] += ("\n" if captions[-1] else "") + message
     _print_frames(loaded.title, _frames(game, engine, states, captions), delay)
     return 0
 
