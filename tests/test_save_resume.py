@@ -150,3 +150,41 @@ async def test_a_board_opened_by_its_id_or_its_file_shares_one_autosave(tmp_path
         assert len(shipped.screen.session.log) == 1
         await pilot.press("u", "q")  # untouched again: no save of this board is left
     assert list((data_dir / "autosave" / "jimmy").glob("*.txt")) == []
+
+
+async def test_the_picker_opens_a_saved_game_and_says_what_is_wrong_with_a_bad_file(tmp_path, monkeypatch) -> None:
+    """Found by a new user: the app saved games (ctrl+s) but could not open one; only
+    `tui-grid play GAME FILE` could. Remote players are never offered file paths."""
+    from tui_grid.ui.menu import OPEN_FILE
+    from tui_grid.ui.open_dialog import OpenFileDialog
+
+    saved = tmp_path / "spiral-saved.txt"
+    saved.write_text(SPIRAL_SAVED)
+    bad = tmp_path / "bad.txt"
+    bad.write_text(SPIRAL_SAVED.replace("played: u", "played: uq"))
+    app = make_app("ice")
+    async with app.run_test(size=(80, 24)) as pilot:
+        picker = app.screen
+        boards = picker.query_one("#boards")
+        assert boards.get_option_at_index(boards.highlighted).id not in ("__new__", OPEN_FILE)  # a board first
+        boards.highlighted = 1
+        assert boards.get_option_at_index(1).id == OPEN_FILE
+        await pilot.press("enter")
+        dialog = app.screen
+        assert isinstance(dialog, OpenFileDialog)
+        for text, error in ((str(tmp_path / "nope.txt"), f"{tmp_path / 'nope.txt'}: no such file"),
+                            (str(tmp_path), f"{tmp_path} is not a file"),
+                            (str(bad), f"{bad}:4:10: played: step 2 ('q')")):
+            dialog.query_one("#path").value = text
+            await pilot.press("enter")
+            assert app.screen is dialog and str(dialog.query_one("#error").content).startswith(error)
+        dialog.query_one("#path").value = str(saved)
+        await pilot.press("enter")
+        await pilot.pause()
+        screen = app.screen
+        assert isinstance(screen, GameScreen) and len(screen.session.log) == 1  # it goes on from its move
+    monkeypatch.setenv("TUI_GRID_REMOTE", "1")
+    remote = make_app("ice")
+    async with remote.run_test(size=(80, 24)) as pilot:
+        boards = remote.screen.query_one("#boards")
+        assert OPEN_FILE not in [boards.get_option_at_index(i).id for i in range(boards.option_count)]

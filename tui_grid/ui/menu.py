@@ -18,11 +18,12 @@ from tui_grid.core.catalog import BoardEntry
 from tui_grid.core.control import DEFAULT_TIME_LIMIT, Cancelled, OutOfTime, SearchControl
 from tui_grid.core.errors import BoardError, UsageError
 from tui_grid.core.text import clip
-from tui_grid.games.registry import GameDefinition, all_games
+from tui_grid.games.registry import BoardFiles, GameDefinition, LoadedBoard, all_games
 from tui_grid.ui.plain import Plain, option, styled, tell
 
 LOGO = "▀█▀ █ █ ▀█▀   █▀▀ █▀█ ▀█▀ █▀▄\n █  █▄█ ▄█▄   █▄█ █▀▄ ▄█▄ █▄▀"
 NEW_BOARD = "__new__"
+OPEN_FILE = "__open__"
 DEMO = "__demo__"
 ONLINE = "__online__"
 PREVIEW_ROWS, PREVIEW_COLS = 18, 48
@@ -84,6 +85,8 @@ class BoardPickerScreen(Screen):
         yield Plain(f"{self.game.title} — pick a board", id="heading")
         with Horizontal():
             options = [option("＋ new random board…", id=NEW_BOARD)]
+            if self._opens_files():
+                options.append(option("↗ open a file…", id=OPEN_FILE))
             options += [option(clip(entry.title(), LIST_WIDTH - 4), id=name) for name, entry in self.entries.items()]
             yield OptionList(*options, id="boards")
             yield Plain(id="preview")
@@ -91,13 +94,15 @@ class BoardPickerScreen(Screen):
 
     def on_mount(self) -> None:
         boards = self.query_one("#boards", OptionList)
-        boards.highlighted = 1 if self.entries else 0
+        boards.highlighted = boards.option_count - len(self.entries) if self.entries else 0  # the first board
         boards.focus()
 
     def on_option_list_option_highlighted(self, event: OptionList.OptionHighlighted) -> None:
         self.query_one("#preview", Plain).update(self._preview(event.option.id))
 
     def _preview(self, name: str | None) -> Text:
+        if name == OPEN_FILE:
+            return styled("A board file, or a game saved with ctrl+s: it goes on from its last move.")
         if name == NEW_BOARD or name not in self.entries:
             return styled("A new board: choose its options (and a seed), or paste a game id.")
         try:
@@ -120,12 +125,27 @@ class BoardPickerScreen(Screen):
         if event.option.id == NEW_BOARD:
             self.action_new()
             return
+        if event.option.id == OPEN_FILE:
+            from tui_grid.ui.open_dialog import OpenFileDialog
+
+            self.app.push_screen(OpenFileDialog(self.game), self._file_chosen)
+            return
         try:
             loaded = self.game.load(str(self.entries[event.option.id].path))
         except (BoardError, UsageError) as exc:
             tell(self, str(exc), title="Cannot open board", severity="error")
             return
         self.app.start_game(self.game, replace(loaded, name=event.option.id))
+
+    def _opens_files(self) -> bool:
+        """Files by path for a local player only (never a file path for a stranger)."""
+        from tui_grid.core.remote import remote_session
+
+        return isinstance(self.game, BoardFiles) and not remote_session()
+
+    def _file_chosen(self, loaded: LoadedBoard | None) -> None:
+        if loaded is not None:
+            self.app.start_game(self.game, loaded)
 
     def action_new(self) -> None:
         from tui_grid.ui.new_board import NewBoardDialog

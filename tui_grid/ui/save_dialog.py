@@ -37,7 +37,7 @@ class SaveDialog(ModalScreen[Path | None]):
         with Vertical():
             yield Plain(styled((f"Save this {self.game.title} game", "b"), f"  ({plural(len(self.session.log), 'move')})"))
             yield PlainInput(value=f"{self.game.key}-{name}-saved.txt", compact=True, id="path")
-            yield Plain(f"a name alone saves in {_here()}", id="folder")
+            yield Plain(f"a name alone saves in {working_folder()}", id="folder")
             yield Plain(id="error")
             yield Plain(f"enter saves · esc cancels · open it again with tui-grid play {self.game.key} FILE", id="keys")
 
@@ -99,7 +99,7 @@ class SaveDialog(ModalScreen[Path | None]):
         self.dismiss(None)
 
 
-def _here() -> str:
+def working_folder() -> str:
     """The folder a bare file name lands in (the app's working folder), said in the dialog:
     found by a new user, whose save went into the project's checkout unannounced."""
     try:
