@@ -58,7 +58,7 @@ def test_both_enter_the_same_cell_is_a_draw() -> None:
     engine = engine_for(OPEN)
     result = step(engine, engine.initial_state(), R, L)
     assert result.state.outcome.result is Result.DRAW
-    assert "met head-on at (2,3)" in result.state.outcome.reason
+    assert "met head-on at row 3, col 4" in result.state.outcome.reason
     assert [e.kind for e in result.events] == ["draw"]
     assert result.events[0].cells == (Pos(2, 3),)
 
@@ -79,7 +79,7 @@ def test_both_crash_is_a_draw() -> None:
     assert result.state.outcome.result is Result.DRAW
     assert result.state.outcome.winner is None
     texts = [e.text for e in result.events]
-    assert texts == ["red crashed into a wall at (2,0)", "green crashed into a wall at (2,6)"]
+    assert texts == ["red crashed into a wall at row 3, col 1", "green crashed into a wall at row 3, col 7"]
 
 
 def test_crash_into_a_trail_names_whose() -> None:
@@ -87,14 +87,14 @@ def test_crash_into_a_trail_names_whose() -> None:
     state = step(engine, engine.initial_state(), D, L).state  # red (3,2), green (2,3)
     result = step(engine, state, U, R)  # red back into its own trail at (2,2); green onto (2,4): its own trail
     texts = [e.text for e in result.events]
-    assert texts == ["red crashed into its own trail at (2,2)", "green crashed into its own trail at (2,4)"]
+    assert texts == ["red crashed into its own trail at row 3, col 3", "green crashed into its own trail at row 3, col 5"]
     state = step(engine, engine.initial_state(), U, L).state  # red (1,2), green (2,3)
     result = step(engine, state, R, U)  # red onto (1,3) free; green onto (1,3) too: head-on
     assert result.state.outcome.result is Result.DRAW
     state = step(engine, engine.initial_state(), D, D).state  # red (3,2), green (3,4)
     result = step(engine, state, R, U)  # red (3,3) free; green (2,4) its own trail
     assert result.state.outcome.result is Result.WON and result.state.outcome.winner == 0
-    assert result.state.outcome.reason == "green crashed into its own trail at (2,4): red wins"
+    assert result.state.outcome.reason == "green crashed into its own trail at row 3, col 5: red wins"
     state = step(engine, engine.initial_state(), D, L).state  # red (3,2), green (2,3)
     result = step(engine, state, R, D)  # red (3,3); green (3,3): head-on
     assert result.state.outcome.result is Result.DRAW
@@ -108,7 +108,7 @@ def test_crash_into_the_other_trail_and_head() -> None:
     state = step(engine, engine.initial_state(), R, U).state  # red (2,3), green (1,4)
     result = step(engine, state, R, R)  # red into (2,4): green's trail; green to (1,5)
     assert result.state.outcome.winner == 1
-    assert result.events[0].text == "red crashed into green's trail at (2,4)"
+    assert result.events[0].text == "red crashed into green's trail at row 3, col 5"
     state = step(engine, engine.initial_state(), U, U).state  # red (1,2), green (1,4)
     result = step(engine, state, R, U)  # red (1,3) ok; green into the wall
     assert result.state.outcome.winner == 0
@@ -116,7 +116,7 @@ def test_crash_into_the_other_trail_and_head() -> None:
     engine = engine_for(["#######", "#-rg--#", "#-----#", "#######"])
     result = step(engine, engine.initial_state(), R, D)
     assert result.state.outcome.winner == 1
-    assert result.events[0].text == "red crashed into green's head at (1,3)"
+    assert result.events[0].text == "red crashed into green's head at row 2, col 4"
 
 
 def test_off_the_board_crashes() -> None:
@@ -124,7 +124,7 @@ def test_off_the_board_crashes() -> None:
     engine = TronEngine(standard_board())
     result = engine.step(state, {0: U, 1: L})
     assert result.state.outcome.winner == 1
-    assert result.events[0].text == "red drove off the board at (-1,0)"
+    assert result.events[0].text == "red drove off the board from row 1, col 1"
 
 
 def test_a_player_with_no_move_crashes() -> None:

@@ -99,7 +99,7 @@ async def test_a_human_plays_the_easy_bot_by_keys(data_dir) -> None:
         crash = screen.state.crashes[0]
         assert crash is not None and crash.row == 0
         text = message(app)
-        assert "Round 1: red (you) crashed into a wall at (0," in text
+        assert "Round 1: red (you) crashed into a wall at row 1, col" in text
         assert "green (easy bot) wins" in text and "enter: round 2" in text
         assert screen.view.cell(crash.row, crash.col) == ("X ", "crash")
         await pilot.press("up", "left", "down")  # keys pressed as the cycle crashes...

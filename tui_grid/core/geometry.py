@@ -6,6 +6,13 @@ from enum import Enum
 from typing import NamedTuple
 
 
+def cell_name(p: tuple[int, int]) -> str:
+    """A cell the way every message names it: 1-based `row R, col C`, as the coordinates
+    around a board (c) number them (Tron said "(5,9)" from 0 while Jimmy said "row 6,
+    col 10": found by a new user)."""
+    return f"row {p[0] + 1}, col {p[1] + 1}"
+
+
 class Pos(NamedTuple):
     """A cell as (row, col), 0-based from the top-left; a tuple so it hashes fast in searches."""
 

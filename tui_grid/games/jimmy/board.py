@@ -5,7 +5,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 from tui_grid.core.boardfile import BoardText
-from tui_grid.core.geometry import Pos
+from tui_grid.core.geometry import Pos, cell_name
 
 JIMMY = "o"
 GHOST = "g"
@@ -50,11 +50,6 @@ class JimmyBoard:
         return self.width * self.height
 
 
-def human(p: Pos) -> str:
-    """A cell the way messages show it: 1-based `row R, col C`."""
-    return f"row {p[0] + 1}, col {p[1] + 1}"
-
-
 def parse_jimmy(text: BoardText) -> JimmyBoard:
     """Check the rows of a board file and build the board; raises BoardError at the exact cell."""
     rows = [row.rstrip() for row in text.rows]
@@ -75,7 +70,7 @@ def parse_jimmy(text: BoardText) -> JimmyBoard:
                 ghosts.append(Pos(r, c))
             elif ch == JIMMY:
                 if jimmy is not None:
-                    raise text.error(r, c, f"a second Jimmy 'o' (the first is at {human(jimmy)})")
+                    raise text.error(r, c, f"a second Jimmy 'o' (the first is at {cell_name(jimmy)})")
                 jimmy = Pos(r, c)
             elif ch != EMPTY:
                 raise text.error(r, c, f"unknown character {ch!r} (expected o, g, # or .)")

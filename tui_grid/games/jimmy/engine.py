@@ -8,8 +8,8 @@ from dataclasses import replace
 from typing import Sequence
 
 from tui_grid.core.engine import Engine, Event, IllegalAction, Joint, Outcome, PLAYING, Result, Step
-from tui_grid.core.geometry import Direction
-from tui_grid.games.jimmy.board import JimmyBoard, human
+from tui_grid.core.geometry import Direction, cell_name
+from tui_grid.games.jimmy.board import JimmyBoard
 from tui_grid.games.jimmy.rules import JimmyState, Outcome as JimmyOutcome, initial_state, legal_moves, play, step_ghosts
 from tui_grid.core.words import plural
 
@@ -37,7 +37,7 @@ class JimmyEngine(Engine[JimmyState, Direction]):
             target = state.jimmy.step(direction)
             raise IllegalAction(self.refusal(state, direction), (tuple(target),) if self.board.in_bounds(target) else ())
         after = turn.state
-        events = [Event(f"Jimmy went {NAMES[direction]} to {human(after.jimmy)}", "move", 0)]
+        events = [Event(f"Jimmy went {NAMES[direction]} to {cell_name(after.jimmy)}", "move", 0)]
         if after.over:
             events.append(Event(self.outcome(after).reason, after.outcome.value, 0, (tuple(after.jimmy),)))
         return Step(after, tuple(events), (replace(state, ghosts=turn.ghosts_moved),))

@@ -15,8 +15,8 @@ from dataclasses import dataclass
 from enum import Enum
 from typing import Sequence
 
-from tui_grid.core.geometry import DIRECTIONS, Direction, Pos
-from tui_grid.games.jimmy.board import JimmyBoard, human
+from tui_grid.core.geometry import DIRECTIONS, Direction, Pos, cell_name
+from tui_grid.games.jimmy.board import JimmyBoard
 
 
 class Outcome(Enum):
@@ -88,7 +88,7 @@ def _settle(board: JimmyBoard, jimmy: Pos, ghosts: tuple[Pos, ...], visited: fro
     stepped = step_ghosts(ghosts, jimmy)
     for before, after in zip(ghosts, stepped):
         if after == jimmy:
-            return JimmyState(jimmy, stepped, visited, moves, Outcome.CAUGHT, f"caught at {human(jimmy)} by the ghost from {human(before)}")
+            return JimmyState(jimmy, stepped, visited, moves, Outcome.CAUGHT, f"caught at {cell_name(jimmy)} by the ghost from {cell_name(before)}")
     if not open_moves(board, jimmy, visited, stepped):
         return JimmyState(jimmy, stepped, visited, moves, Outcome.CAUGHT, DEAD_END)
     return JimmyState(jimmy, ghosts, visited, moves, Outcome.PLAYING, "")
@@ -125,7 +125,7 @@ def play(board: JimmyBoard, state: JimmyState, direction: Direction) -> Turn | N
     visited = state.visited | {target}
     moves = state.moves + 1
     if board.is_border(target):
-        new = JimmyState(target, stepped, visited, moves, Outcome.ESCAPED, f"escaped at {human(target)}")
+        new = JimmyState(target, stepped, visited, moves, Outcome.ESCAPED, f"escaped at {cell_name(target)}")
     else:
         new = _settle(board, target, stepped, visited, moves)
     return Turn(direction, stepped, new)
@@ -139,6 +139,6 @@ def replay(board: JimmyBoard, path: Sequence[Direction], state: JimmyState | Non
         if turn is None:
             if current.outcome is not Outcome.PLAYING:
                 raise ValueError(f"move {index + 1} ({direction.letter}): the game is already over ({current.outcome.value})")
-            raise ValueError(f"move {index + 1} ({direction.letter}): illegal from {human(current.jimmy)}")
+            raise ValueError(f"move {index + 1} ({direction.letter}): illegal from {cell_name(current.jimmy)}")
         current = turn.state
     return current

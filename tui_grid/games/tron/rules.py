@@ -20,7 +20,7 @@ from __future__ import annotations
 from dataclasses import dataclass, replace
 
 from tui_grid.core.engine import PLAYING, Event, Outcome, Result
-from tui_grid.core.geometry import DIRECTIONS, Direction, Pos
+from tui_grid.core.geometry import DIRECTIONS, Direction, Pos, cell_name
 from tui_grid.games.tron.board import EMPTY, GREEN, RED, WALL, TronBoard
 
 SEAT_NAMES = ("red", "green")
@@ -69,10 +69,6 @@ def initial_state(board: TronBoard) -> TronState:
     return TronState(board.rows, (board.red, board.green))
 
 
-def where(p: tuple[int, int]) -> str:
-    return f"({p[0]},{p[1]})"
-
-
 def toward_center(state: TronState, seat: int) -> Direction:
     """The first move of a seat that gave none: toward the board's centre, along the
     longer axis (horizontal on a tie), preferring a free cell if that one is blocked."""
@@ -98,17 +94,17 @@ def _crash_reason(state: TronState, seat: int, target: Pos) -> str | None:
     """Why moving to `target` crashes (ignoring the other player's move), or None."""
     name = SEAT_NAMES[seat]
     if not (0 <= target.row < state.height and 0 <= target.col < state.width):
-        return f"{name} drove off the board at {where(target)}"
+        return f"{name} drove off the board from {cell_name(state.heads[seat])}"
     ch = state.rows[target.row][target.col]
     if ch == EMPTY:
         return None
     if ch == WALL:
-        return f"{name} crashed into a wall at {where(target)}"
+        return f"{name} crashed into a wall at {cell_name(target)}"
     owner = LETTERS.index(ch)
     if owner == seat:
-        return f"{name} crashed into its own trail at {where(target)}"
+        return f"{name} crashed into its own trail at {cell_name(target)}"
     what = "head" if target == state.heads[owner] else "trail"
-    return f"{name} crashed into {SEAT_NAMES[owner]}'s {what} at {where(target)}"
+    return f"{name} crashed into {SEAT_NAMES[owner]}'s {what} at {cell_name(target)}"
 
 
 def advance(state: TronState, moves: tuple[Direction, Direction]) -> tuple[TronState, tuple[Event, ...]]:
@@ -117,11 +113,11 @@ def advance(state: TronState, moves: tuple[Direction, Direction]) -> tuple[TronS
     reasons = [_crash_reason(state, seat, targets[seat]) for seat in (0, 1)]
     events: list[Event] = []
     if targets[0] == state.heads[1] and targets[1] == state.heads[0]:
-        text = f"red and green swapped cells head-on between {where(state.heads[0])} and {where(state.heads[1])}: both crash"
+        text = f"red and green swapped cells head-on between {cell_name(state.heads[0])} and {cell_name(state.heads[1])}: both crash"
         events.append(Event(text, "draw", None, (state.heads[0], state.heads[1])))
         reasons = [text, text]
     elif targets[0] == targets[1] and reasons[0] is None:
-        text = f"red and green met head-on at {where(targets[0])}: both crash"
+        text = f"red and green met head-on at {cell_name(targets[0])}: both crash"
         events.append(Event(text, "draw", None, (targets[0],)))
         reasons = [text, text]
     else:
