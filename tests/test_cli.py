@@ -289,3 +289,11 @@ def test_a_long_bad_game_id_is_echoed_cut_short(capsys, game) -> None:
     bad = f"{game}:" + "9" * 200
     code, out, err = run(capsys, "play", game, bad)
     assert code == 2 and "game id: '" in err and bad not in err and "…" in err and len(err) < 250
+
+
+@pytest.mark.parametrize("command", ["hint", "watch", "replay", "play", "boards", "demo"])
+def test_every_command_with_its_own_options_has_help(command: str, capsys) -> None:
+    """Found by a new user: `tui-grid hint --help` ended in a StopIteration traceback."""
+    with pytest.raises(SystemExit) as exited:
+        main([command, "--help"])
+    assert exited.value.code == 0 and capsys.readouterr().out.startswith(f"usage: tui-grid {command}")

@@ -222,7 +222,7 @@ def _no_such_command(game: GameDefinition, what: str) -> UsageError:
 
 def _asks_for_help(argv: list[str]) -> bool:
     """`tui-grid solve --help` (no game yet): the command's own help, not an error."""
-    return len(argv) >= 2 and argv[0] in _commands() and argv[1] in ("-h", "--help") and argv[0] not in ("play", "boards", "watch", "replay", "demo")
+    return len(argv) >= 2 and argv[0] in _commands() and argv[1] in ("-h", "--help") and argv[0] not in ("play", "boards", "hint", "watch", "replay", "demo")
 
 
 def _command_help(command: str) -> int:
