@@ -274,3 +274,19 @@ async def test_a_long_program_shows_the_lines_around_the_cursor_and_its_counts()
         await pilot.press("home")
         lines = panel(app).splitlines()
         assert lines[0].startswith("Program ▏LOOP(2){") and lines[2].endswith(" …") and lines[3].startswith("125 tokens")
+
+
+async def test_a_program_typed_after_a_complete_run_is_kept_on_quit(tmp_path) -> None:
+    """Found by a new user: after a solve completed the board, the program typed next was
+    lost on quit (a finished game's autosave is dropped, and Bunny plays on after its end)."""
+    app = make_app("bunny", "doodle-4-two-rings")
+    async with app.run_test(size=(80, 24)) as pilot:
+        await pilot.press("s")
+        await settle(pilot)
+        assert app.screen.session.over
+        await pilot.press("f", "f", "f", "q")
+    again = make_app("bunny", "doodle-4-two-rings")
+    async with again.run_test(size=(80, 24)) as pilot:
+        await pilot.pause()
+        await pilot.press("enter")  # resume
+        assert str(again.screen.draft.program()[0]) == "LOOP{LOOP(7){L F} F} F F F"  # the solved program, then fff

@@ -41,7 +41,9 @@ def save_text(game: Any, loaded: Any, session: Session[Any, Any]) -> str:
 def autosave(game: Any, loaded: Any, session: Session[Any, Any]) -> Path | None:
     """Save a game in progress; drop the save of a game that is over or untouched."""
     path = save_path(game, loaded)
-    if not session.log or session.over:
+    # A game that plays on after its end (Bunny: a shorter program after a complete run)
+    # is kept: a new user's program typed after the solve was lost on quit.
+    if not session.log or (session.over and not session.engine.plays_on_after_end):
         for same in [path, *_same_board(path)]:
             drop(same)
         return None
