@@ -441,3 +441,15 @@ async def test_the_view_keeps_the_human_cycle_on_a_board_larger_than_the_screen(
             await pilot.press("z")
         await pilot.pause()
         assert on_screen(screen.state.heads[human])
+
+
+def test_a_programs_output_in_a_verdict_is_never_rewritten() -> None:
+    """Found by a new user: a program printed '[red]UP[/red]' and the verdict read
+    "green printed '[red (you)]UP[/red]'": the seat naming reached into its output."""
+    from tui_grid.games.tron.screen import name_seats
+
+    reason = "green forfeits: printed '[red]UP[/red] red green', not a move"
+    named = name_seats(reason, {"red": "you", "green": "prog"})
+    assert named == "green (prog) forfeits: printed '[red]UP[/red] red green', not a move"
+    assert name_seats("red crashed into green's trail: green wins", {"red": "you", "green": "easy bot"}) == \
+        "red (you) crashed into green's trail: green (easy bot) wins"

@@ -74,7 +74,10 @@ def name_seats(reason: str, names: dict[str, str]) -> str:
         done.add(seat)
         return f"{seat} ({names[seat]})"
 
-    return re.sub(r"\b(red|green)\b(?!')", name, reason)
+    # What follows "forfeits: " is the player's own output, quoted: never rewritten (a
+    # program that printed "[red]UP" had "(you)" put into its output).
+    ours, marker, theirs = reason.partition(" forfeits: ")
+    return re.sub(r"\b(red|green)\b(?!')", name, ours) + marker + theirs
 
 
 class TronScreen(MatchScreen[TronState]):
