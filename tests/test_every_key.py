@@ -742,8 +742,14 @@ async def test_every_key_of_the_tron_bar(data_dir: Path) -> None:
         # ? Help.
         await help_then_close(pilot, screen)
 
-        # esc Back: to the boards.
+        # esc Back: a match with a human in it asks first (it is not saved); yes: to the boards.
         await pilot.press("escape")
+        assert isinstance(app.screen, ConfirmDialog) and "Leave the match?" in str(app.screen.query_one("#question").content)
+        await pilot.press("n")
+        await pilot.pause()
+        assert app.screen is screen
+        await pilot.press("escape", "y")
+        await pilot.pause()
         assert isinstance(app.screen, BoardPickerScreen)
 
 

@@ -349,6 +349,22 @@ class MatchScreen(GameScreen[S]):
         question = ConfirmDialog("Quit in the middle of the match?", f"A match is not saved: this one ({score}) is lost.", yes="quit", no="play on")
         self.push_holding_clock(question, answered)
 
+    def action_back(self) -> None:
+        """esc asks as q does while a human is in a match: it threw the match away unasked
+        (found by a new user)."""
+        if not self._quit_loses_a_match():
+            super().action_back()
+            return
+        leave = super().action_back
+
+        def answered(yes: bool) -> None:
+            if yes:
+                leave()
+
+        score = self.match.score.summary()
+        question = ConfirmDialog("Leave the match?", f"A match is not saved: this one ({score}) is lost.", yes="leave", no="play on")
+        self.push_holding_clock(question, answered)
+
     def _quit_loses_a_match(self) -> bool:
         """Whether a human is in a match this screen runs, and it is not over."""
         return self.feed is not None and self.runs_match and self.serves_seat(ANY_HUMAN) and not self.match.finished
