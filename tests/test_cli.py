@@ -297,3 +297,11 @@ def test_every_command_with_its_own_options_has_help(command: str, capsys) -> No
     with pytest.raises(SystemExit) as exited:
         main([command, "--help"])
     assert exited.value.code == 0 and capsys.readouterr().out.startswith(f"usage: tui-grid {command}")
+
+
+def test_a_file_of_another_game_says_which_game_it_is(capsys, tmp_path) -> None:
+    """Found by a new user: an Ice save opened as Tron said "unknown character 'x'"."""
+    path = tmp_path / "ice-saved.txt"
+    path.write_text("game: ice\ntitle: x\n---\nS  E\n")
+    code, out, err = run(capsys, "play", "tron", str(path))
+    assert code == 2 and err.strip() == f"tui-grid: error: {path}:1:7: this file is an ice game, not a tron one: open it as ice"

@@ -191,6 +191,10 @@ class BoardFiles(ABC):
         return self.loaded_from_text(text, arg)
 
     def loaded_from_text(self, text: BoardText, arg: str = "") -> LoadedBoard:
+        other = text.meta.get("game", self.key)
+        if other != self.key:  # found by a new user: an ice save opened as Tron said 'unknown character'
+            raise BoardError(text.source, text.meta_lines.get("game", 1), text.meta_columns.get("game", 1),
+                             f"this file is {article(echo(other))} game, not {article(self.key)} one: open it as {echo(other)}")
         board = self.parse(text)
         name = arg if arg == "-" else re.sub(r"\.txt$", "", (arg or text.source).rsplit("/", 1)[-1])
         meta = dict(text.meta)
