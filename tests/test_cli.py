@@ -281,6 +281,8 @@ def test_a_game_named_with_help_says_what_it_can_do(capsys) -> None:
     assert "  bot " in out and "  match " in out and "  hint " in out
     code, out, err = run(capsys, "tron")
     assert code == 2 and "its commands: bot, match (and play, boards, solve, hint, watch" in err
+    code, out, err = run(capsys, "evasion", "--help")  # only what it can do: it has no solver
+    assert code == 0 and "  serve " in out and "  play " in out and "solve" not in out and "hint" not in out
 
 
 @pytest.mark.parametrize("game", ["ice", "jimmy", "bunny", "tron"])

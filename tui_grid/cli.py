@@ -200,15 +200,20 @@ SHARED_COMMANDS = (
 )
 
 
+def _shared_commands(game: GameDefinition) -> list[tuple[str, str]]:
+    """The shared commands this game can do (Evasion's help listed solve, which it refuses)."""
+    needs = {"boards": BoardFiles, "replay": BoardFiles, "solve": Solvable, "hint": Solvable, "watch": Solvable, "generate": Generated}
+    return [(name, text) for name, text in SHARED_COMMANDS if name not in needs or isinstance(game, needs[name])]
+
+
 def _game_help(game: GameDefinition) -> int:
     """`tui-grid tron --help`: what the game can do (it was an error: "needs a command")."""
-    rows = [(verb.name, verb.help) for verb in game.verbs()] + list(SHARED_COMMANDS)
+    rows = [(verb.name, verb.help) for verb in game.verbs()] + _shared_commands(game)
     width = max(len(name) for name, _ in rows)
     print(f"usage: tui-grid {game.key} COMMAND ...   (or tui-grid COMMAND {game.key} ...)\n")
     print(f"{game.title}: {game.tagline}\n\ncommands (tui-grid {game.key} COMMAND --help for each one's options):")
     for name, text in rows:
         print(f"  {name:<{width}}  {text}")
-    print("\nNot every game has a solver: a command it cannot do says so.")
     return 0
 
 
@@ -216,7 +221,7 @@ def _no_such_command(game: GameDefinition, what: str) -> UsageError:
     """What a game can do, when asked for what it cannot: its own commands and the shared
     ones (`tui-grid run ice` said "its commands: none", though ice solves and generates)."""
     own = ", ".join(verb.name for verb in game.verbs())
-    shared = ", ".join(name for name, _ in SHARED_COMMANDS)
+    shared = ", ".join(name for name, _ in _shared_commands(game))
     return UsageError(f"{what}; its commands: {own or 'none of its own'} (and {shared})")
 
 
