@@ -290,3 +290,14 @@ async def test_a_program_typed_after_a_complete_run_is_kept_on_quit(tmp_path) ->
         await pilot.pause()
         await pilot.press("enter")  # resume
         assert str(again.screen.draft.program()[0]) == "LOOP{LOOP(7){L F} F} F F F"  # the solved program, then fff
+
+
+async def test_after_the_end_bunny_names_its_own_restart_key(tmp_path) -> None:
+    """Found by a new user: "r restarts" in Bunny, where r types the R token (ctrl+r restarts)."""
+    board = tmp_path / "cut.txt"
+    board.write_text("S##  #\n")
+    app = make_app("bunny", str(board))
+    async with app.run_test(size=(80, 24)) as pilot:
+        await pilot.press("w")
+        await settle(pilot)
+        assert message(app).endswith("ctrl+r restarts · n makes a new board."), message(app)

@@ -274,7 +274,7 @@ class GameScreen(Screen, Generic[S]):
             for step in change.steps:
                 frames.extend(thin_frames(list(step.frames)))
                 frames.append(step.state)
-            self.message = messages.after_game(self.session) if over else ""
+            self.message = self.next_steps() if over else ""
             self._marked = frozenset(cell for event in change.events for cell in event.cells)
             self._run_frames(frames, change.state)
             self._watch_moved()
@@ -296,7 +296,7 @@ class GameScreen(Screen, Generic[S]):
         self.cancel_quiet()
         self._finish_animation()
         if self.session.over:
-            self.say(messages.game_over(self.session))
+            self.say(messages.game_over(self.session, self.restart_key()))
             return
         reason = self.session.submit(seat, self.engine.decode_action(text))
         if reason and reason != self.message:  # a refusal the session reported is already shown, with its cell
@@ -502,7 +502,7 @@ class GameScreen(Screen, Generic[S]):
 
     def _refuse_when_over(self) -> bool:
         if self.session.over and not self.engine.plays_on_after_end:
-            self.say(messages.game_over(self.session))
+            self.say(messages.game_over(self.session, self.restart_key()))
             return True
         return False
 
@@ -530,7 +530,7 @@ class GameScreen(Screen, Generic[S]):
         if state != self.state:
             return
         if not plan.actions:
-            self.say(f"{plan.message or 'The solver has no move from here.'} {messages.next_steps(self.session)}.")
+            self.say(f"{plan.message or 'The solver has no move from here.'} {self.next_steps()}.")
             return
         seat = self.hint_seat()
         try:
@@ -580,7 +580,7 @@ class GameScreen(Screen, Generic[S]):
         self._watched_until = self.state  # what is still animating is the watch's (see action_watch)
         self._stop_watching()
         if message.reason:
-            self.say(f"{message.reason} {messages.next_steps(self.session)}.")
+            self.say(f"{message.reason} {self.next_steps()}.")
         self.show_status()
 
     def _watch_moved(self) -> None:
@@ -768,6 +768,14 @@ class GameScreen(Screen, Generic[S]):
 
     def focus_of(self, state: S) -> Pos | None:
         return None
+
+    def restart_key(self) -> str:
+        """The key this game restarts with, as the key bar shows it."""
+        return next((key.bar_key for key in self.KEYMAP.keys if key.common == "restart"), "r")
+
+    def next_steps(self) -> str:
+        """What the player can do after the game ended, in this game's keys."""
+        return messages.next_steps(self.session, self.restart_key())
 
     def legend(self) -> str:
         """A line under the board naming the glyphs."""

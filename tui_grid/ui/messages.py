@@ -7,20 +7,17 @@ from typing import Any
 from tui_grid.core.session import Session
 
 
-def next_steps(session: Session[Any, Any]) -> str:
-    """What the player can do after the game ended: only what this session offers."""
+def next_steps(session: Session[Any, Any], restart_key: str = "r") -> str:
+    """What the player can do after the game ended: only what this session offers, with
+    the game's own restart key (Bunny's is ctrl+r: r types a token there)."""
     options = []
     if session.can_undo:
         options.append("u undoes")
     if session.undo_allowed:
-        options.append("r restarts")
+        options.append(f"{restart_key} restarts")
     options.append("n makes a new board")
     return " · ".join(options)
 
 
-def game_over(session: Session[Any, Any]) -> str:
-    return f"{session.outcome.reason}. {next_steps(session)}."
-
-
-def after_game(session: Session[Any, Any]) -> str:
-    return next_steps(session)
+def game_over(session: Session[Any, Any], restart_key: str = "r") -> str:
+    return f"{session.outcome.reason}. {next_steps(session, restart_key)}."

@@ -13,7 +13,6 @@ from tui_grid.games.ice.engine import DIRECTION_NAMES
 from tui_grid.games.ice.rules import IceState, slide_cells
 from tui_grid.games.ice.solver import solve
 from tui_grid.ui.board_view import BoardView
-from tui_grid.ui import messages
 from tui_grid.ui.game_screen import GameScreen, Hint
 from tui_grid.ui.keys import arrow_moves, keymap
 from tui_grid.core.words import plural
@@ -108,7 +107,7 @@ class IceScreen(GameScreen[IceState]):
 
         def said(reachable: bool) -> None:
             if not reachable and self.state == state and len(self.session.log) == log:
-                self.say(f"The exit can no longer be reached from here: {messages.next_steps(self.session)}.")
+                self.say(f"The exit can no longer be reached from here: {self.next_steps()}.")
 
         self.run_in_worker("Checking the exit", lambda control: solve(board, state.pos, control) is not None, said, quiet=True)
 
@@ -124,16 +123,16 @@ class IceScreen(GameScreen[IceState]):
             best = len(plan.actions)
             distance = self.engine.replay([{0: a} for a in plan.actions], start)[-1].distance
             if (final.moves, final.distance) == (best, distance):
-                self.say_after_animation(f"Optimal: no route has fewer moves, or as few moves and less distance. {messages.after_game(self.session)}")
+                self.say_after_animation(f"Optimal: no route has fewer moves, or as few moves and less distance. {self.next_steps()}")
             else:
                 route = short_route("".join(a.letter for a in plan.actions))
-                self.say_after_animation(f"The optimal route takes {plural(best, 'move')}, distance {distance} ({route}). {messages.after_game(self.session)}")
+                self.say_after_animation(f"The optimal route takes {plural(best, 'move')}, distance {distance} ({route}). {self.next_steps()}")
 
         self.run_in_worker("Checking the route", lambda control: self.find_plan(start, control), verdict)
 
     def hint_from_plan(self, state: IceState, plan: Plan[Any]) -> Hint:
         if not plan.actions:
-            return Hint(f"{plan.message} {messages.next_steps(self.session)}.")
+            return Hint(f"{plan.message} {self.next_steps()}.")
         first = plan.actions[0]
         cells = slide_cells(self.board, state.pos, first)
         marks = {cell: (ARROWS[first], "hint") for cell in cells[:-1]}
