@@ -41,9 +41,10 @@ def test_ice_300x300_whole_board_80x24(snap_compare) -> None:
 
 
 def test_jimmy_half_blocks_no_color_80x24(snap_compare, monkeypatch) -> None:
-    """Without colour the half-block zoom still shows Jimmy and the ghosts as glyphs."""
+    """Without colour the blocks still show Jimmy and the ghosts as glyphs (z skips half
+    blocks there: from narrow cells it goes to the whole board)."""
     monkeypatch.setenv("NO_COLOR", "1")
-    assert snap_compare(make_app("jimmy", "jimmy:40x40:g6:any#seed3"), terminal_size=(80, 24), press=["z", "z"])
+    assert snap_compare(make_app("jimmy", "jimmy:40x40:g6:any#seed3"), terminal_size=(80, 24), press=["z"])
 
 
 def test_jimmy_half_blocks_16_colours_80x24(snap_compare, monkeypatch) -> None:
@@ -53,7 +54,7 @@ def test_jimmy_half_blocks_16_colours_80x24(snap_compare, monkeypatch) -> None:
 
 def test_ice_whole_board_no_color_80x24(snap_compare, monkeypatch) -> None:
     monkeypatch.setenv("NO_COLOR", "1")
-    assert snap_compare(make_app("ice", "ice:300x300:m3#seed7"), terminal_size=(80, 24), press=["z", "z"])
+    assert snap_compare(make_app("ice", "ice:300x300:m3#seed7"), terminal_size=(80, 24), press=["z"])
 
 
 def _board_text(app) -> str:  # type: ignore[no-untyped-def]
@@ -154,3 +155,17 @@ async def test_zoom_skips_a_whole_board_that_is_half_blocks_and_coords_say_where
         await pilot.press("z")
         await pilot.press("c", "c")
         assert screen.message == "Row and column numbers shown."
+
+
+async def test_without_colour_z_never_picks_half_blocks(monkeypatch) -> None:
+    """Found by a new user: README says no half blocks without colour, and z still went there."""
+    from tui_grid.ui.board_view import Zoom
+
+    monkeypatch.setenv("NO_COLOR", "1")
+    app = make_app("ice", "spiral")
+    async with app.run_test(size=(80, 24)) as pilot:
+        seen = []
+        for _ in range(8):
+            await pilot.press("z")
+            seen.append(app.screen.view.zoom)
+        assert Zoom.HALF not in seen and {Zoom.HUGE, Zoom.LARGE, Zoom.WIDE, Zoom.NARROW} <= set(seen)

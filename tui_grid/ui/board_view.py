@@ -222,11 +222,15 @@ class BoardView(ScrollView, can_focus=False):
     def cycle_zoom(self) -> Zoom:
         """The next zoom level after the current one, round and round; the whole board is
         skipped where it would draw what half blocks draw (a board that fits in them:
-        found by a new user, for whom that press changed nothing)."""
+        found by a new user, for whom that press changed nothing), and half blocks
+        without colour."""
         view = self.scrollable_content_region.size
         index = ZOOM_ORDER.index(self.zoom)
+        no_color = self.app.no_color
         for step in range(1, len(ZOOM_ORDER) + 1):
             zoom = ZOOM_ORDER[(index + step) % len(ZOOM_ORDER)]
+            if zoom is Zoom.HALF and no_color:
+                continue  # without colour a half block cannot say which of its rows a glyph is on
             if zoom is not Zoom.WHOLE or self._block_in(zoom, view) > 1:
                 break
         self.zoom_choice = zoom
