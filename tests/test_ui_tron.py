@@ -405,6 +405,7 @@ async def test_a_round_with_a_human_starts_after_a_countdown(data_dir, monkeypat
         screen = app.screen
         await pilot.pause()
         assert screen.paused and screen.counting_down and "Get ready: 3" in message(app)
+        assert "PAUSED" not in status(app)  # held for the countdown, not paused by anyone
         assert screen.tick_seconds() == pytest.approx(0.4)  # a human drives: 2.5 ticks a second at speed 5
         screen._countdown_tick()
         assert "Get ready: 2" in message(app) and screen.session.state.turn == 0
@@ -417,6 +418,9 @@ async def test_a_round_with_a_human_starts_after_a_countdown(data_dir, monkeypat
         assert screen.paused and screen.counting_down and screen.session.state.turn == 0
         await pilot.press("space")  # space during the countdown holds the round
         assert screen.paused and not screen.counting_down and "space resumes" in message(app)
+        await pilot.press("space")  # ...and space again counts down afresh (it started at once)
+        assert screen.paused and screen.counting_down and "Get ready: 3" in message(app)
+        assert screen.session.state.turn == 0
 
 
 async def test_the_view_keeps_the_human_cycle_on_a_board_larger_than_the_screen(data_dir) -> None:

@@ -180,9 +180,10 @@ class MatchScreen(GameScreen[S]):
     def _count_down(self) -> None:
         """3, 2, 1 on screen, a second each, then the clock runs: nobody is caught unready."""
         self._stop_countdown()
+        self._countdown_held = False
         self._countdown_left = self.settings.countdown
-        self.say(f"Get ready: {self._countdown_left}…")
         self._countdown_timer = self.set_interval(self.COUNTDOWN_BEAT, self._countdown_tick)
+        self.say(f"Get ready: {self._countdown_left}…")  # counting down already: the status knows
 
     def _countdown_tick(self) -> None:
         self._countdown_left -= 1
@@ -376,7 +377,14 @@ class MatchScreen(GameScreen[S]):
             self.say("The server keeps the clock: an online match cannot be paused.")
             return
         if self._stop_countdown():  # space during the countdown: hold the round until space again
+            self._countdown_held = True
             self.say("Paused: . plays one tick, space resumes.")
+            return
+        if getattr(self, "_countdown_held", False) and self.paused and not self.session.over:
+            # ...and space again counts down afresh: it started the round at once, no "Go!"
+            # (found by a new user)
+            self._countdown_held = False
+            self._count_down()
             return
         if self.session.over and self.match.finished:  # a new user saw PAUSED on a finished match
             self.say("The match is over: its clock has stopped. esc goes back.")

@@ -414,7 +414,9 @@ class TronScreen(MatchScreen[TronState]):
     def status_text(self, state: TronState) -> str:
         index = min(self.match.round_index + (0 if self.session.over else 1), self.rounds)
         parts = [f"round {max(1, index)}/{self.rounds}", f"tick {state.turn}", self.score_text()]
-        if self.paused and not self.match.finished:  # a finished match has no clock to pause
+        # A finished match has no clock to pause; a countdown holds it without a pause (found
+        # by a new user: PAUSED above every "Get ready", as Evasion never said).
+        if self.paused and not self.match.finished and not self.counting_down:
             parts.append("PAUSED")
         return " · ".join(parts)
 
