@@ -81,3 +81,18 @@ def test_a_board_no_program_can_complete_is_not_solvable(tmp_path, capsys) -> No
     board.write_text("S##  #\n")
     assert main(["solve", "bunny", str(board), "--json"]) == 0
     assert json.loads(capsys.readouterr().out) == {"solvable": False, "program": None, "tokens": None, "proven_optimal": True, "seconds": 0.0}
+
+
+def test_a_run_stopped_by_the_step_limit_says_so(capsys) -> None:
+    """Found by a new user: a run cut at 200,000 steps said "Running: step 200000" (CLI) or
+    "Not complete … after 200000 steps" (app), as if it had ended."""
+    from tui_grid.games.bunny.engine import BunnyEngine
+    from tui_grid.games.bunny.program import parse_program
+    from tui_grid.games.registry import get_game
+
+    nested = "[3f" * 30 + "]" * 30
+    assert main(["run", "bunny", "doodle-6-halo", "--program", nested]) == 1
+    assert "Stopped at the limit of 200,000 steps a run may take:" in capsys.readouterr().out
+    engine = BunnyEngine(get_game("bunny").load("doodle-6-halo").board)
+    step = engine.step(engine.initial_state(), {0: parse_program(nested)})
+    assert step.state.summary().startswith("Stopped at the limit of 200,000 steps")

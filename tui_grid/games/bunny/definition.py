@@ -12,6 +12,7 @@ from tui_grid.core.boardfile import BoardText
 from tui_grid.core.control import SearchControl
 from tui_grid.core.engine import Plan
 from tui_grid.core.errors import UsageError
+from tui_grid.core.words import plural
 from tui_grid.games.bunny.board import BunnyBoard, draw, parse_bunny
 from tui_grid.games.bunny.engine import BunnyEngine, BunnyState
 from tui_grid.games.bunny.generator import check, game_id, generate, parse_game_id
@@ -189,7 +190,7 @@ class BunnyGame(BoardFiles, Generated, Solvable, GameDefinition):
         program = parse_program(record["program"])
         result = run(engine.board, program)
         proof = "proven optimal" if record["proven_optimal"] else "best found, not proven"
-        head = f"{record['program']}\n{record['tokens']} tokens, {proof} ({record['seconds']:g} s)"
+        head = f"{record['program']}\n{plural(record['tokens'], 'token')}, {proof} ({record['seconds']:g} s)"
         return head + "\n" + draw(engine.board, result.marks, (result.pos, result.heading))
 
     def plan(self, engine: BunnyEngine, state: BunnyState, seat: int, control: SearchControl) -> Plan:

@@ -40,7 +40,7 @@ from tui_grid.core.words import plural
 from tui_grid.games.bunny.board import EAST, BunnyBoard, draw
 from tui_grid.games.bunny.interpreter import (
     COMPLETE,
-    FINISHED,
+    LIMIT,
     MAX_RUN_STEPS,
     RUNNING,
     Runner,
@@ -150,8 +150,8 @@ class BunnyEngine(Engine[BunnyState, Action]):
                 if len(frames) >= 4 * MAX_FRAMES:
                     frames = frames[1::2]
                     stride *= 2
-        if runner.status == RUNNING:
-            runner.status = FINISHED
+        if runner.status == RUNNING:  # still running at the step limit
+            runner.status = LIMIT
         final = self._snapshot(runner, program, runs, runner.status)
         if frames:
             frames.pop()  # the last frame is the final state itself

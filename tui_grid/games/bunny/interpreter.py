@@ -21,7 +21,7 @@ nothing), so `LOOP(1000000000){F R}` runs in a moment. `steps` still counts them
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from typing import Iterator
 
 from tui_grid.core.geometry import Pos
@@ -33,6 +33,9 @@ RUNNING = "running"
 COMPLETE = "complete"
 STUCK = "stuck"
 FINISHED = "finished"
+#: Stopped by the step limit (MAX_RUN_STEPS) while it still ran: said as such, never as a
+#: program that ended (found by a new user: "Not complete … after 200000 steps").
+LIMIT = "limit"
 
 #: Finite loops with more iterations than this remember iteration starts to fast-forward.
 FAST_FORWARD_FROM = 16
@@ -199,6 +202,8 @@ def outcome_line(status: str, tokens: int, steps: int, left: int) -> str:
         return f"Not complete: {left_text} left after {step_text}"
     if status == RUNNING:
         return f"Running: step {steps}, {left_text} left"
+    if status == LIMIT:
+        return f"Stopped at the limit of {MAX_RUN_STEPS:,} steps a run may take: {left_text} left"
     return f"Stopped after {step_text}: {left_text} left"
 
 
@@ -218,6 +223,8 @@ def run_report(board: BunnyBoard, program_text: str) -> tuple[str, RunResult]:
     its column)."""
     program = parse_program(program_text)
     result = run(board, program, MAX_RUN_STEPS)
+    if result.status == RUNNING:
+        result = replace(result, status=LIMIT)
     heading = HEADING_NAMES[result.heading]
     head = f"{program}\n{describe(result, program.tokens)}; the bunny is at row {result.pos.row + 1}, column {result.pos.col + 1}, facing {heading}."
     return head + "\n" + draw(board, result.marks, (result.pos, result.heading)), result
