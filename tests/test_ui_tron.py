@@ -457,3 +457,15 @@ def test_a_programs_output_in_a_verdict_is_never_rewritten() -> None:
     assert named == "green (prog) forfeits: printed '[red]UP[/red] red green', not a move"
     assert name_seats("red crashed into green's trail: green wins", {"red": "you", "green": "easy bot"}) == \
         "red (you) crashed into green's trail: green (easy bot) wins"
+
+
+async def test_a_long_board_id_never_hides_who_plays(data_dir) -> None:
+    """Found by a new user: a 200-digit seed filled the title line; the players were gone."""
+    remember(data_dir, players=["human", "easy"], rounds=1)
+    game_id = "tron:15x15:w12#seed" + "9" * 200
+    app = make_app("tron", game_id)
+    async with app.run_test(size=(80, 24)) as pilot:
+        await pilot.pause()
+        screen = next(s for s in app.screen_stack if isinstance(s, TronScreen))
+        title = str(screen.query_one("#title").content)
+        assert len(title) < 100 and "R you  vs  G easy bot" in title and "…" in title

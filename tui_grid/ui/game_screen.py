@@ -82,7 +82,7 @@ class GameScreen(Screen, Generic[S]):
     KEYMAP: ClassVar[Keymap] = keymap(())
     DEFAULT_CSS = """
     GameScreen { layout: vertical; }
-    GameScreen #title { height: 1; padding: 0 1; background: $primary-muted; text-style: bold; }
+    GameScreen #title { height: 1; padding: 0 1; background: $primary-muted; text-style: bold; text-wrap: nowrap; text-overflow: ellipsis; }
     GameScreen #status { height: auto; max-height: 3; padding: 0 1; background: $surface; }
     GameScreen #legend { height: auto; max-height: 2; padding: 0 1; color: $text-muted; text-align: center; }
     GameScreen #message { height: 2; padding: 0 1; color: $text-muted; }

@@ -21,7 +21,7 @@ from tui_grid.core.control import SearchControl
 from tui_grid.core.errors import BoardError, UsageError
 from tui_grid.core.geometry import Direction, Pos
 from tui_grid.core.live import MatchFeed
-from tui_grid.core.text import echo
+from tui_grid.core.text import clip, echo
 from tui_grid.core.players import LOCAL_KINDS, PlayerContext, is_program, parse_player
 from tui_grid.games.registry import GameDefinition, LoadedBoard
 from tui_grid.games.tron.engine import TronEngine
@@ -393,9 +393,10 @@ class TronScreen(MatchScreen[TronState]):
         super().redraw()
         red, green = (self.match.seating[0], self.match.seating[1])
         names = self.match.score.names
-        title = f"Tron — {self.loaded.title}  ·  R {names[red]}  vs  G {names[green]}"
+        # The board's name cut short, so a long one never hides who plays (found by a new user).
+        title = f"Tron — {clip(self.loaded.title, 32)}  ·  R {names[red]}  vs  G {names[green]}"
         if self.loaded.game_id and self.loaded.game_id != self.loaded.title:
-            title += f"  ·  {self.loaded.game_id}"
+            title += f"  ·  {clip(self.loaded.game_id, 32)}"
         self.query_one("#title", Plain).update(title)
         self.query_one("#legend", Plain).update(self.legend())
 
