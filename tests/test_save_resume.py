@@ -172,8 +172,10 @@ async def test_the_picker_opens_a_saved_game_and_says_what_is_wrong_with_a_bad_f
         await pilot.press("enter")
         dialog = app.screen
         assert isinstance(dialog, OpenFileDialog)
-        for text, error in ((str(tmp_path / "nope.txt"), f"{tmp_path / 'nope.txt'}: no such file"),
-                            (str(tmp_path), f"{tmp_path} is not a file"),
+        from tui_grid.core.text import echo
+
+        for text, error in ((str(tmp_path / "nope.txt"), f"{echo(tmp_path / 'nope.txt')}: no such file"),
+                            (str(tmp_path), f"{echo(tmp_path)} is not a file"),
                             (str(bad), f"{bad}:4:10: played: step 2 ('q')")):
             dialog.query_one("#path").value = text
             await pilot.press("enter")

@@ -14,6 +14,7 @@ from textual.containers import Horizontal, Vertical
 from textual.widgets import Button, Input
 
 from tui_grid.core.errors import BoardError, UsageError
+from tui_grid.core.text import echo
 from tui_grid.core.words import article
 from tui_grid.games.registry import BoardFiles, GameDefinition, LoadedBoard
 from tui_grid.ui.form import FormDialog
@@ -57,11 +58,11 @@ class OpenFileDialog(FormDialog[LoadedBoard | None]):
         try:
             path = Path(text).expanduser()
             if not path.is_file():
-                raise UsageError(f"{path}: no such file" if not path.exists() else f"{path} is not a file")
+                raise UsageError(f"{echo(path)}: no such file" if not path.exists() else f"{echo(path)} is not a file")
             loaded = self.game.load(str(path))
             self.game.start(loaded)  # a saved game's moves are checked here, not after opening
         except BoardError as exc:
             raise UsageError(str(exc)) from None
         except (OSError, RuntimeError) as exc:  # a folder we may not look into; ~nobody
-            raise UsageError(f"Cannot open {text}: {getattr(exc, 'strerror', None) or exc}") from None
+            raise UsageError(f"Cannot open {echo(text)}: {echo(getattr(exc, 'strerror', None) or exc)}") from None
         return loaded
