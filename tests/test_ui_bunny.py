@@ -301,3 +301,15 @@ async def test_after_the_end_bunny_names_its_own_restart_key(tmp_path) -> None:
         await pilot.press("w")
         await settle(pilot)
         assert message(app).endswith("ctrl+r restarts · n makes a new board."), message(app)
+
+
+async def test_nested_loops_in_a_long_program_never_wrap_the_count_away() -> None:
+    """Found by a new user: with 30 nested loops a line overflowed by its '… ' and wrapped,
+    and the token count was pushed out of the panel."""
+    app = make_app("bunny", "doodle-6-halo")
+    async with app.run_test(size=(80, 24)) as pilot:
+        await pilot.press(*["left_square_bracket", "3", "f"] * 30)
+        widget = app.screen.query_one("#program")
+        lines = panel(app).splitlines()
+        assert len(lines) == 4 and lines[3].startswith("60 tokens") and "▏" in panel(app)
+        assert all(len(line) <= widget.content_size.width for line in lines[:3])

@@ -134,6 +134,7 @@ def _window(pieces: list[Text], focus: int, width: int, room: int, label_style: 
     lines: list[list[Text]] = [[]]
     used = 0
     where = 0
+    width -= 4  # room for a leading "… " and a trailing " …": a line never wraps
     for index, piece in enumerate(pieces):
         if lines[-1] and used + piece.cell_len > width:
             lines.append([])
