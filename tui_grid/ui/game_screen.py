@@ -627,6 +627,9 @@ class GameScreen(Screen, Generic[S]):
         self.show_status()
 
     def action_speed(self, change: int) -> None:
+        if self.settings.at_limit(change):
+            self.say(self.settings.at_limit(change))
+            return
         self.settings = self.settings.faster() if change > 0 else self.settings.slower()
         self.app.settings = self.settings
         if self._watcher is not None:

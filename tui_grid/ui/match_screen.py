@@ -423,6 +423,9 @@ class MatchScreen(GameScreen[S]):
             return
         # The match's own clock: not written back to the app's settings, so a fast bot
         # match leaves neither the puzzles' animation nor a human's next match at speed 9.
+        if self.settings.at_limit(change):
+            self.say(self.settings.at_limit(change))
+            return
         self.settings = self.settings.faster() if change > 0 else self.settings.slower()
         self._pace_driver()
         self.show_status()

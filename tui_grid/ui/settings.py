@@ -26,6 +26,15 @@ class Settings:
     def slower(self) -> Settings:
         return replace(self, speed=max(MIN_SPEED, self.speed - 1))
 
+    def at_limit(self, change: int) -> str:
+        """What + or - says at the end of the scale (it did nothing and said nothing: found
+        by a new user); "" when the speed can still change that way."""
+        if change > 0 and self.speed >= MAX_SPEED:
+            return f"Fastest already: speed {MAX_SPEED}."
+        if change < 0 and self.speed <= MIN_SPEED:
+            return f"Slowest already: speed {MIN_SPEED}."
+        return ""
+
     @property
     def frame_seconds(self) -> float:
         return FRAME_SECONDS[self.speed]

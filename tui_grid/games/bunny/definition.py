@@ -73,7 +73,7 @@ says "best found, not proven" when it runs out of time (20 s).
 
 *New* makes a random board whose optimal program the solver proves within a fixed budget
 of search positions: seconds at the shipped boards' sizes, a minute or more for a large
-board with many squares (a progress bar counts the work; esc cancels). Its game id (such
+board with many squares (esc cancels). Its game id (such
 as `bunny:8x6:n14#seed42`) makes the same board again, on any machine.
 """
 
