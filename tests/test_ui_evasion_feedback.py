@@ -56,10 +56,10 @@ async def test_conceding_loses_the_match_summary_too():
 
 async def test_a_single_step_says_paused_until_space_resumes(monkeypatch):
     monkeypatch.setattr(evasion_screen, "NOTE_SECONDS", 1e6)  # the note outlives any slow machine
-    app = make_app("evasion", "standard", speed=9)
+    app = make_app("evasion", "standard", speed=1)
     async with app.run_test(size=(80, 24)) as pilot:
         screen = app.screen
-        await wait_idle(pilot)
+        await pilot.pause()  # running (wait_idle would wait out its bound: the clock keeps it busy)
         await pilot.press("full_stop")
         await wait_idle(pilot)  # the step arrived (it clears messages)
         assert screen.paused and "PAUSED" in status(app)
@@ -72,10 +72,10 @@ async def test_a_single_step_says_paused_until_space_resumes(monkeypatch):
 async def test_enter_during_a_round_says_it_is_still_on(monkeypatch):
     """The shell said so, and the next tick wiped it before anyone could read it."""
     monkeypatch.setattr(evasion_screen, "NOTE_SECONDS", 1e6)
-    app = make_app("evasion", "standard", speed=9)
+    app = make_app("evasion", "standard", speed=1)
     async with app.run_test(size=(80, 24)) as pilot:
         screen = app.screen
-        await wait_idle(pilot)
+        await pilot.pause()
         await pilot.press("enter")
         tick = screen.shown.tick
         assert await until(pilot, lambda: screen.shown.tick > tick + 1)  # steps went on meanwhile
