@@ -97,9 +97,9 @@ class TronSetupDialog(MatchSetupDialog[TronSetup | None]):
     """Seats, board, rounds and speed for a new match; fits 80x24."""
 
     DEFAULT_CSS = """
-    TronSetupDialog > Vertical { width: 90%; min-width: 78; max-width: 130; }
+    TronSetupDialog > Vertical { width: 100%; max-width: 130; }
     TronSetupDialog Grid { grid-columns: 17 1fr; }
-    TronSetupDialog .kind { width: 30; }
+    TronSetupDialog .kind { width: 1fr; max-width: 30; }
     TronSetupDialog #board { width: 1fr; }
     """
 
