@@ -116,3 +116,22 @@ async def test_the_status_line_fits_and_keeps_the_most_useful_first(width):
         if width == 160:
             for part in ("walls 0/5", "dist ", "N=10", "speed 1"):
                 assert part in line, line
+
+
+async def test_a_long_verdict_is_shown_whole_at_80x24():
+    """Found by a new user: after two concedes the match verdict's last line, '(the prey
+    gave up).', was cut off: the message line had room for two lines only."""
+    from rich.text import Text
+
+    app = make_app("evasion", "standard", speed=1)
+    async with app.run_test(size=(80, 24)) as pilot:
+        screen = app.screen
+        await pilot.press("space", "g", "y")
+        await wait_idle(pilot)
+        await pilot.press("enter")
+        await wait_idle(pilot)
+        await pilot.press("g", "y")
+        await wait_idle(pilot)
+        widget = screen.query_one("#message")
+        needed = len(Text(message(app)).wrap(app.console, widget.content_size.width))
+        assert needed >= 3 and widget.content_size.height >= needed, (needed, widget.content_size)

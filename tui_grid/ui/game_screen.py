@@ -85,7 +85,7 @@ class GameScreen(Screen, Generic[S]):
     GameScreen #title { height: 1; padding: 0 1; background: $primary-muted; text-style: bold; text-wrap: nowrap; text-overflow: ellipsis; }
     GameScreen #status { height: auto; max-height: 3; padding: 0 1; background: $surface; }
     GameScreen #legend { height: auto; max-height: 2; padding: 0 1; color: $text-muted; text-align: center; }
-    GameScreen #message { height: 2; padding: 0 1; color: $text-muted; }
+    GameScreen #message { height: auto; min-height: 2; max-height: 4; padding: 0 1; color: $text-muted; }
     GameScreen #busy { height: 1; display: none; padding: 0 1; }
     GameScreen #busy.-active { display: block; }
     GameScreen #busy ProgressBar { width: 24; }

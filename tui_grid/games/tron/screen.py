@@ -83,7 +83,7 @@ def name_seats(reason: str, names: dict[str, str]) -> str:
 class TronScreen(MatchScreen[TronState]):
     KEYMAP = match_keymap(OWN_KEYS)
     DEFAULT_CSS = """
-    TronScreen #message { height: auto; min-height: 2; max-height: 3; }
+    TronScreen #message { height: auto; min-height: 2; max-height: 4; }
     """
 
     def __init__(
