@@ -307,3 +307,11 @@ def test_a_file_of_another_game_says_which_game_it_is(capsys, tmp_path) -> None:
     path.write_text("game: ice\ntitle: x\n---\nS  E\n")
     code, out, err = run(capsys, "play", "tron", str(path))
     assert code == 2 and err.strip() == f"tui-grid: error: {path}:1:7: this file is an ice game, not a tron one: open it as ice"
+
+
+def test_an_extra_argument_points_at_its_commands_help(capsys) -> None:
+    """Found by a new user: `tui-grid hint bunny a b` pointed at 'tui-grid --help'."""
+    code, out, err = run(capsys, "hint", "bunny", "a", "b")
+    assert code == 2 and err.strip() == "tui-grid: error: unrecognized arguments: b (see 'tui-grid hint --help')"
+    code, out, err = run(capsys, "--bogus")
+    assert code == 2 and "(see 'tui-grid --help')" in err

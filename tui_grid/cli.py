@@ -20,7 +20,7 @@ from tui_grid import __version__
 from tui_grid.core.control import DEFAULT_TIME_LIMIT, OutOfTime, SearchControl
 from tui_grid.core.errors import BoardError, UsageError
 from tui_grid.core.hub_wire import ONLINE_GAMES
-from tui_grid.core.text import SafeStream, write_control
+from tui_grid.core.text import SafeStream, echo, write_control
 from tui_grid.games.registry import (
     BoardFiles,
     GameDefinition,
@@ -161,7 +161,11 @@ def _main(argv: Sequence[str] | None) -> int:
         words = _verb_first(words)
         if _asks_for_help(words):
             return _command_help(words[0])
-        args = build_parser().parse_args(words)
+        args, extra = build_parser().parse_known_args(words)
+        if extra:  # named against the command's help, not the top level's (found by a new user)
+            command = words[0] if words and words[0] in _commands() else ""
+            see = f"tui-grid {command} --help" if command else "tui-grid --help"
+            raise UsageError(f"unrecognized arguments: {echo(' '.join(extra))} (see '{see}')")
         return _dispatch(args)
     except (BoardError, UsageError) as exc:
         print(f"tui-grid: error: {exc}", file=sys.stderr)
