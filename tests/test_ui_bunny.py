@@ -260,6 +260,10 @@ async def test_a_board_no_program_can_complete_says_so_at_once(tmp_path) -> None
         await pilot.pause()
         assert message(app) == "No program can complete this board: 1 square cannot be reached from S (marked)."
         assert app.screen.view.marked == frozenset({(0, 5)})
+        assert "no program completes this board" in panel(app)  # not "best known ?  (h asks the solver)"
+        await pilot.press("h")
+        await settle(pilot)
+        assert message(app) == "No program completes this board: some squares cannot be reached."
 
 
 async def test_a_long_program_shows_the_lines_around_the_cursor_and_its_counts() -> None:

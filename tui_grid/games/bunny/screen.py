@@ -293,6 +293,8 @@ class BunnyScreen(GameScreen[BunnyState]):
         if solution is not None and solution.program is not None:
             proof = "proven optimal" if solution.proven_optimal else "best found, not proven"
             parts.append(f"best {solution.tokens} ({proof})")
+        elif solution is not None or self.board.unmarked - self.board.reachable():
+            parts.append("no program completes this board")  # it said "best known ?  (h asks the solver)"
         elif published is not None:
             parts.append(f"best known {published}")
         else:

@@ -762,7 +762,7 @@ def solve(
     control = control or unlimited()
     fallback = fallback_program(board)
     if fallback is None:
-        return Solution(None, True, time.monotonic() - started, "some squares cannot be reached: no program completes this board")
+        return Solution(None, True, time.monotonic() - started, "No program completes this board: some squares cannot be reached.")
     deadline = None if time_limit is None else started + time_limit
     search = _Search(board, control, deadline, max_positions)
     if search.ev.init_marks == search.ev.full:
