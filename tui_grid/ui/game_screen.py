@@ -627,8 +627,8 @@ class GameScreen(Screen, Generic[S]):
         self.show_status()
 
     def action_speed(self, change: int) -> None:
-        if self.settings.at_limit(change):
-            self.say(self.settings.at_limit(change))
+        if limit := self.settings.at_limit(change):
+            self.say(limit)
             return
         self.settings = self.settings.faster() if change > 0 else self.settings.slower()
         self.app.settings = self.settings

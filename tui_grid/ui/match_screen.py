@@ -92,6 +92,7 @@ class MatchScreen(GameScreen[S]):
         self.players = tuple(players or game.default_players)
         self.rounds = rounds
         self.feed: MatchFeed[S, Any] | None = feed
+        self._countdown_held = False  # space stopped a countdown: space again counts afresh
         super().__init__(game, loaded, settings)
 
     # --- the feed ----------------------------------------------------------------------------
@@ -260,7 +261,6 @@ class MatchScreen(GameScreen[S]):
                 return False
             if self.match.finished and key.common in ("next", "pause", "step", "faster", "slower"):
                 return False  # no clock left to steer
-
         return super().shows_key(key)
 
     def offers(self, common: str) -> bool:
@@ -338,37 +338,20 @@ class MatchScreen(GameScreen[S]):
     def action_quit(self) -> None:
         """q while a human is in a match asks first: a match is not saved, and one key
         must not end it by a slip (found by a new user)."""
-        if not self._quit_loses_a_match():
-            super().action_quit()
-            return
-
-        def answered(yes: bool) -> None:
-            if yes:
-                self.app.exit_saving()
-
-        score = self.match.score.summary()
-        question = ConfirmDialog("Quit in the middle of the match?", f"A match is not saved: this one ({score}) is lost.", yes="quit", no="play on")
-        self.push_holding_clock(question, answered)
+        self._leave_asking("Quit in the middle of the match?", "quit", super().action_quit)
 
     def action_back(self) -> None:
-        """esc asks as q does while a human is in a match: it threw the match away unasked
-        (found by a new user)."""
-        if not self._quit_loses_a_match():
-            super().action_back()
+        """esc asks as q does (it threw the match away unasked: found by a new user)."""
+        self._leave_asking("Leave the match?", "leave", super().action_back)
+
+    def _leave_asking(self, question: str, yes: str, leave: Callable[[], None]) -> None:
+        """`leave` at once, unless a human is in an unfinished match this screen runs: then
+        after a yes to `question`, with the clock held while it is asked."""
+        if not (self.feed is not None and self.runs_match and self.serves_seat(ANY_HUMAN) and not self.match.finished):
+            leave()
             return
-        leave = super().action_back
-
-        def answered(yes: bool) -> None:
-            if yes:
-                leave()
-
-        score = self.match.score.summary()
-        question = ConfirmDialog("Leave the match?", f"A match is not saved: this one ({score}) is lost.", yes="leave", no="play on")
-        self.push_holding_clock(question, answered)
-
-    def _quit_loses_a_match(self) -> bool:
-        """Whether a human is in a match this screen runs, and it is not over."""
-        return self.feed is not None and self.runs_match and self.serves_seat(ANY_HUMAN) and not self.match.finished
+        lost = f"A match is not saved: this one ({self.match.score.summary()}) is lost."
+        self.push_holding_clock(ConfirmDialog(question, lost, yes=yes, no="play on"), lambda answer: answer and leave())
 
     def action_pause(self) -> None:
         if self.feed is None:
@@ -380,7 +363,7 @@ class MatchScreen(GameScreen[S]):
             self._countdown_held = True
             self.say("Paused: . plays one tick, space resumes.")
             return
-        if getattr(self, "_countdown_held", False) and self.paused and not self.session.over:
+        if self._countdown_held and self.paused and not self.session.over:
             # ...and space again counts down afresh: it started the round at once, no "Go!"
             # (found by a new user)
             self._countdown_held = False
@@ -423,8 +406,8 @@ class MatchScreen(GameScreen[S]):
             return
         # The match's own clock: not written back to the app's settings, so a fast bot
         # match leaves neither the puzzles' animation nor a human's next match at speed 9.
-        if self.settings.at_limit(change):
-            self.say(self.settings.at_limit(change))
+        if limit := self.settings.at_limit(change):
+            self.say(limit)
             return
         self.settings = self.settings.faster() if change > 0 else self.settings.slower()
         self._pace_driver()

@@ -65,6 +65,11 @@ class BunnyBoard:
     def unmarked(self) -> frozenset[Pos]:
         return frozenset(p for p in self.squares if self.at(p) == SQUARE)
 
+    @cached_property
+    def cut_off(self) -> frozenset[Pos]:
+        """Squares to mark that no hop reaches: no program completes the board."""
+        return self.unmarked - self.reachable()
+
     def hop(self, p: Pos, heading: int) -> Pos:
         """Where `F` takes the bunny: one square ahead, or nowhere if that is void or off the board."""
         dr, dc = DELTAS[heading]

@@ -94,9 +94,8 @@ class BunnyScreen(GameScreen[BunnyState]):
     def _say_if_unwinnable(self) -> None:
         """A board with squares no hop reaches opens saying so, those squares marked (found
         by a new user: it opened as if it could be won)."""
-        cut_off = self.board.unmarked - self.board.reachable()
-        if cut_off:
-            cells = tuple(sorted((pos.row, pos.col) for pos in cut_off))
+        if self.board.cut_off:
+            cells = tuple(sorted((pos.row, pos.col) for pos in self.board.cut_off))
             self.say(f"No program can complete this board: {plural(len(cells), 'square')} cannot be reached from S (marked).", cells)
 
     # --- the session ---------------------------------------------------------------------------
@@ -293,7 +292,7 @@ class BunnyScreen(GameScreen[BunnyState]):
         if solution is not None and solution.program is not None:
             proof = "proven optimal" if solution.proven_optimal else "best found, not proven"
             parts.append(f"best {solution.tokens} ({proof})")
-        elif solution is not None or self.board.unmarked - self.board.reachable():
+        elif solution is not None or self.board.cut_off:
             parts.append("no program completes this board")  # it said "best known ?  (h asks the solver)"
         elif published is not None:
             parts.append(f"best known {published}")

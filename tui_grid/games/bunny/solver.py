@@ -700,7 +700,7 @@ class _Search:
 def fallback_program(board: BunnyBoard) -> Program | None:
     """A plain (long) program that completes the board: walk to the nearest unmarked
     square again and again. None when some square cannot be reached at all."""
-    if not board.unmarked <= board.reachable():
+    if board.cut_off:
         return None
     marks = set(board.initially_marked)
     pos, heading = board.start, 0

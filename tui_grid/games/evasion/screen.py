@@ -157,11 +157,10 @@ class EvasionScreen(MatchScreen[State]):
 
     def status_room(self) -> int:
         """Columns the status text may take: the screen's, less the padding and what the
-        shell adds after it (the game id, the speed)."""
+        shell adds after it (the speed; the game id is in the title)."""
         if not self.is_mounted or self.size.width <= 0:
             return 10_000
-        tail = len(f"  ·  speed {self.settings.speed}") + (len(self.loaded.game_id) + 5 if self.loaded.game_id else 0)
-        return self.size.width - 2 - tail
+        return self.size.width - 2 - len(f"  ·  speed {self.settings.speed}")
 
     def pointer(self, state: State) -> str:
         """Where the other player is when the full-size view has scrolled it off screen:
