@@ -36,7 +36,7 @@ class Player:
     def __init__(self, hub: Hub, name: str) -> None:
         self.heard: queue.Queue[dict[str, Any]] = queue.Queue()
         self.log: list[dict[str, Any]] = []
-        self.client = HubClient(str(hub.path), hub.admit(name), self.heard.put)
+        self.client = HubClient(hub.admit(name)[0], self.heard.put)
         self.expect(lambda m: m["t"] == "welcome")
 
     def expect(self, wanted: Callable[[dict[str, Any]], bool]) -> dict[str, Any]:

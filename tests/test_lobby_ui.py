@@ -30,8 +30,8 @@ def hub(tmp_path: Path):  # type: ignore[no-untyped-def]
 
 @pytest.fixture
 def app(hub: Hub, monkeypatch) -> TuiGridApp:
-    monkeypatch.setenv("TUI_GRID_HUB", str(hub.path))
-    monkeypatch.setenv("TUI_GRID_HUB_TOKEN", hub.admit("ann"))
+    app_end, _ = hub.admit("ann")
+    monkeypatch.setenv("TUI_GRID_HUB_FD", str(app_end.detach()))
     return TuiGridApp(online="", settings=Settings(countdown=0))
 
 

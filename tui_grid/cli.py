@@ -290,7 +290,9 @@ def _dispatch(args: argparse.Namespace) -> int:
             return _record(argv, args.record, args.size, args.duration, "tui-grid demo")
         return _run_app(demo=options)
     if command == "online":
-        if not os.environ.get("TUI_GRID_HUB"):
+        from tui_grid.core.hub_client import hub_available
+
+        if not hub_available():
             raise UsageError("online play is for sessions of 'tui-grid serve ssh': connect with ssh -p PORT HOST")
         return _run_app(online=args.game or "")
     if command == "record":
@@ -318,61 +320,85 @@ def _serve_web(rest: list[str]) -> int:
 
 
 def _serve_ssh(rest: list[str]) -> int:
-    """The app over SSH: each connection its own app on its own terminal (core.ssh_server)."""
-    import asyncio
+    """The app over SSH for strangers: each connection its own app on its own terminal,
+    under the limits of online.limits (online.ssh_server)."""
+    from dataclasses import replace
     from pathlib import Path
 
     from tui_grid.core import saves
-    from tui_grid.core.ssh_server import SSHServerOptions, start
+    from tui_grid.online.limits import ServerLimits
     from tui_grid.ui.web import is_loopback
 
+    defaults = ServerLimits()
+
     def configure(parser: argparse.ArgumentParser) -> None:
-        parser.description = "Serve the app over SSH: ssh -p PORT HOST opens the menu; ssh -t -p PORT HOST tron opens a game."
+        parser.description = ("Serve the app over SSH: ssh -t -p PORT HOST opens the menu; ssh -t -p PORT HOST tron "
+                              "opens a game. See README, 'Running a public server'.")
         parser.add_argument("--host", default="127.0.0.1", help="address to listen on (default 127.0.0.1)")
         parser.add_argument("--port", default="2222", metavar="PORT", help="port (default 2222; 0: any free one)")
         parser.add_argument("--host-key", default=None, metavar="PATH", help="the host key (default: made once in the data folder)")
-        parser.add_argument("--auth", default=None, metavar="none|keys", help="none: anyone, any name; keys: only --authorized-keys "
+        parser.add_argument("--auth", default=None, metavar="none|keys", help="none: anyone, as a guest; keys: only --authorized-keys "
                             "(the default unless the address is loopback)")
         parser.add_argument("--authorized-keys", default=None, metavar="FILE", help="public keys allowed in with --auth keys")
-        parser.add_argument("--max-sessions", default="32", metavar="N", help="sessions at once (default 32)")
-        parser.add_argument("--max-per-address", default="4", metavar="N", help="sessions from one address at once (default 4)")
+        parser.add_argument("--max-sessions", default=str(defaults.max_sessions), metavar="N",
+                            help=f"sessions at once (default {defaults.max_sessions})")
+        parser.add_argument("--max-per-host", "--max-per-address", dest="max_per_host", default=str(defaults.per_host), metavar="N",
+                            help=f"sessions from one host (an IPv4 address, an IPv6 /64) at once (default {defaults.per_host})")
+        parser.add_argument("--memory", default=str(defaults.memory_budget_bytes // 2**20), metavar="MiB",
+                            help="memory for all sessions together (default: half of this machine's)")
+        parser.add_argument("--session-user", default=None, metavar="USER",
+                            help="with a server running as root, the user sessions run as (default nobody)")
 
     args = _sub_parser("tui-grid serve ssh", configure).parse_args(rest)
     port = parse_count("--port", args.port, 0, 65535)
     auth = args.auth or ("none" if is_loopback(args.host) else "keys")
     if auth not in ("none", "keys"):
-        raise UsageError(f"--auth must be none or keys, got {args.auth!r}")
+        raise UsageError(f"--auth must be none or keys, got {echo(args.auth)!r}")
     keys = Path(args.authorized_keys).expanduser() if args.authorized_keys else None
     if auth == "keys" and (keys is None or not keys.is_file()):
         raise UsageError("--auth keys needs --authorized-keys FILE (an OpenSSH authorized_keys file)")
+    limits = replace(defaults, max_sessions=parse_count("--max-sessions", args.max_sessions, 1, 10_000),
+                     per_host=parse_count("--max-per-host", args.max_per_host, 1, 10_000),
+                     memory_budget_bytes=parse_count("--memory", args.memory, 64, 1 << 30) * 2**20)
     data = saves.data_dir() / "ssh"
     key_path = Path(args.host_key).expanduser() if args.host_key else data / "ssh_host_ed25519_key"
-    games = tuple(game.key for game in all_games())
-    options = SSHServerOptions(data, auth, keys, parse_count("--max-sessions", args.max_sessions), lambda text: print(f"tui-grid: {text}", file=sys.stderr, flush=True), games)
+    return serve_ssh(args.host, port, key_path, data, auth, keys, limits, args.session_user)
 
-    options.max_per_address = parse_count("--max-per-address", args.max_per_address)
+
+def serve_ssh(host: str, port: int, key_path: Any, data: Any, auth: str, keys: Any, limits: Any, user: str | None) -> int:
+    """Run `serve ssh` until SIGINT, SIGTERM or SIGHUP: then every client is told."""
+    import asyncio
+    import signal
+
+    from tui_grid.online.ssh_server import GameServer, ServerConfig
+
+    def log(text: str) -> None:
+        print(f"tui-grid: {text}", file=sys.stderr, flush=True)
+
+    config = ServerConfig(data, auth, keys, tuple(game.key for game in all_games()), limits, session_user=user)
+    try:
+        server = GameServer(config, log)
+    except ValueError as exc:
+        raise UsageError(str(exc)) from None
 
     async def serve() -> None:
-        import signal
-
         loop = asyncio.get_running_loop()
         stopping = asyncio.Event()
-        for number in (signal.SIGTERM, signal.SIGHUP):  # a clean end: every session's app goes with the server
+        for number in (signal.SIGINT, signal.SIGTERM, signal.SIGHUP):
             loop.add_signal_handler(number, stopping.set)
         try:
-            server = await start(args.host, port, key_path, options)
-            bound = server.sockets[0].getsockname()[1]
-            print(f"tui-grid: serving ssh on {args.host}:{bound} (auth {auth}): ssh -p {bound} {args.host}", file=sys.stderr, flush=True)
+            await server.start(host, port, key_path)
+            log(f"serving ssh on {host}:{server.port} (auth {auth}): ssh -t -p {server.port} {host}")
             await stopping.wait()
-            server.close()
-            await server.wait_closed()
+            log("stopping: every session is told")
+            await server.stop()
         finally:
-            options.close()  # every session's app, the hub's matches, links and socket
+            server.close()
 
     try:
         asyncio.run(serve())
     except OSError as exc:
-        raise UsageError(f"cannot serve ssh on {args.host}:{port}: {exc.strerror or exc}") from None
+        raise UsageError(f"cannot serve ssh on {host}:{port}: {exc.strerror or exc}") from None
     return 0
 
 

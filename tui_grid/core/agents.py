@@ -9,6 +9,7 @@ session reports it and, where the game allows forfeits, the seat loses.
 
 from __future__ import annotations
 
+import os
 import threading
 import time
 from abc import ABC, abstractmethod
@@ -130,6 +131,39 @@ class Placeholder(Agent[S, A]):
 
     def act(self, ask: Ask[S, A]) -> A:
         raise AgentError(f"{self.name} is played elsewhere", forfeit=False)
+
+
+class LowPriority(Agent[S, A]):
+    """Another agent, thinking at a lower CPU priority: the thread that asks it is reniced
+    to `niceness` (Linux gives each thread its own), so a server's bot matches yield to its
+    players. Where threads cannot be reniced, it is the agent itself."""
+
+    def __init__(self, inner: Agent[S, A], niceness: int) -> None:
+        super().__init__(inner.name)
+        self.inner = inner
+        self.niceness = niceness
+        self.kind, self.human, self.instant = inner.kind, inner.human, inner.instant
+        self.forfeits_when_late = inner.forfeits_when_late
+
+    def start(self, engine: Engine[S, A], seat: int) -> None:
+        self.inner.start(engine, seat)
+
+    def act(self, ask: Ask[S, A]) -> A:
+        lower_this_thread(self.niceness)
+        return self.inner.act(ask)
+
+    def close(self) -> None:
+        self.inner.close()
+
+
+def lower_this_thread(niceness: int) -> None:
+    """Renice the calling thread to at least `niceness` (never raises its priority)."""
+    try:
+        thread = threading.get_native_id()
+        if os.getpriority(os.PRIO_PROCESS, thread) < niceness:
+            os.setpriority(os.PRIO_PROCESS, thread, niceness)
+    except (OSError, AttributeError):
+        pass
 
 
 class FunctionAgent(Agent[S, A]):

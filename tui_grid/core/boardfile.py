@@ -15,6 +15,7 @@ from types import MappingProxyType
 from typing import Mapping
 
 from tui_grid.core.errors import BoardError, UsageError
+from tui_grid.core.remote import MAX_CELLS as REMOTE_MAX_CELLS, remote_session
 from tui_grid.core.text import printable
 
 HEADER_END = "---"
@@ -88,6 +89,8 @@ def check_side(width: int, height: int) -> None:
         raise ValueError(f"width and height must be at most {MAX_SIDE}, got {width}x{height}")
     if width * height > MAX_CELLS:
         raise ValueError(f"a board has at most {MAX_CELLS:,} cells (2000x2000), got {width}x{height} = {width * height:,}")
+    if remote_session() and width * height > REMOTE_MAX_CELLS:
+        raise ValueError(f"a board on this server has at most {REMOTE_MAX_CELLS:,} cells (500x500), got {width}x{height} = {width * height:,}")
 
 
 def parse_board_text(text: str, source: str = "<string>") -> BoardText:

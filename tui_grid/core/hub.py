@@ -2,9 +2,11 @@
 open challenges, the quick-match queue, and the matches between players at different
 terminals.
 
-Each player's app (its own process on its own terminal) links to the hub over a Unix
-socket in the server's data folder, proving who it is with the token the SSH server gave
-its session. A match runs here, never in either player's app: one `LiveMatch` whose
+Each player's app (its own process on its own terminal) is linked to the hub by the SSH
+server: `admit` makes a connected socket pair, starts the hub's end as a link bound to the
+player's name, and the server hands the other end to the app as an inherited descriptor.
+No secret travels in an environment or a file. The hub's Unix socket in the server's data
+folder is for publishers only (the Evasion architect), with the publishing token. A match runs here, never in either player's app: one `LiveMatch` whose
 driver owns the clock, with a `HumanAgent` per player. Each player's keys join their own
 seat's queue, and the driver takes what is queued at each tick, so one player's network
 delay never moves the other's cycle. Every step is sent to the players and spectators as
@@ -31,7 +33,7 @@ from pathlib import Path
 from queue import SimpleQueue
 from typing import Any, Callable
 
-from tui_grid.core.agents import Agent, HumanAgent
+from tui_grid.core.agents import Agent, HumanAgent, LowPriority
 from tui_grid.core.hub_publish import TOKEN_FILE
 from tui_grid.core.hub_wire import MAX_BACKLOG, ONLINE_GAMES, LineReader, WireError, encode, int_field, text_field
 from tui_grid.core.live import LiveMatch
@@ -56,6 +58,12 @@ SEND_TIMEOUT = 10
 MAX_SOCKET_FOLDER = 80
 #: A spectator's seat in `join`.
 SPECTATOR = None
+#: Matches with a builtin bot in them that the server runs at once, and that one player may
+#: start: a bot thinks on the server's cores, not in the player's session.
+MAX_BOT_MATCHES = 4
+BOT_MATCHES_PER_PLAYER = 1
+#: How much lower than the hub's the bots' thinking runs (players' sessions run at 5).
+BOT_NICENESS = 10
 
 
 @dataclass(frozen=True)
@@ -103,10 +111,14 @@ class Link:
     """One player's app, linked: a reader thread for what it sends and a writer thread with a
     bounded backlog for what it is sent, so a stalled app never blocks a match."""
 
-    def __init__(self, hub: Hub, sock: socket.socket) -> None:
+    def __init__(self, hub: Hub, sock: socket.socket, bound: str = "", guest: bool = False) -> None:
         self.hub = hub
         self.sock = sock
         self.name = ""
+        #: The player this link is for, when the SSH server made it (`Hub.admit`); a link
+        #: from the hub's socket is a publisher's, or nobody's.
+        self.bound = bound
+        self.guest = guest
         self.doing = "in the menu"
         self.match: HostedMatch | None = None
         self.participant: int | None = None
@@ -218,10 +230,14 @@ class HostedMatch(WatchedMatch):
     """A match between linked players (or a player and a builtin bot) played here: the
     driver on its thread, a conductor thread for countdowns, idle checks and rounds."""
 
-    def __init__(self, hub: Hub, match_id: int, game_key: str, board: str, rounds: int, seats: list[Link | str]) -> None:
+    def __init__(self, hub: Hub, match_id: int, game_key: str, board: str, rounds: int, seats: list[Link | str],
+                 started_by: Link | None = None) -> None:
         from tui_grid.games.registry import get_game
 
         self.hub, self.id, self.game_key, self.board, self.rounds = hub, match_id, game_key, board, rounds
+        #: Who asked for this match, when it has a bot in it (the per-player bot limit).
+        self.started_by = started_by
+        self.has_bots = any(isinstance(who, str) for who in seats)
         game = get_game(game_key)
         loaded = game.load(board)
         participants: list[Agent[Any, Any]] = []
@@ -234,7 +250,7 @@ class HostedMatch(WatchedMatch):
                 self.players.append(who)
             else:
                 context = PlayerContext(index, time_ms=hub.pace.bot_time_ms)
-                participants.append(game.make_agent(who, context, ("bot",)))
+                participants.append(LowPriority(game.make_agent(who, context, ("bot",)), BOT_NICENESS))
                 names.append(f"{who} bot")
                 self.players.append(None)
         self.names = tuple(names)
@@ -478,7 +494,6 @@ class Hub:
         self.pace = pace or Pace()
         self.log = log
         self.lock = threading.RLock()
-        self.tokens: dict[str, str] = {}
         self.links: dict[str, Link] = {}
         self.challenges: dict[int, Challenge] = {}
         self.queue: dict[str, Link] = {}
@@ -493,6 +508,7 @@ class Hub:
     def start(self) -> None:
         self.folder.mkdir(parents=True, exist_ok=True)
         self.folder.chmod(0o700)
+        remove_stale_sockets(self.folder)
         self.path.unlink(missing_ok=True)
         listener = socket.socket(socket.AF_UNIX, socket.SOCK_STREAM)
         listener.bind(str(self.path))
@@ -525,20 +541,17 @@ class Hub:
         self.path.unlink(missing_ok=True)
         (self.folder / TOKEN_FILE).unlink(missing_ok=True)
 
-    def admit(self, name: str) -> str:
-        """A session's player: the token its app links with."""
-        token = secrets.token_hex(16)
-        with self.lock:
-            self.tokens[token] = name
-        return token
+    def admit(self, name: str, guest: bool = False) -> tuple[socket.socket, Link]:
+        """A session's player: the app's end of a new link (to hand down to the app), and
+        the hub's end, bound to `name` (to `forget` when the session ends)."""
+        theirs, ours = socket.socketpair(socket.AF_UNIX, socket.SOCK_STREAM)
+        link = Link(self, ours, bound=name, guest=guest)
+        link.start()
+        return theirs, link
 
-    def forget(self, token: str) -> None:
-        """The session ended: its token is void and its link, if any, closed."""
-        with self.lock:
-            name = self.tokens.pop(token, None)
-            link = self.links.get(name) if name else None
-        if link is not None:
-            link.close()
+    def forget(self, link: Link) -> None:
+        """The session ended: its link is closed (a match it plays in is forfeited)."""
+        link.close()
 
     # --- messages ------------------------------------------------------------------------------
     def receive(self, link: Link, message: dict[str, Any]) -> bool:
@@ -560,11 +573,11 @@ class Hub:
 
     def _hello(self, link: Link, message: dict[str, Any]) -> bool:
         token = text_field(message, "token", 64) or ""
-        if secrets.compare_digest(token, self.publish_token):
+        if not link.bound and secrets.compare_digest(token, self.publish_token):
             link.name, link.publisher = f"publisher {next(self.publishers)}", True
             return True
-        name = self.tokens.get(token)
-        if name is None:
+        name = link.bound
+        if not name:
             link.send({"t": "error", "text": "This session is not known to the server."})
             return False
         old = self.links.get(name)
@@ -622,14 +635,19 @@ class Hub:
             return error
         if to.startswith("bot:"):
             seat = text_field(message, "as", 40) or ""
-            if seat.startswith("bot:"):  # two bots, and this player watches them
-                error = self._start(game, board, rounds, [seat[4:], to[4:]], bot=True)
-                if error is None:
-                    match = max(self.matches.values(), key=lambda m: m.id)
-                    link.watching = match
-                    match.join(link, SPECTATOR)
+            self._stop_watching(link)  # a bot match nobody watches any more stops
+            error = self._bot_match_refused(link)
+            if error:
                 return error
-            return self._start(game, board, rounds, [link, to[4:]], bot=True)
+            if seat.startswith("bot:"):  # two bots, and this player watches them
+                started = self._start(game, board, rounds, [seat[4:], to[4:]], started_by=link)
+                if isinstance(started, str):
+                    return started
+                link.watching = started
+                started.join(link, SPECTATOR)
+                return None
+            started = self._start(game, board, rounds, [link, to[4:]], started_by=link)
+            return started if isinstance(started, str) else None
         other = self.links.get(to)
         if other is None or other is link:
             return f"{printable(to)} is not online." if other is None else "Challenge somebody else."
@@ -656,7 +674,8 @@ class Hub:
             return f"{challenge.by} has left."
         if self._busy(by) or self._busy(link):
             return f"{challenge.by} is in a match already." if self._busy(by) else "You are in a match already."
-        return self._start(challenge.game, challenge.board, challenge.rounds, [by, link])
+        started = self._start(challenge.game, challenge.board, challenge.rounds, [by, link])
+        return started if isinstance(started, str) else None
 
     def _on_withdraw(self, link: Link, message: dict[str, Any]) -> str | None:
         challenge = self.challenges.get(int_field(message, "id", 0, 1 << 31) or -1)
@@ -675,7 +694,8 @@ class Hub:
         if waiting is None or waiting.closed.is_set():
             self.queue[game] = link
             return None
-        return self._start(game, default_board(game), QUICK_ROUNDS, [waiting, link])
+        started = self._start(game, default_board(game), QUICK_ROUNDS, [waiting, link])
+        return started if isinstance(started, str) else None
 
     def _on_unqueue(self, link: Link, message: dict[str, Any]) -> str | None:
         self._unqueue(link)
@@ -710,15 +730,25 @@ class Hub:
     def _busy(self, link: Link) -> bool:
         return link.match is not None
 
-    def _start(self, game: str, board: str, rounds: int, seats: list[Link | str], *, bot: bool = False) -> str | None:
+    def _bot_match_refused(self, link: Link) -> str | None:
+        """Why `link` may not start a bot match now, if it may not."""
+        running = [m for m in self.matches.values() if isinstance(m, HostedMatch) and m.has_bots]
+        if sum(1 for m in running if m.started_by is link) >= BOT_MATCHES_PER_PLAYER:
+            return "You have a bot match running already: leave it first."
+        if len(running) >= MAX_BOT_MATCHES:
+            return f"The server runs {MAX_BOT_MATCHES} bot matches already: try again soon."
+        return None
+
+    def _start(self, game: str, board: str, rounds: int, seats: list[Link | str], *,
+               started_by: Link | None = None) -> HostedMatch | str:
+        """The new match, started; or why it could not be."""
         from tui_grid.games.registry import get_game
 
-        if bot:
-            levels = get_game(game).bot_levels
-            for level in seats:
-                if isinstance(level, str) and level not in levels:
-                    return f"No {printable(level)} bot: {', '.join(levels)}."
-        match = HostedMatch(self, next(self._ids), game, board, rounds, seats)
+        levels = get_game(game).bot_levels
+        for level in seats:
+            if isinstance(level, str) and level not in levels:
+                return f"No {printable(level)} bot: {', '.join(levels)}."
+        match = HostedMatch(self, next(self._ids), game, board, rounds, seats, started_by)
         self.matches[match.id] = match
         for participant, who in enumerate(seats):
             if isinstance(who, Link):
@@ -729,7 +759,7 @@ class Hub:
                 match.join(who, participant)
         self.log(f"match {match.id} start: {game} {board} {' vs '.join(match.names)}")
         match.start()
-        return None
+        return match
 
     def match_ended(self, match: HostedMatch | RelayedMatch) -> None:
         with self.lock:
@@ -786,7 +816,8 @@ class Hub:
         return link.doing
 
     def lobby(self) -> dict[str, Any]:
-        players = [{"name": name, "doing": self.doing(link)} for name, link in sorted(self.links.items())][:MAX_LISTED]
+        players = [{"name": name, "doing": self.doing(link), "guest": link.guest}
+                   for name, link in sorted(self.links.items())][:MAX_LISTED]
         challenges = [{"id": c.id, "by": c.by, "to": c.to, "game": c.game, "board": c.board, "rounds": c.rounds}
                       for c in self.challenges.values()][:MAX_LISTED]
         matches = [match.summary() for match in self.matches.values()][:MAX_LISTED]
@@ -796,6 +827,23 @@ class Hub:
         snapshot = self.lobby()
         for link in list(self.links.values()):
             link.send(snapshot)
+
+
+def remove_stale_sockets(folder: Path) -> None:
+    """The sockets of hubs that are gone (a server killed outright leaves its own)."""
+    for path in folder.glob("hub-*.sock"):
+        try:
+            pid = int(path.stem.split("-", 1)[1])
+        except ValueError:
+            continue
+        if pid == os.getpid():
+            continue
+        try:
+            os.kill(pid, 0)
+        except ProcessLookupError:
+            path.unlink(missing_ok=True)
+        except PermissionError:  # another user's live process: not ours to remove
+            pass
 
 
 def default_board(game: str) -> str:

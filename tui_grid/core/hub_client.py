@@ -29,16 +29,15 @@ class HubClient:
     """The link: `send` messages, and `listen` for what the hub says (called on the
     link's reader thread). Match news goes to the current `HubFeed` first, in order."""
 
-    def __init__(self, path: str, token: str, listener: Listener | None = None) -> None:
-        self.sock = socket.socket(socket.AF_UNIX, socket.SOCK_STREAM)
-        self.sock.connect(path)
+    def __init__(self, sock: socket.socket, listener: Listener | None = None) -> None:
+        self.sock = sock
         self.name = ""
         self.lobby: dict[str, Any] = {"players": [], "challenges": [], "matches": []}
         self.feed: HubFeed | None = None
         self._listeners: list[Listener] = [listener] if listener else []  # before the first news
         self._send_lock = threading.Lock()
         self.closed = threading.Event()
-        self.send({"t": "hello", "token": token})
+        self.send({"t": "hello"})
         self._thread = threading.Thread(target=self._read, name="hub-client", daemon=True)
         self._thread.start()
 
@@ -114,13 +113,28 @@ class HubClient:
         hang_up(self.sock)
 
 
+#: The environment variable that names the descriptor of the link `serve ssh` handed down.
+HUB_FD_VARIABLE = "TUI_GRID_HUB_FD"
+
+
+def hub_available() -> bool:
+    """Whether this app runs in a `serve ssh` session with a link to its hub."""
+    return bool(os.environ.get(HUB_FD_VARIABLE))
+
+
 def hub_from_environment() -> HubClient | None:
-    """The link to the hub of the `serve ssh` that started this app, if there is one.
-    Raises OSError when there is a hub but it cannot be reached."""
-    path, token = os.environ.get("TUI_GRID_HUB"), os.environ.get("TUI_GRID_HUB_TOKEN")
-    if not path or not token:
+    """The link to the hub of the `serve ssh` that started this app, if there is one: the
+    descriptor `serve ssh` handed down. Call it once per process (the app keeps the client):
+    once closed, the descriptor's number may be another file's. Raises OSError when it
+    cannot be used."""
+    number = os.environ.get(HUB_FD_VARIABLE)
+    if not number:
         return None
-    return HubClient(path, token)
+    try:
+        sock = socket.socket(fileno=int(number))
+    except ValueError:
+        raise OSError(f"{HUB_FD_VARIABLE} is not a descriptor number") from None
+    return HubClient(sock)
 
 
 class HubSeat(HumanAgent[Any, Any]):

@@ -13,6 +13,7 @@ from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
 
+from tui_grid.core.remote import ensure_room
 from tui_grid.core.session import Session
 
 
@@ -132,6 +133,7 @@ def write(path: Path, text: str, *, lock: bool = True, replace: bool = True, mak
     if make_folder:
         path.parent.mkdir(parents=True, exist_ok=True)
     data = text.encode("utf-8")
+    ensure_room(data_dir(), len(data), path)
     with _locked(path) if lock else contextlib.nullcontext():
         fd, temporary = tempfile.mkstemp(prefix=f".{path.name}.", suffix=".tmp", dir=path.parent)
         try:

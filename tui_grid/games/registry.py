@@ -140,6 +140,12 @@ class GameDefinition(ABC):
         module, _, name = self.screen_path.partition(":")
         return getattr(importlib.import_module(module), name)
 
+    def prepare(self) -> None:
+        """Work done once, before a server forks sessions from this process: the screen
+        imported, and whatever the game loads on first use (a compiled kernel) loaded, so
+        every session shares it instead of loading its own."""
+        self.screen_class()
+
     # --- saved games ------------------------------------------------------------------------
     def start(self, loaded: LoadedBoard) -> tuple[Engine[Any, Any], list[dict[int, Any]]]:
         """The engine and the saved moves to replay (checked: a bad `played:` is a BoardError)."""

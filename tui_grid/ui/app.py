@@ -142,7 +142,10 @@ class TuiGridApp(App):
         from tui_grid.core.hub_client import hub_from_environment
         from tui_grid.ui.lobby import LobbyScreen
 
-        if self.hub is None or self.hub.closed.is_set():
+        if self.hub is not None and self.hub.closed.is_set():
+            tell(self, "The link to the server's lobby was closed: reconnect to play online.", title="Online", severity="error")
+            return
+        if self.hub is None:
             try:
                 self.hub = hub_from_environment()
             except OSError as exc:

@@ -15,6 +15,7 @@ import threading
 from collections import deque
 from collections.abc import Callable
 from dataclasses import dataclass, field
+from pathlib import Path
 from typing import Any, ClassVar, Generic, TypeVar
 
 from textual import work
@@ -31,7 +32,7 @@ from tui_grid.core.driver import Driver
 from tui_grid.core.engine import Engine, Plan
 from tui_grid.core.errors import BoardError, UsageError
 from tui_grid.core.geometry import Pos
-from tui_grid.core.remote import remote_session
+from tui_grid.core.remote import folder_name, keep_stills, remote_session, still_refused
 from tui_grid.core.session import Change, Session
 from tui_grid.games.registry import (
     BoardFiles,
@@ -706,7 +707,7 @@ class GameScreen(Screen, Generic[S]):
             if played != self._warned_about:  # moves since the last warning: warn again, not leave
                 self._warned_about, self._leave_unsaved = played, False
             elsewhere = "ctrl+s saves it elsewhere; " if self.offers("save") else ""
-            text = (f"Cannot keep this game in {saves.data_dir()}: {exc.strerror or exc}. It is still here: "
+            text = (f"Cannot keep this game in {folder_name(saves.data_dir())}: {exc.strerror or exc}. It is still here: "
                     f"{elsewhere}esc or q again leaves without it.")
             self.say(text)
             tell(self, text, title="Not saved", severity="warning", timeout=10)
@@ -716,16 +717,22 @@ class GameScreen(Screen, Generic[S]):
 
     def action_still(self) -> None:
         """A picture of this moment (Textual's SVG screenshot), for a README or a slide."""
+        import time
+
         from tui_grid.core import saves
 
         folder = saves.data_dir() / "stills"
+        refused = still_refused(folder, time.time())
+        if refused:
+            self.say(refused)
+            return
         try:
             folder.mkdir(parents=True, exist_ok=True)
             path = self.app.save_screenshot(path=str(folder))
         except OSError as exc:
-            self.say(f"Cannot save a still in {folder}: {exc.strerror or exc}")
+            self.say(f"Cannot save a still in {folder_name(folder)}: {exc.strerror or exc}")
             return
-        self.say(f"Still saved: {path}")
+        self.say(keep_stills(folder, Path(path)) or f"Still saved: {path}")
 
     def action_save(self) -> None:
         from tui_grid.ui.save_dialog import SaveDialog

@@ -188,7 +188,8 @@ class LobbyScreen(Screen):
         if not matches:
             options.append(option(styled(("  none yet", "dim")), disabled=True))
         options.append(option(styled(("Players", "b"), ("  enter challenges", "dim")), disabled=True))
-        options += [option(f"  {p['name']}{' (you)' if p['name'] == me else ''} · {p['doing']}", id=f"p:{p['name']}")
+        options += [option(f"  {p['name']}{' (guest)' if p.get('guest') is True else ''}{' (you)' if p['name'] == me else ''} · {p['doing']}",
+                           id=f"p:{p['name']}")
                     for p in players]
         lobby_list = self.query_one("#lobby", OptionList)
         highlighted = lobby_list.highlighted_option.id if lobby_list.highlighted_option is not None else None

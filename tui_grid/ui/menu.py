@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import os
 import threading
 from dataclasses import replace
 
@@ -17,6 +16,7 @@ from textual.widgets import Footer, OptionList
 from tui_grid.core.catalog import BoardEntry
 from tui_grid.core.control import DEFAULT_TIME_LIMIT, Cancelled, OutOfTime, SearchControl
 from tui_grid.core.errors import BoardError, UsageError
+from tui_grid.core.hub_client import hub_available
 from tui_grid.core.text import clip
 from tui_grid.games.registry import BoardFiles, GameDefinition, LoadedBoard, all_games
 from tui_grid.ui.plain import Plain, option, styled, tell
@@ -44,7 +44,7 @@ class MenuScreen(Screen):
         with Vertical():
             yield Plain(LOGO, id="logo")
             options = [option(styled(game.title, (f"  — {game.tagline}", "dim")), id=game.key) for game in all_games()]
-            if os.environ.get("TUI_GRID_HUB"):
+            if hub_available():
                 options.append(option(styled("Online", ("  — the lobby: play Tron and Evasion against other players, or watch", "dim")), id=ONLINE))
             options.append(option(styled("Demo", ("  — every solver and bot at work, scene after scene", "dim")), id=DEMO))
             yield OptionList(*options, id="games")

@@ -101,6 +101,12 @@ class BunnyGame(BoardFiles, Generated, Solvable, GameDefinition):
     def make_engine(self, loaded: LoadedBoard) -> BunnyEngine:
         return BunnyEngine(loaded.board)
 
+    def prepare(self) -> None:
+        from tui_grid.games.bunny import kernel
+
+        super().prepare()
+        kernel.available()
+
     # --- board files ------------------------------------------------------------------------
     def parse(self, text: BoardText) -> BunnyBoard:
         return parse_bunny(text)

@@ -151,6 +151,12 @@ class TronGame(BoardFiles, Generated, Solvable, GameDefinition):
 
         return make_bot(level, context.time_ms)
 
+    def prepare(self) -> None:
+        from tui_grid.games.tron import kernel
+
+        super().prepare()
+        kernel.build()
+
     def program_codec(self) -> ProgramCodec:
         from tui_grid.games.tron.engine import encode_for_program, parse_program_answer
 
