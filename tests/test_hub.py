@@ -257,6 +257,62 @@ def test_two_bots_play_while_a_player_watches_and_stop_when_nobody_does(hub: Hub
     assert any("nobody was watching" in line for line in hub.lines)  # type: ignore[attr-defined]
 
 
+def test_bot_matches_are_one_per_player_and_capped_on_the_server_and_think_at_a_lower_priority(hub: Hub, players) -> None:  # type: ignore[no-untyped-def]
+    """Thirty requests for bot matches from one link leave one running (each new one ends
+    the one it watched, which nobody else watches); one that someone else watches too
+    stays, and then its starter may start no other; other players together reach the cap
+    and no further; a bot's thinking thread runs at BOT_NICENESS; when everyone leaves, the
+    bot matches stop."""
+    from tui_grid.core.hub import BOT_NICENESS, MAX_BOT_MATCHES
+
+    hub.pace = Pace(countdown=1, beat=0.01, between_rounds=0.01, tick_seconds=0.5)  # rounds outlast the test's checks
+    ann = players("ann")
+    for _ in range(30):
+        ann.send(t="challenge", to="bot:hard", game="tron", **{"as": "bot:hard"}, rounds=9)
+    deadline = time.monotonic() + WAIT
+    while sum(" start: " in line for line in hub.lines) < 30 and time.monotonic() < deadline:  # type: ignore[attr-defined]
+        time.sleep(0.02)
+    assert _bot_matches(hub) == 1
+    bob = players("bob")
+    with hub.lock:
+        running = next(match.id for match in hub.matches.values() if not match.stop.is_set())
+    bob.send(t="watch", id=running)
+    bob.expect(lambda m: m["t"] == "match")
+    ann.send(t="challenge", to="bot:easy", game="tron", rounds=9)
+    assert "A bot match you started is still running" in ann.expect(lambda m: m["t"] == "error")["text"]
+    others = [players(f"p{index}") for index in range(MAX_BOT_MATCHES)]
+    for other in others[:-1]:  # one at a time: links are read in parallel
+        other.send(t="challenge", to="bot:easy", game="tron", rounds=9)
+        other.expect(lambda m: m["t"] == "match")
+    others[-1].send(t="challenge", to="bot:easy", game="tron", rounds=9)
+    assert "bot matches already" in others[-1].expect(lambda m: m["t"] == "error")["text"]
+    assert _bot_matches(hub) == MAX_BOT_MATCHES
+    ann.expect(lambda m: m["t"] == "step")
+    assert max(_thread_niceness()) >= BOT_NICENESS
+    for player in [ann, bob, *others]:
+        player.close()
+    deadline = time.monotonic() + WAIT
+    while _bot_matches(hub) and time.monotonic() < deadline:
+        time.sleep(0.05)
+    assert _bot_matches(hub) == 0
+
+
+def _bot_matches(hub: Hub) -> int:
+    with hub.lock:
+        return sum(1 for match in hub.matches.values() if getattr(match, "has_bots", False) and not match.stop.is_set())
+
+
+def _thread_niceness() -> list[int]:
+    """The niceness of each thread of this process (Linux: /proc/self/task)."""
+    found = []
+    for task in Path("/proc/self/task").iterdir():
+        try:
+            found.append(int((task / "stat").read_text().rsplit(")", 1)[1].split()[16]))
+        except (OSError, ValueError, IndexError):
+            continue
+    return found
+
+
 @pytest.mark.parametrize("protocol", ["2023", "2016"])
 def test_a_spectator_watches_the_architects_games(hub: Hub, players, protocol: str) -> None:  # type: ignore[no-untyped-def]
     """`serve evasion --online`: the architect publishes its games to the lobby; a player

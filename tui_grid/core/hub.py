@@ -635,10 +635,10 @@ class Hub:
             return error
         if to.startswith("bot:"):
             seat = text_field(message, "as", 40) or ""
-            self._stop_watching(link)  # a bot match nobody watches any more stops
             error = self._bot_match_refused(link)
             if error:
                 return error
+            self._stop_watching(link)  # a bot match nobody watches any more stops
             if seat.startswith("bot:"):  # two bots, and this player watches them
                 started = self._start(game, board, rounds, [seat[4:], to[4:]], started_by=link)
                 if isinstance(started, str):
@@ -732,9 +732,11 @@ class Hub:
 
     def _bot_match_refused(self, link: Link) -> str | None:
         """Why `link` may not start a bot match now, if it may not."""
-        running = [m for m in self.matches.values() if isinstance(m, HostedMatch) and m.has_bots]
+        # The one this link alone watches stops when it starts another: not counted.
+        running = [m for m in self.matches.values() if isinstance(m, HostedMatch) and m.has_bots and not m.stop.is_set()
+                   and not m.ended and not (m is link.watching and m.watchers == [link])]
         if sum(1 for m in running if m.started_by is link) >= BOT_MATCHES_PER_PLAYER:
-            return "You have a bot match running already: leave it first."
+            return "A bot match you started is still running: one at a time."
         if len(running) >= MAX_BOT_MATCHES:
             return f"The server runs {MAX_BOT_MATCHES} bot matches already: try again soon."
         return None

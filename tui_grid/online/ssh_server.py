@@ -81,6 +81,26 @@ def session_user(name: str | None) -> tuple[int, int] | None:
     return entry.pw_uid, entry.pw_gid
 
 
+def readable_by(user: tuple[int, int], path: str) -> bool:
+    """Whether `user` may read the file at `path` (a child becomes that user and tries)."""
+    pid = os.fork()
+    if pid == 0:
+        code = 1
+        try:
+            os.setgroups([])
+            os.setgid(user[1])
+            os.setuid(user[0])
+            with open(path, "rb") as stream:
+                stream.read(1)
+            code = 0
+        except BaseException:
+            pass
+        finally:
+            os._exit(code)
+    _, status = os.waitpid(pid, 0)
+    return os.waitstatus_to_exitcode(status) == 0
+
+
 def raise_open_files(wanted: int) -> int:
     """The server's soft limit on open files raised toward `wanted` (at most the hard one)."""
     soft, hard = resource.getrlimit(resource.RLIMIT_NOFILE)
@@ -117,6 +137,7 @@ class GameServer:
         self._listener: Any = None
         self._keys: tuple[tuple[int, int, int], authorized_keys.AuthorizedKeys] | None = None
         self._refused: dict[str, int] = {}
+        self.refusals = 0  # connections refused since the start
         self._refusals_logged: asyncio.TimerHandle | None = None
 
     # --- life -------------------------------------------------------------------------------
@@ -131,6 +152,9 @@ class GameServer:
         self.log(f"sessions: at most {self.limits.max_sessions}, {self.limits.session_memory_bytes // 2**20} MiB each"
                  + (f", {self.limits.memory_budget_bytes // 2**20} MiB together (cgroup)" if self.cgroup else "")
                  + (f", as {pwd.getpwuid(self.user[0]).pw_name}" if self.user else ""))
+        if self.user is not None and not readable_by(self.user, os.__file__):
+            self.log(f"warning: the session user cannot read Python's library ({os.path.dirname(os.__file__)}): sessions "
+                     "have only what the session starter loaded; install Python where that user can read it")
         if self.config.auth == "keys":
             self.report_keys()
         self.hub = Hub(self.data / "hub", pace=self.config.pace, log=self.log)
@@ -203,6 +227,7 @@ class GameServer:
 
     def refused(self, why: str) -> None:
         """A connection refused: summed up in one log line every few seconds."""
+        self.refusals += 1
         self._refused[why] = self._refused.get(why, 0) + 1
         if self._refusals_logged is None:
             self._refusals_logged = asyncio.get_running_loop().call_later(REFUSALS_LOG_SECONDS, self._log_refusals)

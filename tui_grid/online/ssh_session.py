@@ -292,7 +292,7 @@ def limit_environment_requests(channel: Any, allow: Any) -> None:
         return
 
     def env_request(packet: Any) -> bool:
-        if not allow() or len(channel.get_environment()) >= MAX_ENVIRONMENT:
+        if not allow() or len(channel.get_environment_bytes()) >= MAX_ENVIRONMENT:
             return False
         return bool(original(packet))
 

@@ -22,6 +22,7 @@ from __future__ import annotations
 import array
 import json
 import os
+import re
 import signal
 import socket
 import sys
@@ -29,6 +30,8 @@ from dataclasses import asdict, dataclass, field
 from typing import Any
 
 MAX_MESSAGE = 64 * 1024
+#: Modules only the server uses, never a session: not loaded into sessions.
+SERVER_ONLY = ("tui_grid.online", "tui_grid.ui.web")
 #: Descriptor number the hub link is given in a session (0-2 are its terminal).
 HUB_FD = 3
 PR_SET_PDEATHSIG, PR_SET_DUMPABLE, PR_SET_NAME, PR_SET_NO_NEW_PRIVS = 1, 4, 15, 38
@@ -98,12 +101,17 @@ def warm() -> None:
     import tui_grid
     from tui_grid.games.registry import all_games
 
-    for module in pkgutil.walk_packages(tui_grid.__path__, "tui_grid."):
-        if not module.name.endswith("__main__"):
-            try:
-                importlib.import_module(module.name)
-            except Exception as exc:  # a module that cannot load here is loaded (and fails) where used
-                print(f"tui-grid: session starter: {module.name}: {type(exc).__name__}: {exc}", file=sys.stderr)
+    names = [module.name for module in pkgutil.walk_packages(tui_grid.__path__, "tui_grid.")
+             if not module.name.endswith("__main__") and not module.name.startswith(SERVER_ONLY)]
+    for name in [*names, *imported_anywhere(names), "textual.widgets"]:
+        try:
+            importlib.import_module(name)
+        except Exception as exc:  # a module that cannot load here is loaded (and fails) where used
+            print(f"tui-grid: session starter: {name}: {type(exc).__name__}: {exc}", file=sys.stderr)
+    import textual.widgets
+
+    for widget in textual.widgets.__all__:  # loaded lazily by name: load them all now
+        getattr(textual.widgets, widget)
     for game in all_games():
         game.prepare()
     with tempfile.TemporaryDirectory(prefix="tui-grid-warm-") as scratch:
@@ -117,14 +125,41 @@ def warm() -> None:
     gc.freeze()
 
 
+#: An import statement, at any indent: `import a, b.c` or `from a.b import c`.
+_IMPORT = re.compile(r"^[ \t]*(?:from[ \t]+([A-Za-z_][\w.]*)[ \t]+import\b|import[ \t]+([A-Za-z_][\w.]*(?:[ \t]*,[ \t]*[A-Za-z_][\w.]*)*))", re.M)
+
+
+def imported_anywhere(modules: list[str]) -> list[str]:
+    """Every module the package's modules import, at the top or inside a function: a session
+    imports nothing the starter has not (where sessions run as another user, the Python
+    installation may not even be readable to them). Read from the sources (a text scan:
+    a name that is not a module fails to import, harmlessly)."""
+    import importlib.util
+
+    found: set[str] = set()
+    for name in modules:
+        spec = importlib.util.find_spec(name)
+        if spec is None or not spec.origin or not spec.origin.endswith(".py"):
+            continue
+        with open(spec.origin, encoding="utf-8") as source:
+            for match in _IMPORT.finditer(source.read()):
+                if match.group(1):
+                    found.add(match.group(1))
+                else:
+                    found.update(part.strip() for part in match.group(2).split(","))
+    return sorted(found - set(modules))
+
+
 def _draw_menu_once() -> None:
     import asyncio
 
     from tui_grid.ui.app import TuiGridApp
 
     async def draw() -> None:
-        async with TuiGridApp().run_test(size=(80, 24)) as pilot:
+        app = TuiGridApp()
+        async with app.run_test(size=(80, 24)) as pilot:
             await pilot.pause()
+            app.export_screenshot()  # what f12 needs, loaded
 
     asyncio.run(draw())
 

@@ -1,0 +1,86 @@
+"""What a remote player (a `serve ssh` session: TUI_GRID_REMOTE=1) may keep and make on
+the server: a folder of a few MiB, the last few stills taken at a bounded pace, boards
+that fit a session's share of memory, and never a server path in a message."""
+
+from __future__ import annotations
+
+import errno
+import os
+from pathlib import Path
+
+import pytest
+
+from tests.conftest import make_app
+from tui_grid.core import remote, saves
+from tui_grid.core.boardfile import check_side
+from tui_grid.games.registry import get_game
+
+
+@pytest.fixture
+def player_folder(tmp_path: Path, monkeypatch) -> Path:
+    """A remote session's folder, as serve ssh gives it: the working folder, named '.'."""
+    monkeypatch.setenv("TUI_GRID_REMOTE", "1")
+    monkeypatch.chdir(tmp_path)
+    monkeypatch.setenv("TUI_GRID_DATA", ".")
+    return tmp_path
+
+
+def test_saves_stop_at_the_players_quota_and_the_old_save_stays(player_folder: Path) -> None:
+    path = saves.data_dir() / "autosave" / "ice" / "board-1.txt"
+    saves.write(path, "small")
+    (player_folder / "filler").write_bytes(b"x" * (remote.QUOTA_BYTES - 1000))
+    saves.write(path, "x" * 900)  # replacing a save counts only what it adds
+    with pytest.raises(OSError) as caught:
+        saves.write(path, "x" * 2000)
+    assert caught.value.errno == errno.EDQUOT and "full (4 MiB)" in str(caught.value)
+    assert path.read_text() == "x" * 900
+
+
+def test_without_a_remote_session_nothing_is_counted(tmp_path: Path, monkeypatch) -> None:
+    monkeypatch.delenv("TUI_GRID_REMOTE", raising=False)
+    remote.ensure_room(tmp_path, 10 * remote.QUOTA_BYTES)
+    assert remote.still_refused(tmp_path, 0.0) is None and remote.folder_name(tmp_path) == str(tmp_path)
+
+
+def test_stills_are_paced_and_only_the_last_few_kept(player_folder: Path) -> None:
+    stills = player_folder / "stills"
+    stills.mkdir()
+    made = []
+    for index in range(remote.STILLS_KEPT + 3):
+        path = stills / f"still-{index}.svg"
+        path.write_text("<svg/>")
+        os.utime(path, (1000.0 + index, 1000.0 + index))
+        made.append(path)
+        assert remote.keep_stills(stills, path) is None
+    assert sorted(stills.iterdir()) == sorted(made[-remote.STILLS_KEPT:])
+    newest = 1000.0 + remote.STILLS_KEPT + 2
+    assert "One still every" in (remote.still_refused(stills, newest + 1.0) or "")
+    assert remote.still_refused(stills, newest + remote.STILL_SECONDS) is None
+    (player_folder / "filler").write_bytes(b"x" * remote.QUOTA_BYTES)
+    assert "full" in (remote.still_refused(stills, newest + 60.0) or "")
+
+
+async def test_f12_twice_in_a_remote_game_saves_one_still_and_says_why_not_the_second(player_folder: Path) -> None:
+    app = make_app("ice", "spiral")
+    async with app.run_test(size=(80, 24)) as pilot:
+        await pilot.press("f12")
+        await pilot.pause()
+        first = str(app.screen.query_one("#message").content)
+        await pilot.press("f12")
+        await pilot.pause()
+        second = str(app.screen.query_one("#message").content)
+    assert first.startswith("Still saved: stills/") and str(player_folder) not in first
+    assert "One still every" in second
+    assert len(list((player_folder / "stills").glob("*.svg"))) == 1
+
+
+def test_a_remote_player_makes_boards_that_fit_a_sessions_memory(player_folder: Path) -> None:
+    check_side(500, 500)
+    with pytest.raises(ValueError, match="on this server has at most 250,000 cells"):
+        check_side(2000, 2000)
+    with pytest.raises(ValueError, match="on this server"):
+        get_game("ice").load("ice:2000x2000:m5#seed1")
+
+
+def test_a_remote_player_is_never_shown_a_server_path(player_folder: Path) -> None:
+    assert remote.folder_name(player_folder) == "your folder on the server"
