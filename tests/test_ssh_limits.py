@@ -316,3 +316,17 @@ async def test_sessions_are_held_to_the_memory_budget_in_a_cgroup_where_one_can_
         await quit_session(conn, process)
         assert server.cgroup.limit() == TEST_LIMITS.memory_budget_bytes
     assert str(pid) in members
+
+
+async def test_a_session_channel_that_never_asks_for_a_shell_is_closed(tmp_path: Path) -> None:
+    limits = replace(TEST_LIMITS, idle_connection_seconds=1.0)
+    async with serving(tmp_path, limits=limits) as (port, lines, server):
+        conn = await connect(port, "lurker")
+        from asyncssh.channel import SSHClientChannel
+
+        channel = SSHClientChannel(conn, asyncio.get_running_loop(), "strict", None, "strict", 65536, 32768)
+        await channel._open(b"session")  # a session channel and no request on it (asyncssh's first step, alone)
+        assert await until(lambda: server.authenticated.total() == 1 and not server.sessions)
+        await asyncio.wait_for(channel.wait_closed(), timeout=30)
+        await asyncio.wait_for(conn.wait_closed(), timeout=30)  # then the connection, holding no session
+        assert await until(lambda: held(server) == NOTHING_HELD), held(server)

@@ -44,9 +44,11 @@ class ServerLimits:
     unauthenticated_per_host: int = 8
     #: Seconds a connection has to log in.
     login_seconds: float = 20.0
-    #: Logged-in connections from one host, with or without a session.
+    #: Logged-in connections, with or without a session: in all, and from one host.
+    connections: int = 256
     connections_per_host: int = 8
-    #: Seconds a logged-in connection may hold no session before it is closed.
+    #: Seconds a logged-in connection may hold no session (or a session channel that never
+    #: asks for a shell) before it is closed.
     idle_connection_seconds: float = 15.0
 
     # --- what one session may send and leave unread --------------------------------------

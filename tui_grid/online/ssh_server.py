@@ -210,6 +210,8 @@ class GameServer:
 
     def logged_in(self, conn: Connection) -> str | None:
         self._give(conn)
+        if self.authenticated.total() >= self.limits.connections:
+            return "too many connections"
         if not self.authenticated.take(conn.host, self.limits.connections_per_host):
             return f"too many connections from {conn.host}"
         conn.counted = "authenticated"

@@ -18,6 +18,7 @@ from typing import TYPE_CHECKING, Any
 
 import asyncssh
 
+from tui_grid.core.text import printable
 from tui_grid.online.relay import Relay
 from tui_grid.online.starter import StarterError
 from tui_grid.online.zygote import SessionSpec
@@ -112,6 +113,7 @@ class GameSession(asyncssh.SSHServerSession):  # type: ignore[misc]
         self.reason = ""
         self._resize: asyncio.TimerHandle | None = None
         self._task: asyncio.Task[None] | None = None
+        self._unstarted: asyncio.TimerHandle | None = None
         self.said_goodbye = False
 
     # --- asyncssh's callbacks ---------------------------------------------------------------
@@ -119,6 +121,8 @@ class GameSession(asyncssh.SSHServerSession):  # type: ignore[misc]
         self.channel = channel
         channel.set_write_buffer_limits(high=self.server.limits.output_high_water)
         limit_environment_requests(channel, self.connection.request)
+        # A channel that never asks for a shell holds its connection: closed after a while.
+        self._unstarted = asyncio.get_running_loop().call_later(self.server.limits.idle_connection_seconds, channel.close)
 
     def pty_requested(self, term_type: str, term_size: tuple[int, int, int, int], term_modes: Any) -> bool:
         if not self.connection.request():
@@ -138,6 +142,8 @@ class GameSession(asyncssh.SSHServerSession):  # type: ignore[misc]
         return False
 
     def session_started(self) -> None:
+        if self._unstarted is not None:
+            self._unstarted.cancel()
         self._task = asyncio.get_running_loop().create_task(self._run())
 
     def data_received(self, data: bytes, datatype: Any) -> None:
@@ -172,7 +178,11 @@ class GameSession(asyncssh.SSHServerSession):  # type: ignore[misc]
             self.relay.resume_writing()
 
     def connection_lost(self, exc: Exception | None) -> None:
+        if self._unstarted is not None:
+            self._unstarted.cancel()
         self.finish("the connection closed")
+        if self._task is None:  # never started: nothing else gives the channel back
+            self.connection.session_ended()
 
     # --- the session ----------------------------------------------------------------------------
     def finish(self, reason: str) -> None:
@@ -234,7 +244,6 @@ class GameSession(asyncssh.SSHServerSession):  # type: ignore[misc]
                 os.fchown(slave, identity.uid, -1)
             self.pid = await self.server.starter.spawn(spec, slave, hub_socket.fileno() if hub_socket else None)
             started = True
-            taken.undo.append(lambda pid=self.pid: self.server.starter.kill(pid))
             taken.close_fd(slave)
             if hub_socket is not None:
                 taken.sockets.remove(hub_socket)
@@ -251,14 +260,18 @@ class GameSession(asyncssh.SSHServerSession):  # type: ignore[misc]
         except StarterError as exc:
             self._say(f"the session could not start ({exc}); try again soon")
             self.server.log(f"session refused: {exc}")
-        except (OSError, asyncssh.Error) as exc:
-            self.server.log(f"session failed: {type(exc).__name__}: {exc}")
+        except Exception as exc:  # whatever failed, the session ends and gives everything back
+            self._say("the session failed on the server; try again soon")
+            self.server.log(f"session failed: {type(exc).__name__}: {printable(exc, limit=200)}")
         finally:
             if self.relay is not None:
                 self.relay.end(self.reason or "the session ended")
             if self._resize is not None:
                 self._resize.cancel()
             pid = self.pid
+            if started and pid is not None and code == "?":  # still running: ended, and waited for
+                self.server.starter.kill(pid)
+                code = await self._exit_code()
             taken.release()
             if started and pid is not None:
                 self.server.log(f"session end: {self.name} (exit {code})")

@@ -425,6 +425,9 @@ class GameScreen(Screen, Generic[S]):
         except (BoardError, UsageError, ValueError) as exc:
             self.app.call_from_thread(self._worker_failed, cancel, str(exc), "warning")
             return
+        except MemoryError:
+            self.app.call_from_thread(self._worker_failed, cancel, "Not enough memory for this here: try a smaller board.", "error")
+            return
         except Exception as exc:  # a solver bug must not take the app down
             self.app.call_from_thread(self._worker_failed, cancel, f"{type(exc).__name__}: {exc}", "error")
             return
