@@ -94,7 +94,7 @@ def alive(pid: int | None) -> bool:
 def held(server: GameServer) -> dict[str, int]:
     """Everything the server counts, for `== {all zero}` after clients leave."""
     return {"sessions": len(server.sessions), "hosts": server.session_hosts.total(), "keys": server.session_keys.total(),
-            "online": sum(server.online.values()), "unauthenticated": server.unauthenticated.total(),
+            "online": server.online.total(), "unauthenticated": server.unauthenticated.total(),
             "authenticated": server.authenticated.total()}
 
 

@@ -29,9 +29,9 @@ class Counts:
     def __init__(self) -> None:
         self._held: dict[str, int] = {}
 
-    def take(self, key: str, limit: int) -> bool:
+    def take(self, key: str, limit: int | None = None) -> bool:
         held = self._held.get(key, 0)
-        if held >= limit:
+        if limit is not None and held >= limit:
             return False
         self._held[key] = held + 1
         return True
@@ -45,6 +45,9 @@ class Counts:
 
     def __getitem__(self, key: str) -> int:
         return self._held.get(key, 0)
+
+    def keys(self) -> set[str]:
+        return set(self._held)
 
     def total(self) -> int:
         return sum(self._held.values())

@@ -131,7 +131,7 @@ class GameServer:
         self.sessions: set[GameSession] = set()
         self.session_hosts, self.session_keys = Counts(), Counts()
         self.unauthenticated, self.authenticated = Counts(), Counts()
-        self.online: dict[str, int] = {}  # skeletons of connected players' names: how many sessions each
+        self.online = Counts()  # skeletons of connected players' names: how many sessions each
         self.port = 0
         self.host_label = "HOST"
         self._listener: Any = None
@@ -296,25 +296,18 @@ class GameServer:
             identity = Identity(name, self.data / "guests" / secrets.token_hex(8), True, None, uid, gid)
             taken.undo.append(lambda: _remove_tree(identity.folder))
         bare = skeleton(identity.name)
-        self.online[bare] = self.online.get(bare, 0) + 1
-        taken.undo.append(lambda: self._offline(bare))
+        self.online.take(bare)
+        taken.undo.append(lambda: self.online.give(bare))
         make_private_folder(identity.folder, uid, gid)
         return identity
 
     def _guest_name(self, wanted: str) -> str:
-        taken = set(self.online)
+        taken = self.online.keys()
         while True:
             name = unique_name(wanted, taken)
             if not self.store.claimed(name):
                 return name
             taken.add(skeleton(name))
-
-    def _offline(self, bare: str) -> None:
-        left = self.online.get(bare, 0) - 1
-        if left > 0:
-            self.online[bare] = left
-        else:
-            self.online.pop(bare, None)
 
     def hub_link(self, identity: Identity, taken: Taken) -> Any:
         """The app's end of its link to the hub (None without a hub)."""
