@@ -39,12 +39,14 @@ async def quit_session(conn, process) -> None:  # type: ignore[no-untyped-def]
 
 
 async def test_a_paste_neither_blocks_the_server_nor_queues_more_than_its_buffer(tmp_path: Path) -> None:
-    """A client pastes 1 MB: another client still gets its menu meanwhile, and what the
-    server holds for the paste never passes the input buffer (the rest waits in the
-    client: its SSH window is closed)."""
-    async with serving(tmp_path) as (port, lines, server):
+    """A client pastes 1 MB: another client still gets its menu meanwhile, what the server
+    holds for the paste never passes the input buffer (the rest waits in the client: its
+    SSH window is closed), and the pasting app yields to other players' apps."""
+    limits = replace(TEST_LIMITS, flood_seconds=0.5)
+    async with serving(tmp_path, limits=limits) as (port, lines, server):
         paster_conn, paster = await menu_session(port, "paster")
         session = next(iter(server.sessions))
+        pid = pid_of(server, "paster")
         paster.stdin.write(b"j" * 1_000_000)
         most = 0
         for _ in range(40):
@@ -54,6 +56,8 @@ async def test_a_paste_neither_blocks_the_server_nor_queues_more_than_its_buffer
         await quit_session(other_conn, other)
         assert session.relay is not None and session.relay.channel_paused  # flow control, not loss
         assert 0 < most <= TEST_LIMITS.input_buffer_bytes + 32 * 1024
+        assert await until(lambda: os.getpriority(os.PRIO_PROCESS, pid) == limits.flood_niceness)
+        assert any(line.startswith("session paster: keys faster than typing") for line in lines)
         paster_conn.close()
         assert await until(lambda: held(server) == NOTHING_HELD), held(server)
 
@@ -71,7 +75,7 @@ async def test_a_client_that_stops_reading_is_held_to_the_high_water_mark_and_dr
         for index in range(200):
             if not server.sessions:
                 break
-            process.change_terminal_size(500 - index % 2, 500)
+            process.change_terminal_size(500 - index % 50, 500)
             await asyncio.sleep(0.06)
             most = max(most, session.channel.get_write_buffer_size())
         assert not server.sessions, "the stalled session was never dropped"

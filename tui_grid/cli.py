@@ -8,6 +8,7 @@ and `tui-grid GAME VERB`, so a new game adds commands without touching this file
 from __future__ import annotations
 
 import argparse
+import functools
 import json
 import os
 import sys
@@ -63,7 +64,10 @@ def _game_verbs() -> dict[str, list[tuple[GameDefinition, Verb]]]:
 COMMON = ("play", "boards", "solve", "hint", "watch", "generate", "replay", "demo")
 
 
+@functools.lru_cache(maxsize=1)
 def build_parser() -> argparse.ArgumentParser:
+    """The command line's parser, built once per process (a serve ssh session is forked
+    from a process that has built it)."""
     parser = _Parser(
         prog="tui-grid",
         description="Grid games for the terminal with real solvers. With no command, opens the menu.",
@@ -344,6 +348,10 @@ def _serve_ssh(rest: list[str]) -> int:
                             help=f"sessions at once (default {defaults.max_sessions})")
         parser.add_argument("--max-per-host", "--max-per-address", dest="max_per_host", default=str(defaults.per_host), metavar="N",
                             help=f"sessions from one host (an IPv4 address, an IPv6 /64) at once (default {defaults.per_host})")
+        parser.add_argument("--max-connections-per-host", default=str(defaults.connections_per_host), metavar="N",
+                            help=f"logged-in connections from one host, with or without a session (default {defaults.connections_per_host})")
+        parser.add_argument("--max-logins-per-host", default=str(defaults.unauthenticated_per_host), metavar="N",
+                            help=f"connections from one host still logging in (default {defaults.unauthenticated_per_host})")
         parser.add_argument("--memory", default=str(defaults.memory_budget_bytes // 2**20), metavar="MiB",
                             help="memory for all sessions together (default: half of this machine's)")
         parser.add_argument("--session-user", default=None, metavar="USER",
@@ -359,6 +367,8 @@ def _serve_ssh(rest: list[str]) -> int:
         raise UsageError("--auth keys needs --authorized-keys FILE (an OpenSSH authorized_keys file)")
     limits = replace(defaults, max_sessions=parse_count("--max-sessions", args.max_sessions, 1, 10_000),
                      per_host=parse_count("--max-per-host", args.max_per_host, 1, 10_000),
+                     connections_per_host=parse_count("--max-connections-per-host", args.max_connections_per_host, 1, 10_000),
+                     unauthenticated_per_host=parse_count("--max-logins-per-host", args.max_logins_per_host, 1, 10_000),
                      memory_budget_bytes=parse_count("--memory", args.memory, 64, 1 << 30) * 2**20)
     data = saves.data_dir() / "ssh"
     key_path = Path(args.host_key).expanduser() if args.host_key else data / "ssh_host_ed25519_key"
@@ -372,8 +382,15 @@ def serve_ssh(host: str, port: int, key_path: Any, data: Any, auth: str, keys: A
 
     from tui_grid.online.ssh_server import GameServer, ServerConfig
 
+    import threading
+
+    lock = threading.Lock()
+
     def log(text: str) -> None:
-        print(f"tui-grid: {text}", file=sys.stderr, flush=True)
+        """One line, whole: the hub's threads and the loop log at once."""
+        with lock:
+            sys.stderr.write(f"tui-grid: {text}\n")
+            sys.stderr.flush()
 
     config = ServerConfig(data, auth, keys, tuple(game.key for game in all_games()), limits, session_user=user)
     try:

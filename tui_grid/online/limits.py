@@ -26,6 +26,11 @@ def default_memory_budget() -> int:
     return physical_memory() // 2
 
 
+#: An app's share is never below this, however many sessions share the budget: a session
+#: starts with the starter's pages (some 60 MiB) and a game needs room beyond them.
+SESSION_MEMORY_FLOOR = 256 * MiB
+
+
 @dataclass(frozen=True)
 class ServerLimits:
     # --- sessions: one app each ------------------------------------------------------------
@@ -59,10 +64,15 @@ class ServerLimits:
     #: Keys waiting for the app, at most; past that the client's SSH window closes (flow
     #: control: the client waits, nothing is lost).
     input_buffer_bytes: int = 64 * 1024
-    #: Bytes of keys a second the app is given, and in a burst: people type a few dozen;
-    #: a paste of megabytes reaches the app at this pace instead of flooding it.
-    input_bytes_per_second: float = 8 * 1024
-    input_burst_bytes: int = 16 * 1024
+    #: Bytes of keys a second the app is given, and in a burst: people type a few dozen and
+    #: a moving mouse sends about a KiB; a paste of megabytes reaches the app at this pace
+    #: (which it keeps up with) instead of piling up in its memory.
+    input_bytes_per_second: float = 2 * 1024
+    input_burst_bytes: int = 8 * 1024
+    #: A session that keeps its keys at that pace for this long is pasting or flooding: its
+    #: app drops to this niceness for the rest of the session, so it costs other players little.
+    flood_seconds: float = 2.0
+    flood_niceness: int = 15
     #: Screen output waiting for a slow client, at most; while it waits, the app's output
     #: is not read (the app waits on its terminal).
     output_high_water: int = 256 * 1024
@@ -94,4 +104,4 @@ class ServerLimits:
     @property
     def session_memory_bytes(self) -> int:
         """One app's hard memory limit: its share of the budget, within the cap."""
-        return max(128 * MiB, min(self.session_memory_cap_bytes, self.memory_budget_bytes // max(1, self.max_sessions)))
+        return max(SESSION_MEMORY_FLOOR, min(self.session_memory_cap_bytes, self.memory_budget_bytes // max(1, self.max_sessions)))

@@ -47,11 +47,16 @@ class Relay:
     """The pump for one session: `feed` keys from the channel, `start` reading the app's
     terminal; `on_end(reason)` is called once when either side is done."""
 
-    def __init__(self, channel: Any, master: int, limits: ServerLimits, on_end: Callable[[str], None]) -> None:
+    def __init__(self, channel: Any, master: int, limits: ServerLimits, on_end: Callable[[str], None],
+                 on_flood: Callable[[], None] = lambda: None, on_resume: Callable[[], None] = lambda: None) -> None:
         self.channel = channel
         self.master = master
         self.limits = limits
         self.on_end = on_end
+        self.on_flood = on_flood  # once, when keys have come faster than the pace for flood_seconds
+        self.on_resume = on_resume  # the client takes output again
+        self._flooding_since: float | None = None
+        self.flooded = False
         self.loop = asyncio.get_running_loop()
         self.keys = bytearray()
         self.bucket = ByteBucket(limits.input_bytes_per_second, limits.input_burst_bytes)
@@ -105,6 +110,7 @@ class Relay:
             self._stall.cancel()
             self._stall = None
         self._read_screen(True)
+        self.on_resume()
 
     # --- keys: client -> app ------------------------------------------------------------------
     def feed(self, data: bytes) -> None:
@@ -122,6 +128,7 @@ class Relay:
             self._want_writer(False)
             return
         room = min(self.bucket.room(), len(self.keys))
+        self._note_pace(room < len(self.keys))
         if room > 0:
             try:
                 written = os.write(self.master, self.keys[:room])
@@ -142,6 +149,18 @@ class Relay:
         if self.channel_paused and len(self.keys) < self.limits.input_buffer_bytes // 2:
             self.channel_paused = False
             self.channel.resume_reading()
+
+    def _note_pace(self, held_back: bool) -> None:
+        """Keys held back by the pace, for flood_seconds on end: the session floods."""
+        if not held_back:
+            self._flooding_since = None
+            return
+        now = self.loop.time()
+        if self._flooding_since is None:
+            self._flooding_since = now
+        elif not self.flooded and now - self._flooding_since >= self.limits.flood_seconds:
+            self.flooded = True
+            self.on_flood()
 
     def _pump_later(self) -> None:
         self._later = None

@@ -32,8 +32,9 @@ _TERM = re.compile(r"[A-Za-z0-9][A-Za-z0-9._+-]{0,63}")
 DEFAULT_TERM = "xterm-256color"
 #: A client's window, as the app is told it: at most this many columns and rows.
 MAX_TERMINAL = 500
-#: Resizes are applied at most this often (a flood of them is one resize).
-RESIZE_SECONDS = 0.05
+#: Resizes are applied at most this often (a flood of them is one resize), and not while
+#: the client takes no output (a stalled client's resizes would only make the app draw).
+RESIZE_SECONDS = 0.2
 #: What puts a client's terminal back as it was when a session is ended from this side
 #: (the app never got to): main screen, mouse reports off, bracketed paste off, cursor on,
 #: colours reset.
@@ -104,6 +105,7 @@ class GameSession(asyncssh.SSHServerSession):  # type: ignore[misc]
         self.channel: Any = None
         self.term: str | None = None  # set by a pty request: without one there is no app
         self.size = (80, 24)
+        self._applied = (0, 0)  # the size the app's terminal has
         self.command: str | None = None
         self.relay: Relay | None = None
         self.master: int | None = None
@@ -159,7 +161,10 @@ class GameSession(asyncssh.SSHServerSession):  # type: ignore[misc]
         if not self.connection.request():
             return
         self.size = (width, height)
-        if self._resize is None and self.master is not None:
+        self._schedule_resize()
+
+    def _schedule_resize(self) -> None:
+        if self._resize is None and self.master is not None and not (self.relay and self.relay.output_paused):
             self._resize = asyncio.get_running_loop().call_later(RESIZE_SECONDS, self._apply_resize)
 
     def break_received(self, msec: int) -> bool:
@@ -202,9 +207,20 @@ class GameSession(asyncssh.SSHServerSession):  # type: ignore[misc]
                 pass
         self.finish(text)
 
+    def _flooding(self) -> None:
+        """Keys come faster than anyone types, for seconds: the app yields to others."""
+        if self.pid is not None:
+            try:
+                os.setpriority(os.PRIO_PGRP, self.pid, self.server.limits.flood_niceness)
+            except OSError:
+                pass
+            self.server.log(f"session {self.name}: keys faster than typing; its app now runs at niceness "
+                            f"{self.server.limits.flood_niceness}")
+
     def _apply_resize(self) -> None:
         self._resize = None
-        if self.master is not None:  # the kernel tells the app (SIGWINCH to its terminal's group)
+        if self.master is not None and self.size != self._applied:  # the kernel tells the app (SIGWINCH)
+            self._applied = self.size
             set_window(self.master, *self.size)
 
     def _say(self, text: str) -> None:
@@ -238,6 +254,7 @@ class GameSession(asyncssh.SSHServerSession):  # type: ignore[misc]
             self.master = taken.fd(master)
             taken.fd(slave)
             set_window(slave, *self.size)
+            self._applied = self.size
             hub_socket = self.server.hub_link(identity, taken)
             spec = self.server.session_spec(self, identity)
             if identity.uid is not None:
@@ -250,7 +267,7 @@ class GameSession(asyncssh.SSHServerSession):  # type: ignore[misc]
                 hub_socket.close()
             self.server.log(f"session start: {self.name} from {self.connection.address} "
                             f"({self.size[0]}x{self.size[1]}, {self.term})")
-            self.relay = Relay(self.channel, master, self.server.limits, self.finish)
+            self.relay = Relay(self.channel, master, self.server.limits, self.finish, self._flooding, self._schedule_resize)
             self.relay.start()
             if self.done.is_set():  # the client left while the app was starting
                 self.relay.end(self.reason)

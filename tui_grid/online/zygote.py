@@ -114,6 +114,9 @@ def warm() -> None:
         getattr(textual.widgets, widget)
     for game in all_games():
         game.prepare()
+    from tui_grid.cli import build_parser
+
+    build_parser()
     with tempfile.TemporaryDirectory(prefix="tui-grid-warm-") as scratch:
         os.environ["TUI_GRID_DATA"] = scratch
         try:

@@ -31,7 +31,9 @@ LIST_WIDTH = 34
 
 
 class MenuScreen(Screen):
-    BINDINGS = [Binding("q", "app.quit", "Quit")]  # esc does not quit here: one stray key must not end the app
+    # esc does not quit here: one stray key must not end the app. The about line names the
+    # keys; there is no key bar.
+    BINDINGS = [Binding("q", "app.quit", "Quit", show=False)]
     DEFAULT_CSS = """
     MenuScreen { align: center middle; }
     MenuScreen > Vertical { width: 100%; max-width: 100; height: auto; max-height: 100%; padding: 0 1; }
@@ -48,8 +50,9 @@ class MenuScreen(Screen):
                 options.append(option(styled("Online", ("  — the lobby: play Tron and Evasion against other players, or watch", "dim")), id=ONLINE))
             options.append(option(styled("Demo", ("  — every solver and bot at work, scene after scene", "dim")), id=DEMO))
             yield OptionList(*options, id="games")
+            # The menu's keys, said once (a key bar would repeat "q Quit" at a fifth of the
+            # cost of drawing the menu, which every SSH session pays at connection).
             yield Plain("enter picks a game  ·  ? in a game shows its rules and keys  ·  q quits", id="about")
-        yield Footer(compact=True)
 
     def on_option_list_option_selected(self, event: OptionList.OptionSelected) -> None:
         from tui_grid.games.registry import get_game
