@@ -24,6 +24,7 @@ from tui_grid.games.evasion.view import EvasionBoardView
 from tui_grid.games.ice.board import IceBoard, parse_ice
 from tui_grid.games.ice.rules import IceState
 from tui_grid.games.ice.screen import IceBoardView
+from tui_grid.games.tron.view import TronBoardView
 from tui_grid.ui.board_view import BoardView, Overlay, Zoom
 
 WIDTH, HEIGHT = 150, 120  # big enough for blocks of several cells at the small terminals below
@@ -294,5 +295,47 @@ async def test_an_ice_slide_redraws_the_lines_it_left_and_reached_and_a_new_map_
             view.use(None, open_ice(300, rough=11))  # the same player on another map of the same size
             view.show(moved)
             assert repaint(view) == min(view.frame().board_lines, view.size.height)
+            cached, fresh = cached_and_fresh(view)
+            assert cached == fresh
+
+
+class TronApp(App[None]):
+    """Just a Tron arena, as its screen shows it."""
+
+    def __init__(self, state: Any) -> None:
+        super().__init__()
+        self.state = state
+        self.view = TronBoardView()
+
+    def compose(self) -> ComposeResult:
+        yield self.view
+
+    def on_mount(self) -> None:
+        self.view.set_grid_size(self.state.width, self.state.height)
+        self.view.show(self.state)
+
+
+async def test_a_tron_tick_redraws_the_lines_its_heads_are_on_not_the_arena() -> None:
+    """A 40x40 arena at 160x50: a tick moves both cycles one cell, which redraws the lines
+    of the rows they left and reached (at most four), and the picture equals a fresh one."""
+    from tui_grid.core.geometry import Direction
+    from tui_grid.games.tron.board import board_from_rows
+    from tui_grid.games.tron.engine import TronEngine
+
+    rows = ["#" * 40] + ["#" + "-" * 38 + "#" for _ in range(38)] + ["#" * 40]
+    engine = TronEngine(board_from_rows(rows, Pos(10, 5), Pos(30, 34)))
+    state = engine.initial_state()
+    app = TronApp(state)
+    async with app.run_test(size=(160, 50)) as pilot:
+        view = app.view
+        await pilot.pause()
+        repaint(view)
+        for moves in ({0: Direction.RIGHT, 1: Direction.LEFT}, {0: Direction.DOWN, 1: Direction.UP}):
+            state = engine.step(state, moves).state
+            rows = {head.row for head in state.heads} | {head.row for head in app.state.heads}
+            dirty = dirty_lines(view, lambda: view.show(state))
+            assert 0 < len(dirty) <= len(rows) <= 4, (dirty, rows)
+            assert 0 < repaint(view) <= len(rows)
+            app.state = state
             cached, fresh = cached_and_fresh(view)
             assert cached == fresh

@@ -231,3 +231,36 @@ async def test_a_hostile_client_name_live_shows_literally() -> None:
         thread.join(10)
         holder["client"].close()
     assert not app.feed.thread.is_alive()
+
+
+async def test_a_plain_line_asks_for_layout_only_when_its_size_may_change() -> None:
+    """A status line that changes every tick (a match's) costs a repaint, not a layout
+    pass of the whole screen; a text with more lines, or one too long for the line, does."""
+    from textual.app import App, ComposeResult
+
+    from tui_grid.ui.plain import Plain
+
+    class One(App[None]):
+        def compose(self) -> ComposeResult:
+            yield Plain("tick 1", id="status")
+
+    from textual.widgets import Static
+
+    layouts: list[bool] = []
+    original = Static.update
+
+    def update(self, content="", *, layout: bool = True):  # type: ignore[no-untyped-def]
+        layouts.append(layout)
+        return original(self, content, layout=layout)
+
+    app = One()
+    async with app.run_test(size=(40, 10)) as pilot:
+        status = app.query_one("#status", Plain)
+        Static.update = update  # type: ignore[method-assign]
+        try:
+            for text in ("tick 2", "tick 2", "tick 3\nand more", "x" * 60, "[b]tick[/b] 4"):
+                status.update(text)
+                await pilot.pause()
+        finally:
+            Static.update = original  # type: ignore[method-assign]
+    assert layouts == [False, True, True, True]  # the same words twice: nothing to draw

@@ -47,10 +47,36 @@ class _PlainContent:
     """Static's content, made plain on the way in."""
 
     def __init__(self, content: Any = "", **options: Any) -> None:
-        super().__init__(_safe(content), markup=False, **options)  # type: ignore[call-arg]
+        safe = _safe(content)
+        super().__init__(safe, markup=False, **options)  # type: ignore[call-arg]
+        self._shown = safe if isinstance(safe, (str, Text)) else None
 
-    def update(self, content: Any = "", *, layout: bool = True) -> None:
-        super().update(_safe(content), layout=layout)  # type: ignore[misc]
+    def update(self, content: Any = "", *, layout: bool | None = None) -> None:
+        """New content; a layout pass only when its size may change (None: decide here). A
+        match's status changes every tick, and a layout pass redraws the whole screen."""
+        safe = _safe(content)
+        if isinstance(safe, (str, Text)) and safe == self._shown:
+            return
+        if layout is None:
+            layout = not self._same_size(self._shown, safe)
+        self._shown = safe if isinstance(safe, (str, Text)) else None
+        super().update(safe, layout=layout)  # type: ignore[misc]
+
+    _shown: str | Text | None = None
+
+    def _same_size(self, old: Any, new: Any) -> bool:
+        """Whether `new` takes the room `old` took: a widget of fixed width (not auto)
+        whose lines fit unwrapped, before and after, in as many lines."""
+        if not isinstance(old, (str, Text)) or not isinstance(new, (str, Text)):
+            return False
+        width = self.content_size.width  # type: ignore[attr-defined]
+        styles = self.styles  # type: ignore[attr-defined]
+        if width <= 0 or (styles.width is not None and styles.width.is_auto):
+            return False
+        lines = [Text(str(text) if isinstance(text, str) else text.plain).split("\n") for text in (old, new)]
+        if len(lines[0]) != len(lines[1]):
+            return False
+        return all(line.cell_len <= width for text in lines for line in text)
 
 
 class Plain(_PlainContent, Static):

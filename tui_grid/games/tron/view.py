@@ -3,6 +3,8 @@ mark, each a colour and a glyph; drawn from the state and overlay it is given.""
 
 from __future__ import annotations
 
+from collections.abc import Hashable
+
 from tui_grid.core.geometry import Pos
 from tui_grid.games.tron.rules import TronState
 from tui_grid.ui.board_view import BoardView
@@ -34,6 +36,18 @@ class TronBoardView(BoardView):
 
     def cell(self, row: int, col: int) -> tuple[str, str]:
         return self.row_cells(row, col, col + 1)[0]
+
+    def rows_key(self, first: int, last: int) -> Hashable | None:
+        """Rows `first..last-1` as the state has them (their strings: a step changes the two
+        its heads move on) and the heads, crashes and marks on them: a tick redraws two or
+        three lines, not the arena."""
+        state: TronState | None = self.state
+        if state is None:
+            return None
+        heads = tuple((seat, head, state.headings[seat]) for seat, head in enumerate(state.heads) if first <= head.row < last)
+        crashes = tuple(crash for crash in state.crashes if crash is not None and first <= crash.row < last)
+        marks = frozenset((pos, mark) for pos, mark in self.overlay.marks.items() if first <= pos.row < last)
+        return state.rows[first:last], heads, crashes, marks
 
     def row_cells(self, row: int, first: int, last: int) -> list[tuple[str, str]]:
         state: TronState = self.state
