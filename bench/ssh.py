@@ -268,7 +268,8 @@ class Server:
         with log.open("wb") as stderr:
             self.process = subprocess.Popen(
                 [sys.executable, "-m", "tui_grid", "serve", "ssh", "--port", "0", "--max-sessions", str(sessions),
-                 "--max-per-host", str(sessions), "--max-connections-per-host", str(sessions)],
+                 "--max-per-host", str(sessions), "--max-connections-per-host", str(sessions),
+                 "--connections-per-minute", "100000", "--sessions-per-minute", "100000"],
                 cwd=ROOT, env=env, stdin=subprocess.DEVNULL, stdout=subprocess.DEVNULL, stderr=stderr)
         self.pid = self.process.pid
         self.port = 0

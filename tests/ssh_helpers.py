@@ -12,6 +12,7 @@ from pathlib import Path
 from typing import Any
 
 import asyncssh
+import pyte
 
 from tui_grid.core.hub import Pace
 from tui_grid.online.limits import ServerLimits
@@ -39,10 +40,13 @@ async def read_until(process: Any, words: str, limit_bytes: int = 2_000_000, sec
 
 @asynccontextmanager
 async def serving(tmp_path: Path, auth: str = "none", keys: Path | None = None, pace: Pace | None = None,
-                  limits: ServerLimits = TEST_LIMITS) -> AsyncIterator[tuple[int, list[str], GameServer]]:
-    """A server for one test: its port, its log lines and itself; stopped after."""
+                  limits: ServerLimits = TEST_LIMITS, seed: int = 1) -> AsyncIterator[tuple[int, list[str], GameServer]]:
+    """A server for one test: its port, its log lines and itself; stopped after. Its random
+    early drop is seeded."""
+    import random
+
     lines: list[str] = []
-    server = GameServer(ServerConfig(tmp_path / "ssh", auth, keys, GAMES, limits, pace), lines.append)
+    server = GameServer(ServerConfig(tmp_path / "ssh", auth, keys, GAMES, limits, pace), lines.append, random.Random(seed))
     await server.start("127.0.0.1", 0, tmp_path / "key")
     try:
         yield server.port, lines, server
@@ -109,3 +113,34 @@ def session_user_ids() -> tuple[int, int] | None:
 
 def own_file(path: Path) -> bool:
     return path.stat().st_uid == (session_user_ids() or (os.getuid(), 0))[0]
+
+
+class Terminal:
+    """What a client's 80x24 terminal shows (pyte renders the bytes the session sent)."""
+
+    def __init__(self, process) -> None:  # type: ignore[no-untyped-def]
+        self.process = process
+        self.screen = pyte.Screen(80, 24)
+        self.stream = pyte.ByteStream(self.screen)
+
+    def text(self) -> str:
+        """The screen's words, lines joined (a message wrapped over two lines still reads whole)."""
+        return " ".join(" ".join(self.screen.display).split())
+
+    async def until(self, words: str, seconds: float = 60.0) -> str:
+        """The screen once it shows `words` (the test fails after `seconds` without)."""
+        loop = asyncio.get_running_loop()
+        deadline = loop.time() + seconds
+        while words not in self.text():
+            left = deadline - loop.time()
+            assert left > 0, f"{words!r} never shown; the screen:\n" + "\n".join(self.screen.display)
+            try:
+                data = await asyncio.wait_for(self.process.stdout.read(65536), timeout=min(1.0, left))
+            except asyncio.TimeoutError:
+                continue
+            assert data, f"the session ended before showing {words!r}:\n{self.text()}"
+            self.stream.feed(data)
+        return self.text()
+
+    def press(self, data: bytes) -> None:
+        self.process.stdin.write(data)

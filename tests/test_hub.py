@@ -241,6 +241,8 @@ def test_board_names_are_catalog_names_or_ids() -> None:
     assert check_board("tron", "tron:15x15:w10#seed3") is None
     assert check_board("evasion", "evasion:N10:M5") is None
     assert "No tron board" in (check_board("tron", "boards/tron/standard.txt") or "")
+    for spaced in ("tron:15x15:w12#seed1\n", " tron:15x15:w12#seed1", "tron:15x15:w12#seed1\x1b"):
+        assert "No tron board" in (check_board("tron", spaced) or "")  # an id as the log and the lobby show it, whole
     json.dumps(check_board("tron", "x" * 80))
 
 

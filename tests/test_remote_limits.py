@@ -28,12 +28,27 @@ def player_folder(tmp_path: Path, monkeypatch) -> Path:
 def test_saves_stop_at_the_players_quota_and_the_old_save_stays(player_folder: Path) -> None:
     path = saves.data_dir() / "autosave" / "ice" / "board-1.txt"
     saves.write(path, "small")
-    (player_folder / "filler").write_bytes(b"x" * (remote.QUOTA_BYTES - 1000))
-    saves.write(path, "x" * 900)  # replacing a save counts only what it adds
+    room = 12_000
+    (player_folder / "filler").write_bytes(b"x" * (remote.QUOTA_BYTES - remote.folder_bytes(player_folder) - room))
+    saves.write(path, "x" * 9000)  # replacing a save counts only what it adds
     with pytest.raises(OSError) as caught:
-        saves.write(path, "x" * 2000)
+        saves.write(path, "x" * 20_000)
     assert caught.value.errno == errno.EDQUOT and "full (4 MiB)" in str(caught.value)
-    assert path.read_text() == "x" * 900
+    assert path.read_text() == "x" * 9000
+
+
+def test_empty_files_count_so_the_quota_bounds_how_many_there_are(player_folder: Path) -> None:
+    for index in range(10):
+        (player_folder / f"empty-{index}").touch()
+    assert remote.folder_bytes(player_folder) == 10 * remote.FILE_BYTES_AT_LEAST
+    assert remote.QUOTA_BYTES // remote.FILE_BYTES_AT_LEAST == 1024  # files a player may hold, at most
+
+
+def test_a_dropped_save_takes_its_lock_file_with_it(player_folder: Path) -> None:
+    path = saves.data_dir() / "autosave" / "ice" / "board-1.txt"
+    saves.write(path, "a game")
+    assert saves.lock_file(path).exists()
+    assert saves.drop(path) and not path.exists() and not saves.lock_file(path).exists()
 
 
 def test_without_a_remote_session_nothing_is_counted(tmp_path: Path, monkeypatch) -> None:

@@ -61,7 +61,7 @@ async def test_a_folder_that_cannot_be_written_keeps_the_game(data_dir: Path, mo
     if how == "read-only":
         make_read_only(data_dir)
     elif how == "read-only system":
-        monkeypatch.setattr(saves.tempfile, "mkstemp", read_only_system)
+        monkeypatch.setattr(saves, "_new_temporary", read_only_system)
     else:
         monkeypatch.setattr(saves, "_write_all", full_disk)
     app = make_app("ice", "spiral")
@@ -117,14 +117,12 @@ def test_a_link_at_the_next_temporary_name_is_never_followed(tmp_path: Path, mon
     """Whatever name the temporary file would get, a link already there is skipped, not
     written through: here the random names are made known in advance and every first
     choice is a planted link to a file outside."""
-    import tempfile
-
     folder = tmp_path / "saves"
     folder.mkdir()
     outside = tmp_path / "precious.txt"
     outside.write_text("keep me\n")
     names = iter(["planted", "planted", "free"])
-    monkeypatch.setattr(tempfile, "_get_candidate_names", lambda: names)
+    monkeypatch.setattr(saves.secrets, "token_hex", lambda size: next(names))
     (folder / ".game.txt.planted.tmp").symlink_to(outside)
     saves.write(folder / "game.txt", "new\n")
     assert outside.read_text() == "keep me\n" and (folder / "game.txt").read_text() == "new\n"
@@ -268,14 +266,14 @@ async def test_moves_after_the_warning_are_warned_about_again(data_dir: Path, mo
 
 
 async def test_ctrl_s_after_the_warning_saves_elsewhere(data_dir: Path, tmp_path: Path, monkeypatch) -> None:
-    writable = saves.tempfile.mkstemp
-    monkeypatch.setattr(saves.tempfile, "mkstemp", read_only_system)
+    writable = saves._new_temporary
+    monkeypatch.setattr(saves, "_new_temporary", read_only_system)
     app = make_app("ice", "spiral")
     async with app.run_test(size=(80, 24)) as pilot:
         screen: GameScreen = app.screen
         await pilot.press("up", "q")
         assert app.is_running and app.screen is screen
-        monkeypatch.setattr(saves.tempfile, "mkstemp", writable)  # another place, that can be written
+        monkeypatch.setattr(saves, "_new_temporary", writable)  # another place, that can be written
         await pilot.press("ctrl+s")
         app.screen.query_one("Input").value = str(tmp_path / "elsewhere.txt")
         await pilot.press("enter")

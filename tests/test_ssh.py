@@ -19,7 +19,7 @@ from pathlib import Path
 import asyncssh
 import pytest
 
-from tests.ssh_helpers import (MENU, NOTHING_HELD, TEST_LIMITS, alive, held, menu_session, pid_of, read_until,
+from tests.ssh_helpers import (MENU, NOTHING_HELD, TEST_LIMITS, Terminal, alive, held, menu_session, pid_of, read_until,
                                serving, session_user_ids, until)
 from tui_grid.cli import main
 from tui_grid.core.hub_wire import ONLINE_GAMES
@@ -205,3 +205,36 @@ async def test_no_session_outlives_its_server(tmp_path: Path, how: str) -> None:
         if server.poll() is None:
             server.kill()
             server.wait(10)
+
+
+async def test_a_players_game_is_kept_in_their_folder_and_offered_back(tmp_path: Path) -> None:
+    """With keys, a game left mid-way is autosaved in the player's own folder (the session
+    reaches it only as its working folder: as root the server runs sessions as another
+    user, who may not pass through the server's folders) and offered at the next login."""
+    key = asyncssh.generate_private_key("ssh-ed25519")
+    keys = tmp_path / "authorized_keys"
+    keys.write_bytes(key.export_public_key())
+    async with serving(tmp_path, "keys", keys) as (port, lines, server):
+        for attempt in range(2):
+            conn = await asyncssh.connect("127.0.0.1", port, username="kim", known_hosts=None, client_keys=[key],
+                                          agent_path=None, encoding=None)
+            process = await conn.create_process("ice", term_type="xterm-256color", term_size=(80, 24))
+            screen = Terminal(process)
+            await screen.until("New random")  # the board picker
+            screen.press(b"\r")
+            if attempt == 0:
+                await screen.until("Moves 0")
+                screen.press(b"\x1b[A")  # one slide up
+                await screen.until("Moves 1")
+                screen.press(b"q")
+            else:
+                await screen.until("Resume")
+                screen.press(b"\x1b")
+                await asyncio.sleep(0.5)
+                screen.press(b"q")
+            await asyncio.wait_for(process.wait_closed(), timeout=30)
+            conn.close()
+            assert await until(lambda: held(server) == NOTHING_HELD)
+    saved = list((tmp_path / "ssh" / "players" / "p1" / "autosave" / "ice").glob("*.txt"))
+    assert len(saved) == 1 and "played: u" in saved[0].read_text()
+    assert saved[0].stat().st_mode & 0o777 == 0o600

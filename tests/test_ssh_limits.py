@@ -334,3 +334,53 @@ async def test_a_session_channel_that_never_asks_for_a_shell_is_closed(tmp_path:
         await asyncio.wait_for(channel.wait_closed(), timeout=30)
         await asyncio.wait_for(conn.wait_closed(), timeout=30)  # then the connection, holding no session
         assert await until(lambda: held(server) == NOTHING_HELD), held(server)
+
+
+async def test_one_host_opens_connections_and_sessions_at_a_bounded_rate(tmp_path: Path) -> None:
+    """Connections past a host's rate are closed at once, and sessions past its rate are
+    refused with a line; a flood of session channels on one connection closes it."""
+    limits = replace(TEST_LIMITS, connections_per_minute=60, sessions_per_minute=12)  # bursts of 10 and 2
+    async with serving(tmp_path, limits=limits) as (port, lines, server):
+        conn = await connect(port, "churn")
+        said = []
+        for _ in range(3):  # sessions one after another on one connection
+            process = await conn.create_process(term_type="xterm", term_size=(80, 24))
+            try:
+                process.stdin.write(b"q")  # typed at once: it waits for the app
+            except BrokenPipeError:  # refused: the channel is closed already
+                pass
+            await asyncio.wait_for(process.wait_closed(), timeout=30)
+            said.append((await process.stderr.read()).decode())
+        conn.close()
+        assert "too many new sessions from loopback" in said[-1] and not said[0]
+        sockets = [socket.create_connection(("127.0.0.1", port)) for _ in range(14)]
+        assert await until(lambda: server.refusals >= 4)
+        for sock in sockets:
+            sock.close()
+        assert await until(lambda: held(server) == NOTHING_HELD), held(server)
+    async with serving(tmp_path, limits=TEST_LIMITS) as (port, lines, server):
+        conn = await connect(port, "channels")
+        opened = 0
+        with pytest.raises((asyncssh.Error, OSError)):
+            for opened in range(1000):
+                channel, _ = await conn.create_session(asyncssh.SSHClientSession, "x")
+                channel.close()
+        assert opened < 300
+        assert any("closed: too many requests" in line for line in lines)
+
+
+async def test_logins_past_a_quarter_of_the_slots_are_dropped_at_random(tmp_path: Path) -> None:
+    """As sshd's MaxStartups: with 8 login slots, from the third connection on each new one
+    is dropped at random (30% at first, all when full), so hosts that fill the slots
+    together do not keep everyone out: here, of 12 silent connections (seeded), some are
+    dropped before the slots fill."""
+    limits = replace(TEST_LIMITS, unauthenticated=8, unauthenticated_per_host=8, login_seconds=2.0)
+    async with serving(tmp_path, limits=limits, seed=3) as (port, lines, server):
+        sockets = [socket.create_connection(("127.0.0.1", port)) for _ in range(12)]
+        try:
+            assert await until(lambda: server.unauthenticated.total() + server.refusals == 12)
+            assert server.refusals >= 4 and server.unauthenticated.total() <= 8
+        finally:
+            for sock in sockets:
+                sock.close()
+    assert any(line.endswith("too many connections logging in (dropped at random)") for line in lines), lines

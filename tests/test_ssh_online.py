@@ -9,10 +9,9 @@ import asyncio
 from pathlib import Path
 
 import asyncssh
-import pyte
 import pytest
 
-from tests.test_ssh import serving
+from tests.ssh_helpers import Terminal, serving
 from tui_grid.core.hub import Pace
 
 
@@ -20,37 +19,6 @@ from tui_grid.core.hub import Pace
 def data_dir(tmp_path: Path, monkeypatch) -> Path:
     monkeypatch.setenv("TUI_GRID_DATA", str(tmp_path / "data"))
     return tmp_path / "data"
-
-
-class Terminal:
-    """What a client's 80x24 terminal shows (pyte renders the bytes the session sent)."""
-
-    def __init__(self, process) -> None:  # type: ignore[no-untyped-def]
-        self.process = process
-        self.screen = pyte.Screen(80, 24)
-        self.stream = pyte.ByteStream(self.screen)
-
-    def text(self) -> str:
-        """The screen's words, lines joined (a message wrapped over two lines still reads whole)."""
-        return " ".join(" ".join(self.screen.display).split())
-
-    async def until(self, words: str, seconds: float = 60.0) -> str:
-        """The screen once it shows `words` (the test fails after `seconds` without)."""
-        loop = asyncio.get_running_loop()
-        deadline = loop.time() + seconds
-        while words not in self.text():
-            left = deadline - loop.time()
-            assert left > 0, f"{words!r} never shown; the screen:\n" + "\n".join(self.screen.display)
-            try:
-                data = await asyncio.wait_for(self.process.stdout.read(65536), timeout=min(1.0, left))
-            except asyncio.TimeoutError:
-                continue
-            assert data, f"the session ended before showing {words!r}:\n{self.text()}"
-            self.stream.feed(data)
-        return self.text()
-
-    def press(self, data: bytes) -> None:
-        self.process.stdin.write(data)
 
 
 async def session(port: int, name: str, command: str | None = None):  # type: ignore[no-untyped-def]

@@ -352,6 +352,10 @@ def _serve_ssh(rest: list[str]) -> int:
                             help=f"logged-in connections from one host, with or without a session (default {defaults.connections_per_host})")
         parser.add_argument("--max-logins-per-host", default=str(defaults.unauthenticated_per_host), metavar="N",
                             help=f"connections from one host still logging in (default {defaults.unauthenticated_per_host})")
+        parser.add_argument("--connections-per-minute", default=str(defaults.connections_per_minute), metavar="N",
+                            help=f"new connections one host may open a minute (default {defaults.connections_per_minute})")
+        parser.add_argument("--sessions-per-minute", default=str(defaults.sessions_per_minute), metavar="N",
+                            help=f"new sessions one host may start a minute (default {defaults.sessions_per_minute})")
         parser.add_argument("--memory", default=str(defaults.memory_budget_bytes // 2**20), metavar="MiB",
                             help="memory for all sessions together (default: half of this machine's)")
         parser.add_argument("--session-user", default=None, metavar="USER",
@@ -369,6 +373,8 @@ def _serve_ssh(rest: list[str]) -> int:
                      per_host=parse_count("--max-per-host", args.max_per_host, 1, 10_000),
                      connections_per_host=parse_count("--max-connections-per-host", args.max_connections_per_host, 1, 10_000),
                      unauthenticated_per_host=parse_count("--max-logins-per-host", args.max_logins_per_host, 1, 10_000),
+                     connections_per_minute=parse_count("--connections-per-minute", args.connections_per_minute, 1, 1_000_000),
+                     sessions_per_minute=parse_count("--sessions-per-minute", args.sessions_per_minute, 1, 1_000_000),
                      memory_budget_bytes=parse_count("--memory", args.memory, 64, 1 << 30) * 2**20)
     data = saves.data_dir() / "ssh"
     key_path = Path(args.host_key).expanduser() if args.host_key else data / "ssh_host_ed25519_key"

@@ -861,7 +861,7 @@ def check_board(game: str, board: str) -> str | None:
     definition = get_game(game)
     names = {entry.name for entry in getattr(definition, "boards", lambda: [])()}
     is_id = getattr(definition, "is_game_id", lambda arg: False)(board)
-    if board not in names and not is_id:
+    if board not in names and not (is_id and board == board.strip() and printable(board) == board):
         return f"No {game} board called {printable(board)}."
     try:
         definition.load(board)

@@ -29,13 +29,19 @@ def folder_name(folder: Path) -> str:
     return "your folder on the server" if remote_session() else str(folder)
 
 
+#: What a file costs at least, however small (a block: so the quota bounds how many files
+#: there are too, empty ones included).
+FILE_BYTES_AT_LEAST = 4096
+
+
 def folder_bytes(folder: Path) -> int:
-    """Bytes of the files under `folder` (links not followed)."""
+    """What the files and folders under `folder` cost (links not followed)."""
     total = 0
-    for root, _, files in os.walk(folder):
+    for root, folders, files in os.walk(folder):
+        total += FILE_BYTES_AT_LEAST * len(folders)
         for name in files:
             try:
-                total += os.lstat(os.path.join(root, name)).st_size
+                total += max(FILE_BYTES_AT_LEAST, os.lstat(os.path.join(root, name)).st_size)
             except OSError:
                 continue
     return total

@@ -8,7 +8,7 @@ import errno
 import hashlib
 import os
 import re
-import tempfile
+import secrets
 from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
@@ -84,9 +84,15 @@ def drop(path: Path) -> bool:
     Never raises: nothing is lost by a save that stays, it is only offered again."""
     try:
         path.unlink(missing_ok=True)
+        lock_file(path).unlink(missing_ok=True)  # (a writer holding it still finishes: its lock is on the open file)
     except OSError:
         return False
     return True
+
+
+def lock_file(path: Path) -> Path:
+    """The lock file beside a save (see `_locked`)."""
+    return path.with_name(f".{path.name}.lock")
 
 
 def set_aside(path: Path) -> Path | None:
@@ -135,7 +141,7 @@ def write(path: Path, text: str, *, lock: bool = True, replace: bool = True, mak
     data = text.encode("utf-8")
     ensure_room(data_dir(), len(data), path)
     with _locked(path) if lock else contextlib.nullcontext():
-        fd, temporary = tempfile.mkstemp(prefix=f".{path.name}.", suffix=".tmp", dir=path.parent)
+        fd, temporary = _new_temporary(path)
         try:
             try:
                 _write_all(fd, data)
@@ -151,6 +157,20 @@ def write(path: Path, text: str, *, lock: bool = True, replace: bool = True, mak
                 os.unlink(temporary)
             raise
         _sync_folder(path.parent)
+
+
+def _new_temporary(path: Path) -> tuple[int, str]:
+    """A new file beside `path` with a random name, made exclusively (never a link followed),
+    0600. Its path is `path`'s folder as given: a session of `serve ssh` reaches its folder
+    only as its working folder (`.`), never through the server's folders above it."""
+    for _ in range(100):
+        temporary = str(path.parent / f".{path.name}.{secrets.token_hex(6)}.tmp")
+        try:
+            flags = os.O_WRONLY | os.O_CREAT | os.O_EXCL | getattr(os, "O_NOFOLLOW", 0) | getattr(os, "O_CLOEXEC", 0)
+            return os.open(temporary, flags, 0o600), temporary
+        except FileExistsError:
+            continue
+    raise FileExistsError(errno.EEXIST, f"no free temporary name beside {path.name}")
 
 
 def _place_new(temporary: str, path: Path) -> None:
@@ -195,7 +215,7 @@ def _locked(path: Path) -> Iterator[None]:
         yield
         return
     flags = os.O_RDWR | os.O_CREAT | getattr(os, "O_NOFOLLOW", 0) | getattr(os, "O_CLOEXEC", 0)
-    fd = os.open(path.with_name(f".{path.name}.lock"), flags, 0o600)
+    fd = os.open(lock_file(path), flags, 0o600)
     try:
         try:
             fcntl.flock(fd, fcntl.LOCK_EX)

@@ -5,6 +5,9 @@ machine). Counting exact addresses would let one host take the server."""
 from __future__ import annotations
 
 import ipaddress
+from collections import OrderedDict
+
+from tui_grid.core.hub import RateLimit
 
 
 def host_of(address: str) -> str:
@@ -54,3 +57,23 @@ class Counts:
 
     def __len__(self) -> int:
         return len(self._held)
+
+
+class HostRates:
+    """A token bucket per host (`per_minute`, a burst of a sixth of it), for the most
+    recently seen `hosts` hosts: memory stays bounded however many hosts come."""
+
+    def __init__(self, per_minute: int, hosts: int) -> None:
+        self.per_minute = per_minute
+        self.hosts = hosts
+        self._buckets: OrderedDict[str, RateLimit] = OrderedDict()
+
+    def allow(self, host: str) -> bool:
+        bucket = self._buckets.get(host)
+        if bucket is None:
+            bucket = self._buckets[host] = RateLimit(self.per_minute / 60.0, max(1.0, self.per_minute / 6.0))
+            while len(self._buckets) > self.hosts:
+                self._buckets.popitem(last=False)
+        else:
+            self._buckets.move_to_end(host)
+        return bucket.allow()

@@ -49,6 +49,16 @@ class ServerLimits:
     unauthenticated_per_host: int = 8
     #: Seconds a connection has to log in.
     login_seconds: float = 20.0
+    #: Past a quarter of `unauthenticated`, a new connection is dropped at random, more
+    #: often the fuller it gets (as sshd's MaxStartups 16:30:64): hosts that fill the login
+    #: slots together cannot keep everyone else out.
+    early_drop_from: float = 0.3
+    #: New connections and new sessions one host may open per minute (and in a burst, a
+    #: sixth of that): each costs a handshake, a session an app.
+    connections_per_minute: int = 120
+    sessions_per_minute: int = 60
+    #: Hosts whose rates are remembered at once (the least recently seen are forgotten).
+    rate_hosts: int = 4096
     #: Logged-in connections, with or without a session: in all, and from one host.
     connections: int = 256
     connections_per_host: int = 8

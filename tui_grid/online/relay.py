@@ -114,7 +114,7 @@ class Relay:
 
     # --- keys: client -> app ------------------------------------------------------------------
     def feed(self, data: bytes) -> None:
-        if self.ended:
+        if self.ended or not data:
             return
         self.keys += data
         if len(self.keys) >= self.limits.input_buffer_bytes and not self.channel_paused:

@@ -76,6 +76,8 @@ class Connection(asyncssh.SSHServer):  # type: ignore[misc]
                 self.server.limits.idle_connection_seconds, self.close)
 
     def session_requested(self) -> Any:
+        if not self.request():  # opening a channel costs the server too: counted like a request
+            return False
         if self.closing or not self.logged_in or self.sessions >= self.server.limits.channels_per_connection:
             return False
         from tui_grid.online.ssh_session import GameSession

@@ -15,6 +15,7 @@ from __future__ import annotations
 import asyncio
 import os
 import pwd
+import random
 import resource
 import secrets
 from dataclasses import dataclass, field
@@ -28,7 +29,7 @@ from tui_grid.core.hub_client import HUB_FD_VARIABLE
 from tui_grid.core.hub_wire import ONLINE_GAMES
 from tui_grid.online import authorized_keys
 from tui_grid.online.cgroup import SessionsCgroup
-from tui_grid.online.hosts import Counts
+from tui_grid.online.hosts import Counts, HostRates
 from tui_grid.online.limits import ServerLimits
 from tui_grid.online.names import safe_name, skeleton, unique_name
 from tui_grid.online.ssh_connection import Connection
@@ -118,8 +119,9 @@ class GameServer:
     """The live server: its listener, starter, hub and store, and the counts that bound
     what strangers may hold."""
 
-    def __init__(self, config: ServerConfig, log: Callable[[str], None]) -> None:
+    def __init__(self, config: ServerConfig, log: Callable[[str], None], chance: random.Random | None = None) -> None:
         self.config = config
+        self.chance = chance or random.Random()  # the early drop's
         self.limits = config.limits
         self.log = log
         self.data = config.data
@@ -131,6 +133,8 @@ class GameServer:
         self.sessions: set[GameSession] = set()
         self.session_hosts, self.session_keys = Counts(), Counts()
         self.unauthenticated, self.authenticated = Counts(), Counts()
+        self.connection_rates = HostRates(self.limits.connections_per_minute, self.limits.rate_hosts)
+        self.session_rates = HostRates(self.limits.sessions_per_minute, self.limits.rate_hosts)
         self.online = Counts()  # skeletons of connected players' names: how many sessions each
         self.port = 0
         self.host_label = "HOST"
@@ -198,12 +202,22 @@ class GameServer:
             self.cgroup.close()
         if self._refusals_logged is not None:
             self._refusals_logged.cancel()
+            self._log_refusals()  # what is still to be said
 
     # --- connections ------------------------------------------------------------------------
     def admit_connection(self, conn: Connection) -> str | None:
-        if self.unauthenticated.total() >= self.limits.unauthenticated:
+        limits = self.limits
+        if not self.connection_rates.allow(conn.host):
+            return f"too many new connections from {conn.host}"
+        logging_in = self.unauthenticated.total()
+        if logging_in >= limits.unauthenticated:
             return "too many connections logging in"
-        if not self.unauthenticated.take(conn.host, self.limits.unauthenticated_per_host):
+        start = limits.unauthenticated // 4
+        if logging_in >= start:
+            fuller = (logging_in - start) / max(1, limits.unauthenticated - start)
+            if self.chance.random() < limits.early_drop_from + (1 - limits.early_drop_from) * fuller:
+                return "too many connections logging in (dropped at random)"
+        if not self.unauthenticated.take(conn.host, limits.unauthenticated_per_host):
             return f"too many connections logging in from {conn.host}"
         conn.counted = "unauthenticated"
         return None
@@ -266,6 +280,8 @@ class GameServer:
     # --- sessions -----------------------------------------------------------------------------
     def admit_session(self, session: GameSession, taken: Taken) -> str | None:
         conn = session.connection
+        if not self.session_rates.allow(conn.host):
+            return f"too many new sessions from {conn.host}"
         if len(self.sessions) >= self.limits.max_sessions:
             return f"the server is full ({self.limits.max_sessions} sessions)"
         if not self.session_hosts.take(conn.host, self.limits.per_host):
@@ -298,7 +314,7 @@ class GameServer:
         bare = skeleton(identity.name)
         self.online.take(bare)
         taken.undo.append(lambda: self.online.give(bare))
-        make_private_folder(identity.folder, uid, gid)
+        await asyncio.to_thread(make_private_folder, identity.folder, uid, gid)
         return identity
 
     def _guest_name(self, wanted: str) -> str:

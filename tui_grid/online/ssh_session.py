@@ -106,6 +106,8 @@ class GameSession(asyncssh.SSHServerSession):  # type: ignore[misc]
         self.term: str | None = None  # set by a pty request: without one there is no app
         self.size = (80, 24)
         self._applied = (0, 0)  # the size the app's terminal has
+        self._early = bytearray()  # keys that came before the app
+        self._early_paused = False
         self.command: str | None = None
         self.relay: Relay | None = None
         self.master: int | None = None
@@ -134,11 +136,11 @@ class GameSession(asyncssh.SSHServerSession):  # type: ignore[misc]
         return True
 
     def shell_requested(self) -> bool:
-        return True
+        return self.connection.request()
 
     def exec_requested(self, command: str) -> bool:
         self.command = command
-        return True
+        return self.connection.request()
 
     def subsystem_requested(self, subsystem: str) -> bool:
         return False
@@ -151,7 +153,12 @@ class GameSession(asyncssh.SSHServerSession):  # type: ignore[misc]
     def data_received(self, data: bytes, datatype: Any) -> None:
         if self.relay is not None:
             self.relay.feed(data)
-        # Keys before the app runs are dropped: nothing is there to take them yet.
+            return
+        # Keys typed while the app starts wait for it, as many as the input buffer holds.
+        self._early += data
+        if len(self._early) >= self.server.limits.input_buffer_bytes and not self._early_paused:
+            self._early_paused = True
+            self.channel.pause_reading()
 
     def eof_received(self) -> bool:
         self.finish("the client closed its input")
@@ -268,7 +275,10 @@ class GameSession(asyncssh.SSHServerSession):  # type: ignore[misc]
             self.server.log(f"session start: {self.name} from {self.connection.address} "
                             f"({self.size[0]}x{self.size[1]}, {self.term})")
             self.relay = Relay(self.channel, master, self.server.limits, self.finish, self._flooding, self._schedule_resize)
+            self.relay.channel_paused = self._early_paused  # the relay resumes reading once its buffer drains
             self.relay.start()
+            self.relay.feed(bytes(self._early))
+            self._early.clear()
             if self.done.is_set():  # the client left while the app was starting
                 self.relay.end(self.reason)
             await self.done.wait()
