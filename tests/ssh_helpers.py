@@ -105,14 +105,8 @@ def held(server: GameServer) -> dict[str, int]:
 NOTHING_HELD = {"sessions": 0, "hosts": 0, "keys": 0, "online": 0, "unauthenticated": 0, "authenticated": 0}
 
 
-def session_user_ids() -> tuple[int, int] | None:
-    from tui_grid.online.ssh_server import session_user
-
-    return session_user(None)
-
-
-def own_file(path: Path) -> bool:
-    return path.stat().st_uid == (session_user_ids() or (os.getuid(), 0))[0]
+def running_as_root() -> bool:
+    return os.geteuid() == 0
 
 
 class Terminal:

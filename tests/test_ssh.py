@@ -20,11 +20,12 @@ import asyncssh
 import pytest
 
 from tests.ssh_helpers import (MENU, NOTHING_HELD, TEST_LIMITS, Terminal, alive, held, menu_session, pid_of, read_until,
-                               serving, session_user_ids, until)
+                               running_as_root, serving, until)
 from tui_grid.cli import main
 from tui_grid.core.hub_wire import ONLINE_GAMES
 from tui_grid.online.names import safe_name, unique_name
 from tui_grid.online.ssh_session import RESTORE_TERMINAL, app_argv
+from tui_grid.online.users import POOL_START
 
 
 @pytest.fixture(autouse=True)
@@ -116,10 +117,11 @@ async def test_a_session_runs_under_its_limits_in_its_own_folder(tmp_path: Path)
     size = next(line for line in limits.splitlines() if line.startswith("Max file size"))
     assert size.split()[3] == str(TEST_LIMITS.session_file_bytes)
     assert len(guests) == 1 and guests[0][0] == 0o700
-    expected = session_user_ids()
-    if expected is not None:  # a server running as root runs its sessions as another user
+    if running_as_root():  # a server running as root runs each session as a user of its own
         uid = int(re.search(r"^Uid:\s+(\d+)", status, re.M).group(1))  # type: ignore[union-attr]
-        assert uid == expected[0] and guests[0][1] == expected[0]
+        assert uid >= POOL_START and guests[0][1] == uid
+        processes = next(line for line in limits.splitlines() if line.startswith("Max processes"))
+        assert processes.split()[2:4] == [str(TEST_LIMITS.session_processes)] * 2
 
 
 async def test_with_auth_keys_only_listed_keys_get_in_and_the_key_names_the_folder(tmp_path: Path) -> None:

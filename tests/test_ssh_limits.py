@@ -18,7 +18,7 @@ import asyncssh
 import pytest
 
 from tests.ssh_helpers import (MENU, NOTHING_HELD, TEST_LIMITS, alive, connect, held, menu_session, pid_of, read_until,
-                               serving, session_user_ids, until)
+                               serving, until)
 from tui_grid.online.hosts import host_of
 from tui_grid.online.relay import READ_CHUNK
 from tui_grid.online.ssh_server import raise_open_files
@@ -255,13 +255,40 @@ async def test_another_process_of_the_session_user_cannot_read_a_sessions_enviro
     async with serving(tmp_path) as (port, lines, server):
         conn, process = await menu_session(port, "secret")
         pid = pid_of(server, "secret")
-        user = session_user_ids()
+        status = Path(f"/proc/{pid}/status").read_text()
+        uid, gid = (int(line.split()[1]) for line in status.splitlines() if line.startswith(("Uid:", "Gid:")))
+        user = (uid, gid) if os.geteuid() == 0 else None  # (not root: the session runs as this process's user)
 
         refused = await asyncio.to_thread(_read_as, user, f"/proc/{pid}/environ")
         environ = Path(f"/proc/{pid}/environ").read_bytes() if os.geteuid() == 0 else b""
         await quit_session(conn, process)
     assert refused
     assert b"TOKEN" not in environ and b"TUI_GRID_HUB=" not in environ  # (what a session was started with: the starter's)
+
+
+@pytest.mark.skipif(os.geteuid() != 0, reason="a server that is not root runs every session as itself")
+async def test_as_root_each_session_is_a_user_of_its_own_that_cannot_signal_another(tmp_path: Path) -> None:
+    async with serving(tmp_path) as (port, lines, server):
+        first, second = await menu_session(port, "one"), await menu_session(port, "two")
+        pids = [pid_of(server, name) for name in ("one", "two")]
+        uids = [int(next(line for line in Path(f"/proc/{pid}/status").read_text().splitlines()
+                         if line.startswith("Uid:")).split()[1]) for pid in pids]
+        child = os.fork()
+        if child == 0:  # a process of the first session's user tries to stop the second
+            code = 2
+            try:
+                os.setgid(65534)
+                os.setuid(uids[0])
+                os.kill(pids[1], 19)
+                code = 1
+            except PermissionError:
+                code = 0
+            finally:
+                os._exit(code)
+        _, status = os.waitpid(child, 0)
+        for conn, process in (first, second):
+            await quit_session(conn, process)
+    assert uids[0] != uids[1] and os.waitstatus_to_exitcode(status) == 0
 
 
 def _read_as(user: tuple[int, int] | None, path: str) -> bool:

@@ -101,6 +101,9 @@ class ServerLimits:
     #: The largest file an app may write, and how many files it may hold open.
     session_file_bytes: int = 16 * MiB
     session_open_files: int = 256
+    #: Processes and threads an app may have (where each session has a user of its own,
+    #: which the kernel counts them by).
+    session_processes: int = 64
     #: How much lower than the server's an app's priority is (the hub's matches come first).
     session_niceness: int = 5
     #: Seconds the server waits for the session starter when it is busy or restarting.

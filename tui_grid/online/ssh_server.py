@@ -14,7 +14,6 @@ from __future__ import annotations
 
 import asyncio
 import os
-import pwd
 import random
 import resource
 import secrets
@@ -36,6 +35,7 @@ from tui_grid.online.ssh_connection import Connection
 from tui_grid.online.ssh_session import GameSession, Taken, app_argv
 from tui_grid.online.starter import SessionStarter
 from tui_grid.online.store import NameTaken, PlayerStore
+from tui_grid.online.users import SessionUsers
 from tui_grid.online.zygote import HUB_FD, SessionSpec
 
 #: Seconds between log lines that sum up refused connections (a flood is one line).
@@ -64,22 +64,6 @@ class Identity:
     fingerprint: str | None = None
     uid: int | None = None
     gid: int | None = None
-
-
-def session_user(name: str | None) -> tuple[int, int] | None:
-    """The uid and gid sessions run as: another user's only where the server runs as root
-    (never root itself); None: the server's own. ValueError for a user that will not do."""
-    if os.geteuid() != 0:
-        if name is not None:
-            raise ValueError("--session-user needs a server running as root")
-        return None
-    try:
-        entry = pwd.getpwnam(name or "nobody")
-    except KeyError:
-        raise ValueError(f"no user {name or 'nobody'!r} to run sessions as (--session-user)") from None
-    if entry.pw_uid == 0:
-        raise ValueError("sessions never run as root: name an unprivileged --session-user")
-    return entry.pw_uid, entry.pw_gid
 
 
 def readable_by(user: tuple[int, int], path: str) -> bool:
@@ -125,7 +109,7 @@ class GameServer:
         self.limits = config.limits
         self.log = log
         self.data = config.data
-        self.user = session_user(config.session_user)
+        self.users = SessionUsers(config.session_user)
         self.starter = SessionStarter(log, self.limits.start_seconds)
         self.hub: Hub | None = None
         self.store = PlayerStore(self.data / "players.db")
@@ -155,8 +139,9 @@ class GameServer:
         self.cgroup = SessionsCgroup.make(self.limits.memory_budget_bytes)
         self.log(f"sessions: at most {self.limits.max_sessions}, {self.limits.session_memory_bytes // 2**20} MiB each"
                  + (f", {self.limits.memory_budget_bytes // 2**20} MiB together (cgroup)" if self.cgroup else "")
-                 + (f", as {pwd.getpwuid(self.user[0]).pw_name}" if self.user else ""))
-        if self.user is not None and not readable_by(self.user, os.__file__):
+                 + (f", {self.users.describe()}" if self.users.describe() else ""))
+        probe = self.users.example()
+        if probe is not None and not readable_by(probe, os.__file__):
             self.log(f"warning: the session user cannot read Python's library ({os.path.dirname(os.__file__)}): sessions "
                      "have only what the session starter loaded; install Python where that user can read it")
         if self.config.auth == "keys":
@@ -299,7 +284,9 @@ class GameServer:
         """Who plays this session (and their folder, made), or why nobody may."""
         conn = session.connection
         wanted = safe_name(conn.conn.get_extra_info("username") or "")
-        uid, gid = self.user if self.user else (None, None)
+        user = self.users.take()
+        taken.undo.append(lambda: self.users.give(user))
+        uid, gid = user if user else (None, None)
         if conn.fingerprint:
             try:
                 player = await asyncio.to_thread(self.store.claim, conn.fingerprint, wanted)
@@ -350,6 +337,7 @@ class GameServer:
             argv=app_argv(session.command, self.config.games, ONLINE_GAMES), env=env, folder=str(identity.folder),
             uid=identity.uid, gid=identity.gid, memory_bytes=limits.session_memory_bytes, file_bytes=limits.session_file_bytes,
             open_files=limits.session_open_files, niceness=limits.session_niceness,
+            processes=limits.session_processes if self.users.separate else None,
             cgroup_procs=self.cgroup.procs if self.cgroup else None)
 
 

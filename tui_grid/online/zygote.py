@@ -51,6 +51,7 @@ class SessionSpec:
     file_bytes: int = 16 * 1024 * 1024
     open_files: int = 256
     niceness: int = 5
+    processes: int | None = None
     cgroup_procs: str | None = None
 
     def to_wire(self) -> dict[str, Any]:
@@ -308,8 +309,11 @@ def _enter_session(spec: SessionSpec, terminal: int, hub: int | None) -> None:
         os.dup2(hub, HUB_FD)
         keep = HUB_FD + 1
     os.closerange(keep, 4096)
-    for kind, value in ((resource.RLIMIT_DATA, spec.memory_bytes), (resource.RLIMIT_FSIZE, spec.file_bytes),
-                        (resource.RLIMIT_NOFILE, spec.open_files), (resource.RLIMIT_CORE, 0)):
+    limits = [(resource.RLIMIT_DATA, spec.memory_bytes), (resource.RLIMIT_FSIZE, spec.file_bytes),
+              (resource.RLIMIT_NOFILE, spec.open_files), (resource.RLIMIT_CORE, 0)]
+    if spec.processes is not None:
+        limits.append((resource.RLIMIT_NPROC, spec.processes))
+    for kind, value in limits:
         _, hard = resource.getrlimit(kind)
         ceiling = value if hard == resource.RLIM_INFINITY else min(value, hard)
         resource.setrlimit(kind, (ceiling, ceiling))
