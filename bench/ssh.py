@@ -44,8 +44,10 @@ from typing import Awaitable, Callable, Protocol, Sequence
 import asyncssh
 
 from tui_grid.games.tron.engine import TronEngine
+from tui_grid.online.limits import ServerLimits
 
 ROOT = Path(__file__).resolve().parent.parent
+LIMITS = ServerLimits()
 MENU = b"enter picks a game"
 DOWN, UP, RIGHT, LEFT = b"\x1b[B", b"\x1b[A", b"\x1b[C", b"\x1b[D"
 
@@ -703,7 +705,8 @@ async def typing(bench: Bench) -> None:
         row(f"local pty, {n} apps at once", local),
         ratios("ratio ssh (baseline) / local", alone, local),
     ], [f"Paste: the channel took {report.pasted // 1024} KiB of {PASTE_BYTES // 1024} KiB while the typists measured "
-        f"(flow control: the app is given 8 KiB/s). Stall ({STALL_SIDE}x{STALL_SIDE}, never read, "
+        f"(flow control: the app is given {LIMITS.input_bytes_per_second / 1024:g} KiB/s, "
+        f"{LIMITS.flood_bytes_per_second:g} B/s once it floods). Stall ({STALL_SIDE}x{STALL_SIDE}, never read, "
         f"{report.stall_resizes} window changes every {STALL_RESIZE_SECONDS * 1000:.0f} ms): {stall_end}. "
         f"Resize flood: {report.floods} window changes sent, {flood_end}. Share of a core used while the typists "
         f"measured: " + ", ".join(f"{name} {share}" for name, share in report.cpu.items()) + " (the session's app; the server)."])

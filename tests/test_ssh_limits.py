@@ -57,6 +57,7 @@ async def test_a_paste_neither_blocks_the_server_nor_queues_more_than_its_buffer
         assert session.relay is not None and session.relay.channel_paused  # flow control, not loss
         assert 0 < most <= TEST_LIMITS.input_buffer_bytes + 32 * 1024
         assert await until(lambda: os.getpriority(os.PRIO_PROCESS, pid) == limits.flood_niceness)
+        assert session.relay is not None and session.relay.bucket.rate == limits.flood_bytes_per_second
         assert any(line.startswith("session paster: keys faster than typing") for line in lines)
         paster_conn.close()
         assert await until(lambda: held(server) == NOTHING_HELD), held(server)

@@ -160,6 +160,7 @@ class Relay:
             self._flooding_since = now
         elif not self.flooded and now - self._flooding_since >= self.limits.flood_seconds:
             self.flooded = True
+            self.bucket.rate = self.limits.flood_bytes_per_second
             self.on_flood()
 
     def _pump_later(self) -> None:

@@ -221,8 +221,9 @@ class GameSession(asyncssh.SSHServerSession):  # type: ignore[misc]
                 os.setpriority(os.PRIO_PGRP, self.pid, self.server.limits.flood_niceness)
             except OSError:
                 pass
+            limits = self.server.limits
             self.server.log(f"session {self.name}: keys faster than typing; its app now runs at niceness "
-                            f"{self.server.limits.flood_niceness}")
+                            f"{limits.flood_niceness} and is given {limits.flood_bytes_per_second:g} B/s of keys")
 
     def _apply_resize(self) -> None:
         self._resize = None
