@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import asyncio
+import atexit
 import os
 import time
 from collections.abc import AsyncIterator
@@ -17,6 +18,7 @@ import pyte
 from tui_grid.core.hub import Pace
 from tui_grid.online.limits import ServerLimits
 from tui_grid.online.ssh_server import GameServer, ServerConfig
+from tui_grid.online.starter import SessionStarter
 
 MENU = "enter picks a game"
 GAMES = ("ice", "jimmy", "bunny", "tron", "evasion")
@@ -38,15 +40,23 @@ async def read_until(process: Any, words: str, limit_bytes: int = 2_000_000, sec
     return seen.decode("utf-8", "replace")
 
 
+#: One session starter for every server of a test process (a starter warms up for a
+#: second: each test's server would pay it), stopped when the process ends.
+SHARED_STARTER = SessionStarter(lambda text: None)
+atexit.register(SHARED_STARTER.close)
+
+
 @asynccontextmanager
 async def serving(tmp_path: Path, auth: str = "none", keys: Path | None = None, pace: Pace | None = None,
-                  limits: ServerLimits = TEST_LIMITS, seed: int = 1) -> AsyncIterator[tuple[int, list[str], GameServer]]:
+                  limits: ServerLimits = TEST_LIMITS, seed: int = 1,
+                  own_starter: bool = False) -> AsyncIterator[tuple[int, list[str], GameServer]]:
     """A server for one test: its port, its log lines and itself; stopped after. Its random
-    early drop is seeded."""
+    early drop is seeded; its sessions come from the shared starter unless `own_starter`."""
     import random
 
     lines: list[str] = []
-    server = GameServer(ServerConfig(tmp_path / "ssh", auth, keys, GAMES, limits, pace), lines.append, random.Random(seed))
+    server = GameServer(ServerConfig(tmp_path / "ssh", auth, keys, GAMES, limits, pace), lines.append, random.Random(seed),
+                        None if own_starter else SHARED_STARTER)
     await server.start("127.0.0.1", 0, tmp_path / "key")
     try:
         yield server.port, lines, server

@@ -243,7 +243,7 @@ async def test_a_package_planted_in_the_servers_folder_is_never_run(tmp_path: Pa
     (planted / "__init__.py").write_text(f"open({str(marker)!r}, 'w').close()\n")
     (planted / "__main__.py").write_text(f"open({str(marker)!r}, 'w').close()\n")
     monkeypatch.chdir(tmp_path / "cwd")
-    async with serving(tmp_path) as (port, lines, server):
+    async with serving(tmp_path, own_starter=True) as (port, lines, server):  # started from this folder
         conn, process = await menu_session(port, "victim")
         await quit_session(conn, process)
     assert not marker.exists()

@@ -103,14 +103,16 @@ class GameServer:
     """The live server: its listener, starter, hub and store, and the counts that bound
     what strangers may hold."""
 
-    def __init__(self, config: ServerConfig, log: Callable[[str], None], chance: random.Random | None = None) -> None:
+    def __init__(self, config: ServerConfig, log: Callable[[str], None], chance: random.Random | None = None,
+                 starter: SessionStarter | None = None) -> None:
         self.config = config
         self.chance = chance or random.Random()  # the early drop's
         self.limits = config.limits
         self.log = log
         self.data = config.data
         self.users = SessionUsers(config.session_user)
-        self.starter = SessionStarter(log, self.limits.start_seconds)
+        self.owns_starter = starter is None  # a starter given (tests share one) outlives this server
+        self.starter = starter or SessionStarter(log, self.limits.start_seconds)
         self.hub: Hub | None = None
         self.store = PlayerStore(self.data / "players.db")
         self.cgroup: SessionsCgroup | None = None
@@ -175,11 +177,15 @@ class GameServer:
         if self._listener is not None:
             await self._listener.wait_closed()
             self._listener = None
-        await self.starter.stop()
+        if self.owns_starter:
+            await self.starter.stop()
         self.close()
 
     def close(self) -> None:
-        self.starter.close()
+        if self.owns_starter:
+            self.starter.close()
+        else:
+            self.starter.detach()
         if self.hub is not None:
             self.hub.close()
             self.hub = None

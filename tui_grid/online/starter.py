@@ -1,6 +1,10 @@
 """The server's side of the session starter (online.zygote): start it, ask it for sessions,
 hear when they end. Nothing here blocks the event loop: the socket is non-blocking and
-each message is one datagram of a `SOCK_SEQPACKET` pair."""
+each message is one datagram of a `SOCK_SEQPACKET` pair.
+
+The starter is a plain process, not tied to an event loop: the loop that uses it attaches
+to its socket (`start`), so one starter may outlive a loop (tests share one per process).
+"""
 
 from __future__ import annotations
 
@@ -10,12 +14,16 @@ import itertools
 import json
 import os
 import socket
+import subprocess
 import sys
 from pathlib import Path
 from typing import Any, Callable
 
 import tui_grid
 from tui_grid.online.zygote import MAX_MESSAGE, SessionSpec, encode
+
+#: Exit codes kept for sessions nobody asked about yet, at most.
+MAX_KEPT_EXITS = 10_000
 
 
 class StarterError(Exception):
@@ -26,32 +34,40 @@ class SessionStarter:
     def __init__(self, log: Callable[[str], None], start_seconds: float = 30.0) -> None:
         self.log = log
         self.start_seconds = start_seconds
-        self._process: asyncio.subprocess.Process | None = None
+        self._process: subprocess.Popen[bytes] | None = None
         self._sock: socket.socket | None = None
-        self._ready: asyncio.Future[None] | None = None
+        self._loop: asyncio.AbstractEventLoop | None = None
+        self.ready = False
+        self._waiting_ready: list[asyncio.Future[None]] = []
         self._pending: dict[int, asyncio.Future[int]] = {}
         self._exits: dict[int, asyncio.Future[int]] = {}
+        self._codes: dict[int, int] = {}  # exits heard before anyone asked
         self._ids = itertools.count(1)
-        self._starting: asyncio.Task[None] | None = None
+        self._launched_at = 0.0
         self.closed = False
 
     # --- life -------------------------------------------------------------------------------
     async def start(self) -> None:
-        """Start the warm process (if it is not running) and wait until it is ready."""
+        """Start the warm process (if it is not running), attach this loop to it, and wait
+        until it is ready."""
         if self.closed:
             raise StarterError("the server is stopping")
-        if self._starting is None or (self._starting.done() and not self._running()):
-            self._starting = asyncio.get_running_loop().create_task(self._launch())
+        loop = asyncio.get_running_loop()
+        if self._process is None or self._process.poll() is not None or self._sock is None:
+            self._launch()
+        if self._loop is not loop:
+            self._attach(loop)
+        if self.ready:
+            return
+        waiter: asyncio.Future[None] = loop.create_future()
+        self._waiting_ready.append(waiter)
         try:
-            await asyncio.wait_for(asyncio.shield(self._starting), self.start_seconds)
+            await asyncio.wait_for(waiter, self.start_seconds)
         except asyncio.TimeoutError:
             raise StarterError("sessions are still being prepared") from None
 
-    def _running(self) -> bool:
-        return self._sock is not None and self._ready is not None and self._ready.done() and not self._ready.exception()
-
-    async def _launch(self) -> None:
-        loop = asyncio.get_running_loop()
+    def _launch(self) -> None:
+        self._lost("")
         ours, theirs = socket.socketpair(socket.AF_UNIX, socket.SOCK_SEQPACKET)
         root = str(Path(tui_grid.__file__).resolve().parent.parent)
         code = f"import sys; sys.path.insert(0, {root!r}); from tui_grid.online.zygote import main; main({theirs.fileno()})"
@@ -61,36 +77,53 @@ class SessionStarter:
             if name in os.environ:
                 env[name] = os.environ[name]
         try:
-            self._process = await asyncio.create_subprocess_exec(
-                sys.executable, "-I", "-c", code, stdin=asyncio.subprocess.DEVNULL, stdout=asyncio.subprocess.DEVNULL,
-                pass_fds=(theirs.fileno(),), env=env, cwd="/")
+            self._process = subprocess.Popen([sys.executable, "-I", "-c", code], stdin=subprocess.DEVNULL,
+                                             stdout=subprocess.DEVNULL, pass_fds=(theirs.fileno(),), env=env, cwd="/")
+        except OSError as exc:
+            ours.close()
+            raise StarterError(f"the session starter could not start ({exc.strerror or exc})") from None
         finally:
             theirs.close()
         ours.setblocking(False)
         self._sock = ours
-        self._ready = loop.create_future()
-        loop.add_reader(ours.fileno(), self._readable)
-        started = loop.time()
-        await self._ready
-        self.log(f"sessions ready (the starter took {loop.time() - started:.1f} s)")
+        self.ready = False
+        self._launched_at = asyncio.get_running_loop().time()
+
+    def _attach(self, loop: asyncio.AbstractEventLoop) -> None:
+        """Listen on this loop (the loop that listened before, if any, stops)."""
+        self._detach()
+        assert self._sock is not None
+        self._loop = loop
+        loop.add_reader(self._sock.fileno(), self._readable)
+
+    def _detach(self) -> None:
+        if self._loop is not None and self._sock is not None and not self._loop.is_closed():
+            self._loop.remove_reader(self._sock.fileno())
+        self._loop = None
+        self._waiting_ready.clear()  # waits of that loop: over with it
+        self._pending.clear()
+        self._exits.clear()
+
+    def detach(self) -> None:
+        """This loop is done with the starter; it keeps running for the next one."""
+        self._detach()
 
     async def stop(self) -> None:
         """Close, and wait (briefly) until the starter process is gone."""
+        process = self._process
         self.close()
-        if self._process is not None:
+        if process is not None:
             try:
-                await asyncio.wait_for(self._process.wait(), 5.0)
+                await asyncio.wait_for(asyncio.to_thread(process.wait), 5.0)
             except asyncio.TimeoutError:
                 pass
 
     def close(self) -> None:
         self.closed = True
         self._lost("the server is stopping")
-        if self._process is not None and self._process.returncode is None:
-            try:
-                self._process.kill()
-            except ProcessLookupError:
-                pass
+        self._detach()
+        if self._process is not None and self._process.poll() is None:
+            self._process.kill()
 
     # --- asking -----------------------------------------------------------------------------
     async def spawn(self, spec: SessionSpec, terminal: int, hub: int | None = None) -> int:
@@ -114,15 +147,18 @@ class SessionStarter:
         future = self._exits.get(pid)
         if future is None:
             future = self._exits[pid] = asyncio.get_running_loop().create_future()
+            if pid in self._codes:
+                future.set_result(self._codes.pop(pid))
         return future
 
     def forget(self, pid: int) -> None:
         self._exits.pop(pid, None)
+        self._codes.pop(pid, None)
 
     def kill(self, pid: int) -> None:
         """End the session's whole process group (the starter does it: it alone knows the
         group is still that session's)."""
-        if self._running():
+        if self._sock is not None and self.ready:
             asyncio.get_running_loop().create_task(self._quietly({"op": "kill", "pid": pid}))
 
     async def _quietly(self, message: dict[str, Any]) -> None:
@@ -176,8 +212,14 @@ class SessionStarter:
 
     def _heard(self, message: dict[str, Any]) -> None:
         op = message.get("op")
-        if op == "ready" and self._ready is not None and not self._ready.done():
-            self._ready.set_result(None)
+        if op == "ready":
+            self.ready = True
+            if self._loop is not None:
+                self.log(f"sessions ready (the starter took {self._loop.time() - self._launched_at:.1f} s)")
+            for waiter in self._waiting_ready:
+                if not waiter.done():
+                    waiter.set_result(None)
+            self._waiting_ready.clear()
         elif op == "spawned":
             future = self._pending.get(message.get("id", -1))
             if future is not None and not future.done():
@@ -187,33 +229,35 @@ class SessionStarter:
             if future is not None and not future.done():
                 future.set_exception(StarterError(str(message.get("error", "failed"))))
         elif op == "exited":
-            future = self.exited(int(message["pid"]))
-            if not future.done():
-                future.set_result(int(message.get("code", -1)))
+            pid, code = int(message["pid"]), int(message.get("code", -1))
+            future = self._exits.get(pid)
+            if future is not None:
+                if not future.done():
+                    future.set_result(code)
+            elif len(self._codes) < MAX_KEPT_EXITS:
+                self._codes[pid] = code
 
     def _lost(self, why: str) -> None:
-        """The starter is gone: every wait ends; the next spawn starts a new one."""
+        """The starter is gone (or replaced): every wait ends; the next start launches anew."""
         sock, self._sock = self._sock, None
+        self.ready = False
         if sock is not None:
-            try:
-                asyncio.get_running_loop().remove_reader(sock.fileno())
-            except RuntimeError:
-                pass
+            if self._loop is not None and not self._loop.is_closed():
+                self._loop.remove_reader(sock.fileno())
+            self._loop = None
             sock.close()
-            if not self.closed:
+            if why and not self.closed:
                 self.log(why)
-        if self._ready is not None and not self._ready.done():
-            self._ready.set_exception(StarterError(why))
-            self._ready.exception()  # retrieved: the waiter sees it through the task
-        for future in [*self._pending.values(), *self._exits.values()]:
+        for waiter in self._waiting_ready:
+            if not waiter.done():
+                waiter.set_exception(StarterError(why or "the session starter stopped"))
+        self._waiting_ready.clear()
+        for future in self._pending.values():
             if not future.done():
-                if future in self._pending.values():
-                    future.set_exception(StarterError(why))
-                else:
-                    future.set_result(-1)
-        self._starting = None
-        if self._process is not None and self._process.returncode is None:
-            try:
-                self._process.kill()
-            except ProcessLookupError:
-                pass
+                future.set_exception(StarterError(why or "the session starter stopped"))
+        for future in self._exits.values():
+            if not future.done():
+                future.set_result(-1)
+        self._codes.clear()
+        if self._process is not None and self._process.poll() is None:
+            self._process.kill()  # reaped by the next `start` or by `stop`
