@@ -307,7 +307,7 @@ class Server:
 
     def session_ends(self) -> dict[str, str]:
         """How each player's last session ended, as the log says: {"ann": "exit 0"}."""
-        found = (re.search(r"session end: (\S+) \((exit [^)]*)\)", line) for line in self.lines())
+        found = (re.search(r"session end: (\S+) \((?:[^)]*; )?(exit [^)]*)\)", line) for line in self.lines())
         return {end.group(1): end.group(2) for end in found if end}
 
     async def ended(self, names: Sequence[str], seconds: float = 15.0) -> dict[str, str]:

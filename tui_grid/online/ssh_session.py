@@ -302,7 +302,8 @@ class GameSession(asyncssh.SSHServerSession):  # type: ignore[misc]
                 code = await self._exit_code()
             taken.release()
             if started and pid is not None:
-                self.server.log(f"session end: {self.name} (exit {code})")
+                ended = f"exit {code}" if self.reason == "the app ended" else f"{self.reason}; exit {code}"
+                self.server.log(f"session end: {self.name} ({ended})")
                 self.server.starter.forget(pid)
             self.master = None
             try:
