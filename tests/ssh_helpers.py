@@ -15,7 +15,7 @@ from typing import Any
 import asyncssh
 import pyte
 
-from tui_grid.core.hub import Pace
+from tui_grid.online.hub import Pace
 from tui_grid.online.limits import ServerLimits
 from tui_grid.online.ssh_server import GameServer, ServerConfig
 from tui_grid.online.starter import SessionStarter

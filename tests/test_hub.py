@@ -1,4 +1,4 @@
-"""The online hub (core.hub) and the apps' mirrors of its matches (core.hub_client),
+"""The online hub (online.hub) and the apps' mirrors of its matches (online.client),
 without SSH or a screen: quick-match pairing, identical mirrors for both players and a
 spectator, forfeit on disconnect and on idling, challenges, bots, and hostile links."""
 
@@ -14,8 +14,8 @@ from typing import Any, Callable
 
 import pytest
 
-from tui_grid.core.hub import Hub, Pace, check_board
-from tui_grid.core.hub_client import HubClient
+from tui_grid.online.hub import Hub, Pace, check_board
+from tui_grid.online.client import HubClient
 
 WAIT = 20.0  # seconds a test waits for news before it fails (never a measured time)
 
@@ -265,7 +265,7 @@ def test_bot_matches_are_one_per_player_and_capped_on_the_server_and_think_at_a_
     stays, and then its starter may start no other; other players together reach the cap
     and no further; a bot's thinking thread runs at BOT_NICENESS; when everyone leaves, the
     bot matches stop."""
-    from tui_grid.core.hub import BOT_NICENESS, MAX_BOT_MATCHES
+    from tui_grid.online.hub import BOT_NICENESS, MAX_BOT_MATCHES
 
     hub.pace = Pace(countdown=1, beat=0.01, between_rounds=0.01, tick_seconds=0.5)  # rounds outlast the test's checks
     ann = players("ann")
@@ -319,7 +319,7 @@ def _thread_niceness() -> list[int]:
 def test_a_spectator_watches_the_architects_games(hub: Hub, players, protocol: str) -> None:  # type: ignore[no-untyped-def]
     """`serve evasion --online`: the architect publishes its games to the lobby; a player
     watching sees each step as the architect played it, both games of a 2016 session."""
-    from tui_grid.core.hub_publish import HubPublisher, find_hub
+    from tui_grid.online.publish import HubPublisher, find_hub
     from tui_grid.games.evasion.definition import config_id
     from tui_grid.games.evasion.rules import Config
     from tui_grid.games.evasion.server import EvasionServer

@@ -11,8 +11,8 @@ from typing import Any, Callable
 import pytest
 
 from tests.test_hub import Player
-from tui_grid.core.hub import Hub, Pace
-from tui_grid.core.hub_client import HubFeed
+from tui_grid.online.hub import Hub, Pace
+from tui_grid.online.client import HubFeed
 from tui_grid.ui.app import TuiGridApp
 from tui_grid.ui.lobby import ChallengeDialog, LobbyScreen
 from tui_grid.ui.match_screen import MatchScreen

@@ -1,4 +1,4 @@
-"""Engines, solvers, generators and core must stay importable without textual."""
+"""Engines, solvers, generators, core and the online server must stay importable without textual."""
 
 from __future__ import annotations
 
@@ -13,7 +13,9 @@ UI_MODULES = {"screen.py", "view.py", "setup_dialog.py", "serve_app.py"}
 
 
 def _headless_modules() -> list[Path]:
-    paths = sorted((PACKAGE / "core").glob("*.py"))
+    # The session starter (online/zygote.py) loads the app on purpose: it forks sessions of it.
+    online = [p for p in sorted((PACKAGE / "online").glob("*.py")) if p.name != "zygote.py"]
+    paths = sorted((PACKAGE / "core").glob("*.py")) + online
     for game in sorted((PACKAGE / "games").iterdir()):
         if game.is_dir():
             paths += [p for p in sorted(game.glob("*.py")) if p.name not in UI_MODULES]

@@ -22,7 +22,7 @@ import pytest
 from tests.ssh_helpers import (MENU, NOTHING_HELD, TEST_LIMITS, Terminal, alive, held, menu_session, pid_of, read_until,
                                running_as_root, serving, until)
 from tui_grid.cli import main
-from tui_grid.core.hub_wire import ONLINE_GAMES
+from tui_grid.online.wire import ONLINE_GAMES
 from tui_grid.online.names import safe_name, unique_name
 from tui_grid.online.ssh_session import RESTORE_TERMINAL, app_argv
 from tui_grid.online.users import POOL_START

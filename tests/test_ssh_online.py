@@ -12,7 +12,7 @@ import asyncssh
 import pytest
 
 from tests.ssh_helpers import Terminal, serving
-from tui_grid.core.hub import Pace
+from tui_grid.online.hub import Pace
 
 
 @pytest.fixture(autouse=True)

@@ -20,7 +20,7 @@ from typing import Any, NoReturn
 from tui_grid import __version__
 from tui_grid.core.control import DEFAULT_TIME_LIMIT, OutOfTime, SearchControl
 from tui_grid.core.errors import BoardError, UsageError
-from tui_grid.core.hub_wire import ONLINE_GAMES
+from tui_grid.online.wire import ONLINE_GAMES
 from tui_grid.core.text import SafeStream, echo, write_control
 from tui_grid.games.registry import (
     BoardFiles,
@@ -294,7 +294,7 @@ def _dispatch(args: argparse.Namespace) -> int:
             return _record(argv, args.record, args.size, args.duration, "tui-grid demo")
         return _run_app(demo=options)
     if command == "online":
-        from tui_grid.core.hub_client import hub_available
+        from tui_grid.online.client import hub_available
 
         if not hub_available():
             raise UsageError("online play is for sessions of 'tui-grid serve ssh': connect with ssh -p PORT HOST")

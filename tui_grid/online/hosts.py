@@ -7,7 +7,7 @@ from __future__ import annotations
 import ipaddress
 from collections import OrderedDict
 
-from tui_grid.core.hub import RateLimit
+from tui_grid.online.hub import RateLimit
 
 
 def host_of(address: str) -> str:

@@ -11,7 +11,7 @@ from typing import TYPE_CHECKING, Any
 
 import asyncssh
 
-from tui_grid.core.hub import RateLimit
+from tui_grid.online.hub import RateLimit
 from tui_grid.online.hosts import host_of
 
 if TYPE_CHECKING:

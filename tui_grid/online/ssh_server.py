@@ -6,7 +6,7 @@ pseudo-terminal, as its own process group, in the player's own folder, under lim
 user. The server relays bytes (online.relay), bounded both ways; counts connections and
 sessions per host before and after login (online.ssh_connection); knows who a player is
 (with keys: the name the key claimed, online.store; without: a guest for that connection
-only); and hosts the lobby's matches (core.hub). When it stops, every client is told and
+only); and hosts the lobby's matches (online.hub). When it stops, every client is told and
 its terminal restored.
 """
 
@@ -23,9 +23,9 @@ from typing import Any, Callable
 
 import asyncssh
 
-from tui_grid.core.hub import Hub, Pace
-from tui_grid.core.hub_client import HUB_FD_VARIABLE
-from tui_grid.core.hub_wire import ONLINE_GAMES
+from tui_grid.online.hub import Hub, Pace
+from tui_grid.online.client import HUB_FD_VARIABLE
+from tui_grid.online.wire import ONLINE_GAMES
 from tui_grid.online import authorized_keys
 from tui_grid.online.cgroup import SessionsCgroup
 from tui_grid.online.hosts import Counts, HostRates

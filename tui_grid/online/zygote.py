@@ -30,8 +30,11 @@ from dataclasses import asdict, dataclass, field
 from typing import Any
 
 MAX_MESSAGE = 64 * 1024
-#: Modules only the server uses, never a session: not loaded into sessions.
-SERVER_ONLY = ("tui_grid.online", "tui_grid.ui.web")
+#: Modules only the server uses, never a session: not loaded into sessions (a session uses
+#: the lobby's client and its wire from this package).
+SERVER_ONLY = tuple(f"tui_grid.online.{name}" for name in (
+    "authorized_keys", "cgroup", "hosts", "hub", "limits", "names", "publish", "relay", "ssh_connection", "ssh_server",
+    "ssh_session", "starter", "store", "users", "zygote")) + ("tui_grid.ui.web",)
 #: Descriptor number the hub link is given in a session (0-2 are its terminal).
 HUB_FD = 3
 PR_SET_PDEATHSIG, PR_SET_DUMPABLE, PR_SET_NAME, PR_SET_NO_NEW_PRIVS = 1, 4, 15, 38

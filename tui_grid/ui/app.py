@@ -139,7 +139,7 @@ class TuiGridApp(App):
 
     def open_lobby(self, quick: str | None = None) -> None:
         """The Online lobby, linked to this session's hub on first use."""
-        from tui_grid.core.hub_client import hub_from_environment
+        from tui_grid.online.client import hub_from_environment
         from tui_grid.ui.lobby import LobbyScreen
 
         if self.hub is not None and self.hub.closed.is_set():

@@ -1,6 +1,6 @@
 """The Online lobby (`serve ssh` sessions): who is online and what they are doing, open
 challenges, matches to watch; quick matches, challenges to players or to a bot. A match
-opens the game's own match screen on a mirror of the hub's session (core.hub_client).
+opens the game's own match screen on a mirror of the hub's session (online.client).
 
 Everything here came from other players: it is shown through the plain-text path only.
 """
@@ -16,9 +16,9 @@ from textual.message import Message
 from textual.screen import Screen
 from textual.widgets import Footer, OptionList, Select
 
-from tui_grid.core.hub import MAX_ROUNDS, QUICK_ROUNDS, default_board
-from tui_grid.core.hub_wire import ONLINE_GAMES
-from tui_grid.core.hub_client import HubClient, HubFeed
+from tui_grid.online.hub import MAX_ROUNDS, QUICK_ROUNDS, default_board
+from tui_grid.online.wire import ONLINE_GAMES
+from tui_grid.online.client import HubClient, HubFeed
 from tui_grid.ui.form import FormDialog
 from tui_grid.ui.plain import Plain, PlainInput, option, styled, tell
 

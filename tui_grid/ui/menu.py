@@ -16,7 +16,7 @@ from textual.widgets import Footer, OptionList
 from tui_grid.core.catalog import BoardEntry
 from tui_grid.core.control import DEFAULT_TIME_LIMIT, Cancelled, OutOfTime, SearchControl
 from tui_grid.core.errors import BoardError, UsageError
-from tui_grid.core.hub_client import hub_available
+from tui_grid.online.client import hub_available
 from tui_grid.core.text import clip
 from tui_grid.games.registry import BoardFiles, GameDefinition, LoadedBoard, all_games
 from tui_grid.ui.plain import Plain, option, styled, tell

@@ -382,9 +382,9 @@ def _configure_serve(parser: argparse.ArgumentParser) -> None:
 
 def _publisher(protocol: str, kinds: tuple[str, str]) -> Any:
     """The link that shows the architect's games in the Online lobby of the `serve ssh`
-    running for this data folder (core.hub_publish)."""
+    running for this data folder (online.publish)."""
     from tui_grid.core import saves
-    from tui_grid.core.hub_publish import HubPublisher, find_hub
+    from tui_grid.online.publish import HubPublisher, find_hub
 
     folder = saves.data_dir() / "ssh" / "hub"
     found = find_hub(folder)

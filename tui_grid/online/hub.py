@@ -11,7 +11,7 @@ driver owns the clock, with a `HumanAgent` per player. Each player's keys join t
 seat's queue, and the driver takes what is queued at each tick, so one player's network
 delay never moves the other's cycle. Every step is sent to the players and spectators as
 the joint action in the engine's text encoding; their apps replay it on a mirror of the
-same session (core.hub_client), so every screen shows the same state at the same tick.
+same session (online.client), so every screen shows the same state at the same tick.
 
 Everything a player's app sends is checked as hostile: line length, JSON shape, field
 types, the game and board (a catalog name or a game id, never a path), a rate limit per
@@ -34,8 +34,8 @@ from queue import SimpleQueue
 from typing import Any, Callable
 
 from tui_grid.core.agents import Agent, HumanAgent, LowPriority
-from tui_grid.core.hub_publish import TOKEN_FILE
-from tui_grid.core.hub_wire import MAX_BACKLOG, ONLINE_GAMES, LineReader, WireError, encode, int_field, text_field
+from tui_grid.online.publish import TOKEN_FILE
+from tui_grid.online.wire import MAX_BACKLOG, ONLINE_GAMES, LineReader, WireError, encode, int_field, text_field
 from tui_grid.core.live import LiveMatch
 from tui_grid.core.network import hang_up
 from tui_grid.core.players import PlayerContext

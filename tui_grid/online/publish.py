@@ -16,7 +16,7 @@ from queue import SimpleQueue
 from typing import Any, Callable
 
 from tui_grid.core.engine import Engine
-from tui_grid.core.hub_wire import MAX_BACKLOG, encode
+from tui_grid.online.wire import MAX_BACKLOG, encode
 from tui_grid.core.match import seating_for
 from tui_grid.core.session import Change, Session
 

@@ -1,4 +1,4 @@
-"""A player's app linked to the hub (core.hub): the lobby's news, and online matches shown
+"""A player's app linked to the hub (online.hub): the lobby's news, and online matches shown
 as a `MatchFeed` that mirrors the hub's authoritative session.
 
 The mirror is the same engine on the same board, stepped with the joint actions the hub
@@ -17,7 +17,7 @@ from typing import Any, Callable
 
 from tui_grid.core.agents import Agent, HumanAgent, Placeholder
 from tui_grid.core.engine import Engine
-from tui_grid.core.hub_wire import LineReader, WireError, encode
+from tui_grid.online.wire import LineReader, WireError, encode
 from tui_grid.core.live import MatchFeed
 from tui_grid.core.match import Match, RoundResult
 from tui_grid.core.network import hang_up
