@@ -174,7 +174,7 @@ def test_a_challenge_is_accepted_or_declined(hub: Hub, players) -> None:  # type
 
 
 @pytest.mark.parametrize(("message", "error"), [
-    ({"t": "challenge", "to": "bob", "game": "ice"}, "Only Tron and Evasion"),
+    ({"t": "challenge", "to": "bob", "game": "ice"}, "Only Evasion and Tron are played online"),
     ({"t": "challenge", "to": "bob", "game": "tron", "board": "/etc/passwd"}, "No tron board called /etc/passwd"),
     ({"t": "challenge", "to": "bob", "game": "tron", "board": "../boards/tron/standard"}, "No tron board"),
     ({"t": "challenge", "to": "nobody", "game": "tron"}, "nobody is not online"),
@@ -216,7 +216,7 @@ def test_hostile_links_are_dropped_and_the_hub_goes_on(hub: Hub, players) -> Non
     doing = ann.expect(lambda m: m["t"] == "lobby" and m["players"][0]["doing"] != "in the menu")["players"][0]["doing"]
     assert "\x1b" not in doing and "\x07" not in doing and len(doing) <= 40
     ann.send(t="challenge", to=["bob"], game={"x": 1}, rounds=10**9)
-    assert "Only Tron and Evasion" in ann.expect(lambda m: m["t"] == "error")["text"]
+    assert "Only Evasion and Tron are played online" in ann.expect(lambda m: m["t"] == "error")["text"]
 
 
 def test_a_flood_is_rate_limited_not_served(hub: Hub, players) -> None:  # type: ignore[no-untyped-def]

@@ -87,7 +87,7 @@ async def test_c_challenges_the_highlighted_player_and_d_withdraws(app: TuiGridA
         await pilot.press("enter")
         await until(pilot, lambda: len(hub.challenges) == 1)
         challenge = next(iter(hub.challenges.values()))
-        assert (challenge.by, challenge.to, challenge.game, challenge.board, challenge.rounds) == ("ann", "bob", "tron", "standard", 2)
+        assert (challenge.by, challenge.to, challenge.game, challenge.board, challenge.rounds) == ("ann", "bob", "evasion", "evasion:N10:M5", 2)  # the first online game, in the menu's order
         await highlight(pilot, app, f"w:{challenge.id}")
         await pilot.press("d")
         await until(pilot, lambda: not hub.challenges)

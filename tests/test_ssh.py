@@ -22,7 +22,7 @@ import pytest
 from tests.ssh_helpers import (MENU, NOTHING_HELD, TEST_LIMITS, Terminal, alive, held, menu_session, pid_of, read_until,
                                running_as_root, serving, until)
 from tui_grid.cli import main
-from tui_grid.online.wire import ONLINE_GAMES
+from tui_grid.games.registry import online_games
 from tui_grid.online.names import safe_name, unique_name
 from tui_grid.online.ssh_session import RESTORE_TERMINAL, app_argv
 from tui_grid.online.users import POOL_START
@@ -74,9 +74,9 @@ def test_remote_sessions_have_no_program_seats_and_no_save_to_a_path() -> None:
 
 def test_names_and_commands_from_a_client_are_data() -> None:
     assert safe_name("x" * 40) == "x" * 16 and safe_name("../../etc") == "....etc" and safe_name("") == "player"
-    assert app_argv("tron", ("tron",), ONLINE_GAMES) == ("online", "tron")  # the quick-match queue
-    assert app_argv("ICE ", ("ice",), ONLINE_GAMES) == ("play", "ice")
-    assert app_argv("rm -rf /", ("tron",), ONLINE_GAMES) == ()  # anything else opens the menu, nothing runs
+    assert app_argv("tron", ("tron",), online_games()) == ("online", "tron")  # the quick-match queue
+    assert app_argv("ICE ", ("ice",), online_games()) == ("play", "ice")
+    assert app_argv("rm -rf /", ("tron",), online_games()) == ()  # anything else opens the menu, nothing runs
 
 
 def test_a_public_address_needs_keys(capsys) -> None:

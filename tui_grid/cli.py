@@ -20,7 +20,6 @@ from typing import Any, NoReturn
 from tui_grid import __version__
 from tui_grid.core.control import DEFAULT_TIME_LIMIT, OutOfTime, SearchControl
 from tui_grid.core.errors import BoardError, UsageError
-from tui_grid.online.wire import ONLINE_GAMES
 from tui_grid.core.text import SafeStream, echo, write_control
 from tui_grid.games.registry import (
     BoardFiles,
@@ -32,6 +31,7 @@ from tui_grid.games.registry import (
     all_games,
     game_keys,
     get_game,
+    online_games,
     parse_count,
     parse_seconds,
 )
@@ -112,7 +112,7 @@ def build_parser() -> argparse.ArgumentParser:
     demo.add_argument("--only", default=None, help=argparse.SUPPRESS)  # GAME=BOARD: one scene, no banner (record)
 
     online = commands.add_parser("online", help="the Online lobby of the 'tui-grid serve ssh' this session runs in")
-    online.add_argument("game", metavar="GAME", nargs="?", choices=ONLINE_GAMES, help="join this game's quick-match queue at once (tron or evasion)")
+    online.add_argument("game", metavar="GAME", nargs="?", choices=online_games(), help=f"join this game's quick-match queue at once ({' or '.join(online_games())})")
 
     record = commands.add_parser("record", help="record the solver or bots playing a board as an asciicast v2 file")
     record.add_argument("game", metavar="GAME", help=f"one of: {games}")

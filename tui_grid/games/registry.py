@@ -76,6 +76,26 @@ class LoadedBoard:
 
 
 @dataclass(frozen=True)
+class OnlinePlay:
+    """How a game is played in the online lobby: its usual board (a quick match's), and
+    its name where space is short."""
+
+    default_board: str
+    short_title: str
+
+
+@dataclass(frozen=True)
+class DemoScene:
+    """A scene of the attract mode: a board (a game id, `{seed}` filled in per cycle), who
+    plays (None: the solver watches; else the match's bots), a title and a caption."""
+
+    title: str
+    board: str
+    caption: str
+    players: tuple[str, ...] | None = None
+
+
+@dataclass(frozen=True)
 class Verb:
     """A command of one game: `tui-grid VERB GAME ...` and `tui-grid GAME VERB ...`."""
 
@@ -104,6 +124,10 @@ class GameDefinition(ABC):
     #: Whether headless `watch` prints every animation frame of a move (Bunny: a run is one
     #: move of many steps), not only the state after each move.
     watch_frames: bool = False
+    #: How the game is played online (None: it is not).
+    online: OnlinePlay | None = None
+    #: Its scenes in the attract mode (`tui-grid demo`).
+    demo_scenes: tuple[DemoScene, ...] = ()
 
     @abstractmethod
     def help_markdown(self) -> str:
@@ -338,6 +362,11 @@ def all_games() -> list[GameDefinition]:
 
 def game_keys() -> tuple[str, ...]:
     return tuple(game.key for game in all_games())
+
+
+def online_games() -> tuple[str, ...]:
+    """The games played online, in the menu's order."""
+    return tuple(game.key for game in all_games() if game.online is not None)
 
 
 # --- option parsing, one place for every game ------------------------------------------------------

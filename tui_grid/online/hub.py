@@ -35,16 +35,15 @@ from typing import Any, Callable
 
 from tui_grid.core.agents import Agent, HumanAgent, LowPriority
 from tui_grid.online.publish import TOKEN_FILE
-from tui_grid.online.wire import MAX_BACKLOG, ONLINE_GAMES, LineReader, WireError, encode, int_field, text_field
+from tui_grid.online.wire import (MAX_BACKLOG, MAX_ROUNDS, QUICK_ROUNDS, LineReader, WireError, default_board, encode,
+                                  int_field, text_field)
 from tui_grid.core.live import LiveMatch
 from tui_grid.core.network import hang_up
 from tui_grid.core.players import PlayerContext
 from tui_grid.core.session import Change, Session
 from tui_grid.core.text import printable
+from tui_grid.games.registry import get_game, online_games
 
-#: A quick match's rounds (two: each player plays both seats).
-QUICK_ROUNDS = 2
-MAX_ROUNDS = 9
 #: Open challenges one player may have made at once.
 MAX_CHALLENGES = 5
 #: Messages a link may send per second (and in a burst): more are dropped.
@@ -232,8 +231,6 @@ class HostedMatch(WatchedMatch):
 
     def __init__(self, hub: Hub, match_id: int, game_key: str, board: str, rounds: int, seats: list[Link | str],
                  started_by: Link | None = None) -> None:
-        from tui_grid.games.registry import get_game
-
         self.hub, self.id, self.game_key, self.board, self.rounds = hub, match_id, game_key, board, rounds
         #: Who asked for this match, when it has a bot in it (the per-player bot limit).
         self.started_by = started_by
@@ -585,7 +582,7 @@ class Hub:
         self.links[name] = link
         if old is not None:
             old.close()
-        link.send({"t": "welcome", "name": name, "games": list(ONLINE_GAMES)})
+        link.send({"t": "welcome", "name": name, "games": list(online_games())})
         self._lobby_changed()
         return True
 
@@ -595,7 +592,7 @@ class Hub:
         if message["t"] == "publish" and match is None:
             game, board = text_field(message, "game", 20) or "", text_field(message, "board", 80) or ""
             names, rounds = message.get("names"), int_field(message, "rounds", 1, MAX_ROUNDS)
-            if (game not in ONLINE_GAMES or check_board(game, board) or rounds is None or not isinstance(names, list)
+            if (game not in online_games() or check_board(game, board) or rounds is None or not isinstance(names, list)
                     or not 1 <= len(names) <= 8):
                 return False
             names = [printable(str(name))[:40] for name in names]
@@ -625,8 +622,8 @@ class Hub:
         to = text_field(message, "to", 40) or ""
         game = text_field(message, "game", 20) or ""
         rounds = int_field(message, "rounds", 1, MAX_ROUNDS) or QUICK_ROUNDS
-        if game not in ONLINE_GAMES:
-            return "Only Tron and Evasion are played online."
+        if game not in online_games():
+            return f"Only {' and '.join(get_game(key).online.short_title for key in online_games())} are played online."  # type: ignore[union-attr]
         if self._busy(link):
             return "You are in a match already."
         board = text_field(message, "board", 80) or default_board(game)
@@ -685,8 +682,8 @@ class Hub:
 
     def _on_queue(self, link: Link, message: dict[str, Any]) -> str | None:
         game = text_field(message, "game", 20) or ""
-        if game not in ONLINE_GAMES:
-            return "Only Tron and Evasion are played online."
+        if game not in online_games():
+            return f"Only {' and '.join(get_game(key).online.short_title for key in online_games())} are played online."  # type: ignore[union-attr]
         if self._busy(link):
             return "You are in a match already."
         self._unqueue(link)
@@ -744,8 +741,6 @@ class Hub:
     def _start(self, game: str, board: str, rounds: int, seats: list[Link | str], *,
                started_by: Link | None = None) -> HostedMatch | str:
         """The new match, started; or why it could not be."""
-        from tui_grid.games.registry import get_game
-
         levels = get_game(game).bot_levels
         for level in seats:
             if isinstance(level, str) and level not in levels:
@@ -848,15 +843,10 @@ def remove_stale_sockets(folder: Path) -> None:
             pass
 
 
-def default_board(game: str) -> str:
-    return {"tron": "standard", "evasion": "evasion:N10:M5"}.get(game, "")
-
-
 def check_board(game: str, board: str) -> str | None:
     """A board a remote player may name: one of the game's catalog boards or a game id,
     never a path. None when it loads; else why not."""
     from tui_grid.core.errors import BoardError, UsageError
-    from tui_grid.games.registry import get_game
 
     definition = get_game(game)
     names = {entry.name for entry in getattr(definition, "boards", lambda: [])()}

@@ -23,9 +23,9 @@ from typing import Any, Callable
 
 import asyncssh
 
+from tui_grid.games.registry import online_games
 from tui_grid.online.hub import Hub, Pace
 from tui_grid.online.client import HUB_FD_VARIABLE
-from tui_grid.online.wire import ONLINE_GAMES
 from tui_grid.online import authorized_keys
 from tui_grid.online.cgroup import SessionsCgroup
 from tui_grid.online.hosts import Counts, HostRates
@@ -340,7 +340,7 @@ class GameServer:
             env["NO_COLOR"] = "1"
         limits = self.limits
         return SessionSpec(
-            argv=app_argv(session.command, self.config.games, ONLINE_GAMES), env=env, folder=str(identity.folder),
+            argv=app_argv(session.command, self.config.games, online_games()), env=env, folder=str(identity.folder),
             uid=identity.uid, gid=identity.gid, memory_bytes=limits.session_memory_bytes, file_bytes=limits.session_file_bytes,
             open_files=limits.session_open_files, niceness=limits.session_niceness,
             processes=limits.session_processes if self.users.separate else None,

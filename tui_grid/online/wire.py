@@ -12,11 +12,13 @@ import json
 import socket
 from typing import Any
 
-#: The longest line either side accepts (a spectator's first round log fits easily).
-#: The games the hub hosts (the lobby's choices, `tui-grid online GAME`).
-ONLINE_GAMES = ("tron", "evasion")
+from tui_grid.games.registry import get_game
 
+#: The longest line either side accepts (a spectator's first round log fits easily).
 MAX_LINE = 1 << 20
+#: A quick match's rounds (two: each player plays both seats), and the most a challenge may ask.
+QUICK_ROUNDS = 2
+MAX_ROUNDS = 9
 #: Bytes a peer may leave unread before it is dropped (a stalled client cannot make the
 #: hub hold the whole match for it).
 MAX_BACKLOG = 4 << 20
@@ -80,3 +82,9 @@ def int_field(message: dict[str, Any], key: str, low: int, high: int) -> int | N
     if isinstance(value, bool) or not isinstance(value, int) or not low <= value <= high:
         return None
     return value
+
+
+def default_board(game: str) -> str:
+    """The board of a quick match, as the game declares it."""
+    online = get_game(game).online
+    return online.default_board if online is not None else ""

@@ -17,7 +17,7 @@ from concurrent.futures import Future, ThreadPoolExecutor
 from dataclasses import dataclass
 from typing import Any, Callable
 
-from tui_grid.games.registry import LoadedBoard, get_game
+from tui_grid.games.registry import LoadedBoard, all_games, get_game
 from tui_grid.ui.plain import Plain, styled
 
 DEFAULT_SCENE_SECONDS = 25.0
@@ -25,8 +25,7 @@ DEFAULT_SCENE_SECONDS = 25.0
 
 @dataclass(frozen=True)
 class Scene:
-    """One scene: a game, the board (a game id, `{seed}` filled in per cycle), who plays
-    (None: the solver watches; else the match's bots), a title and a caption."""
+    """One scene: a game and one of its demo scenes (registry.DemoScene)."""
 
     game: str
     title: str
@@ -35,22 +34,13 @@ class Scene:
     players: tuple[str, ...] | None = None
 
 
-SCENES = (
-    Scene("ice", "Ice: the optimal route", "ice:20x12:m10#seed{seed}",
-          "Proven optimal: no route to E takes fewer slides (then fewer tiles)."),
-    Scene("jimmy", "Jimmy: an escape among eight ghosts", "jimmy:16x12:g8:yes#seed{seed}",
-          "Searched against every step of every ghost: this escape cannot be caught."),
-    Scene("jimmy", "Jimmy: no way out", "jimmy:12x10:g3:no#seed{seed}",
-          "No escape exists, proven: Jimmy plays the longest line the solver found."),
-    Scene("bunny", "Bunny: the shortest program", "bunny:8x6:n12#seed{seed}",
-          "Iterative deepening proves no shorter loop program marks every square."),
-    Scene("tron", "Tron: hard bot against medium", "standard",
-          "Minimax over the fight for space, then it fills its own chamber to the end.",
-          ("hard", "medium")),
-    Scene("evasion", "Evasion: hunter against prey", "standard",
-          "The hunter walls the prey into smaller rooms; the prey runs for the biggest.",
-          ("builtin", "builtin")),
-)
+def all_scenes() -> tuple[Scene, ...]:
+    """Every game's scenes, in the menu's order."""
+    return tuple(Scene(game.key, scene.title, scene.board, scene.caption, scene.players)
+                 for game in all_games() for scene in game.demo_scenes)
+
+
+SCENES = all_scenes()
 
 
 def scenes_for(games: tuple[str, ...] | None) -> tuple[Scene, ...]:
@@ -59,7 +49,7 @@ def scenes_for(games: tuple[str, ...] | None) -> tuple[Scene, ...]:
         return SCENES
     unknown = [key for key in games if key not in {scene.game for scene in SCENES}]
     if unknown:
-        raise ValueError(f"no demo scene for {', '.join(unknown)} (choose from ice, jimmy, bunny, tron, evasion)")
+        raise ValueError(f"no demo scene for {', '.join(unknown)} (choose from {', '.join(sorted({scene.game for scene in SCENES}))})")
     return tuple(scene for scene in SCENES if scene.game in games)
 
 

@@ -16,13 +16,22 @@ from textual.message import Message
 from textual.screen import Screen
 from textual.widgets import Footer, OptionList, Select
 
-from tui_grid.online.hub import MAX_ROUNDS, QUICK_ROUNDS, default_board
-from tui_grid.online.wire import ONLINE_GAMES
+from tui_grid.core.errors import UsageError
+from tui_grid.games.registry import get_game, online_games
+from tui_grid.online.wire import MAX_ROUNDS, QUICK_ROUNDS, default_board
 from tui_grid.online.client import HubClient, HubFeed
 from tui_grid.ui.form import FormDialog
 from tui_grid.ui.plain import Plain, PlainInput, option, styled, tell
 
-TITLES = {"tron": "Tron", "evasion": "Evasion"}
+
+
+def title(game: str) -> str:
+    """A game's short name (its online title), or the key of one not known."""
+    try:
+        online = get_game(game).online
+    except UsageError:
+        return game
+    return online.short_title if online is not None else game
 YOU = "__you__"
 
 
@@ -52,14 +61,15 @@ class ChallengeDialog(FormDialog[dict[str, Any] | None]):
         with Vertical():
             who = "a builtin bot" if self.bot_levels else self.opponent
             yield Plain(styled(("Challenge ", "b"), (who, "b")))
-            yield Select([(TITLES[g], g) for g in ONLINE_GAMES], value=ONLINE_GAMES[0], allow_blank=False, id="game")
+            games = online_games()
+            yield Select([(title(g), g) for g in games], value=games[0], allow_blank=False, id="game")
             if self.bot_levels:
-                levels = self.bot_levels[ONLINE_GAMES[0]]
+                levels = self.bot_levels[games[0]]
                 yield Select([(level, level) for level in levels], value=levels[-1], allow_blank=False, id="level")
                 yield Select([("you play it", YOU)] + [(f"a {level} bot plays it (you watch)", level) for level in levels],
                              value=YOU, allow_blank=False, id="seat")
             yield Plain("Board: a board name or a game id (empty: the game's usual one)")
-            yield PlainInput(placeholder=default_board(ONLINE_GAMES[0]), id="board")
+            yield PlainInput(placeholder=default_board(games[0]), id="board")
             yield Plain(f"Rounds (1-{MAX_ROUNDS}; seats swap each round)")
             yield PlainInput(str(QUICK_ROUNDS), id="rounds")
             yield Plain("", id="error")
@@ -176,14 +186,14 @@ class LobbyScreen(Screen):
         made = [c for c in challenges if c.get("by") == me]
         if mine:
             options.append(option(styled(("Challenges for you", "b")), disabled=True))
-            options += [option(f"  {c['by']} challenges you to {TITLES.get(c['game'], c['game'])} on {c['board']}, "
+            options += [option(f"  {c['by']} challenges you to {title(c['game'])} on {c['board']}, "
                                f"{c['rounds']} round(s): enter accepts, d declines", id=f"c:{c['id']}") for c in mine]
         if made:
             options.append(option(styled(("Your challenges", "b")), disabled=True))
-            options += [option(f"  {TITLES.get(c['game'], c['game'])} with {c['to']} on {c['board']}: waiting (d withdraws)",
+            options += [option(f"  {title(c['game'])} with {c['to']} on {c['board']}: waiting (d withdraws)",
                                id=f"w:{c['id']}") for c in made]
         options.append(option(styled(("Matches", "b"), ("  enter or w watches", "dim")), disabled=True))
-        options += [option(f"  {m['id']}. {TITLES.get(m['game'], m['game'])}: {' vs '.join(m['names'])} · round {m['round']}/{m['rounds']} · "
+        options += [option(f"  {m['id']}. {title(m['game'])}: {' vs '.join(m['names'])} · round {m['round']}/{m['rounds']} · "
                            f"{m['score']} · {m['watchers']} watching", id=f"m:{m['id']}") for m in matches]
         if not matches:
             options.append(option(styled(("  none yet", "dim")), disabled=True))
@@ -230,8 +240,8 @@ class LobbyScreen(Screen):
 
     def action_quick(self, game: str) -> None:
         self.client.send({"t": "queue", "game": game})
-        article = "an" if TITLES[game][0] in "AEIOU" else "a"
-        self.say(f"Waiting for another player who wants {article} {TITLES[game]} match (esc stops waiting)…")
+        article = "an" if title(game)[0] in "AEIOU" else "a"
+        self.say(f"Waiting for another player who wants {article} {title(game)} match (esc stops waiting)…")
 
     def action_challenge(self) -> None:
         kind, _, name = self.selected().partition(":")
@@ -244,9 +254,7 @@ class LobbyScreen(Screen):
         self.app.push_screen(ChallengeDialog(name), self._send_challenge)
 
     def action_bot(self) -> None:
-        from tui_grid.games.registry import get_game
-
-        levels = {game: get_game(game).bot_levels for game in ONLINE_GAMES}
+        levels = {game: get_game(game).bot_levels for game in online_games()}
         self.app.push_screen(ChallengeDialog("bot", levels), self._send_challenge)
 
     def _send_challenge(self, challenge: dict[str, Any] | None) -> None:

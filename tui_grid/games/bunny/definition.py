@@ -20,6 +20,7 @@ from tui_grid.games.bunny.interpreter import run, run_report
 from tui_grid.games.bunny.program import ProgramError, parse_program
 from tui_grid.games.bunny.solver import Solution, solve, solve_record
 from tui_grid.games.registry import (
+    DemoScene,
     BoardFiles,
     GameDefinition,
     GameOption,
@@ -81,6 +82,10 @@ as `bunny:8x6:n14#seed42`) makes the same board again, on any machine.
 class BunnyGame(BoardFiles, Generated, Solvable, GameDefinition):
     key = "bunny"
     order = 30
+    demo_scenes = (
+        DemoScene("Bunny: the shortest program", "bunny:8x6:n12#seed{seed}",
+                  "Iterative deepening proves no shorter loop program marks every square."),
+    )
     title = "Bunny coding"
     watch_frames = True  # a run is one move: watch prints each of its steps
     tagline = "Write the shortest loop program that marks every square."

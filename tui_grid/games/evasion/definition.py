@@ -26,6 +26,7 @@ from tui_grid.core.players import PlayerContext, parse_player
 from tui_grid.games.evasion.engine import HUNTER, SEATS, EvasionEngine, State
 from tui_grid.games.evasion.rules import Config
 from tui_grid.games.registry import (
+    DemoScene, OnlinePlay,
     GameDefinition,
     GameOption,
     LoadedBoard,
@@ -194,6 +195,11 @@ class RoleAgent(Agent[State, Any]):
 class EvasionGame(Plannable, GameDefinition):
     key = "evasion"
     order = 40
+    online = OnlinePlay("evasion:N10:M5", "Evasion")
+    demo_scenes = (
+        DemoScene("Evasion: hunter against prey", "standard",
+                  "The hunter walls the prey into smaller rooms; the prey runs for the biggest.", ("builtin", "builtin")),
+    )
     title = "Evasion"
     tagline = "Hunter builds walls to trap the prey on a 300x300 board."
     screen_path = "tui_grid.games.evasion.screen:EvasionScreen"

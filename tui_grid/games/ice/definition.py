@@ -16,6 +16,7 @@ from tui_grid.games.ice.generator import check_request, game_id, generate, parse
 from tui_grid.games.ice.rules import IceState, slide_cells
 from tui_grid.games.ice.solver import solve
 from tui_grid.games.registry import (
+    DemoScene,
     BoardFiles,
     GameDefinition,
     GameOption,
@@ -60,6 +61,10 @@ makes the same map again, in the app or with `tui-grid play ice ID`.
 class IceGame(BoardFiles, Generated, Solvable, GameDefinition):
     key = "ice"
     order = 20
+    demo_scenes = (
+        DemoScene("Ice: the optimal route", "ice:20x12:m10#seed{seed}",
+                  "Proven optimal: no route to E takes fewer slides (then fewer tiles)."),
+    )
     title = "Ice sliding"
     tagline = "Reach the exit in the fewest slides."
     screen_path = "tui_grid.games.ice.screen:IceScreen"

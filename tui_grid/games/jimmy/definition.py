@@ -16,6 +16,7 @@ from tui_grid.games.jimmy.generator import game_id, generate, parse_game_id
 from tui_grid.games.jimmy.rules import JimmyState, Outcome, play
 from tui_grid.games.jimmy.solver import solve, survive
 from tui_grid.games.registry import (
+    DemoScene,
     BoardFiles,
     GameDefinition,
     GameOption,
@@ -74,6 +75,12 @@ ESCAPE_CHOICES = ("any", "yes", "no")
 class JimmyGame(BoardFiles, Generated, Solvable, GameDefinition):
     key = "jimmy"
     order = 10
+    demo_scenes = (
+        DemoScene("Jimmy: an escape among eight ghosts", "jimmy:16x12:g8:yes#seed{seed}",
+                  "Searched against every step of every ghost: this escape cannot be caught."),
+        DemoScene("Jimmy: no way out", "jimmy:12x10:g3:no#seed{seed}",
+                  "No escape exists, proven: Jimmy plays the longest line the solver found."),
+    )
     title = "Jimmy and the ghosts"
     tagline = "Reach the border before the ghosts catch you."
     screen_path = "tui_grid.games.jimmy.screen:JimmyScreen"

@@ -31,6 +31,7 @@ from tui_grid.core.players import (
 )
 from tui_grid.core.text import echo, write_control
 from tui_grid.games.registry import (
+    DemoScene, OnlinePlay,
     BoardFiles,
     GameDefinition,
     GameOption,
@@ -130,6 +131,11 @@ From the command line: `tui-grid tron bot` is the hard bot on stdin/stdout,
 class TronGame(BoardFiles, Generated, Solvable, GameDefinition):
     key = "tron"
     order = 50
+    online = OnlinePlay("standard", "Tron")
+    demo_scenes = (
+        DemoScene("Tron: hard bot against medium", "standard",
+                  "Minimax over the fight for space, then it fills its own chamber to the end.", ("hard", "medium")),
+    )
     title = "Tron light cycles"
     tagline = "Two light cycles, human or bot, on a walled arena."
     screen_path = "tui_grid.games.tron.screen:TronScreen"
