@@ -7,7 +7,7 @@ from __future__ import annotations
 
 import asyncio
 import time
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, Any, Callable
 
 import asyncssh
 
@@ -19,8 +19,9 @@ if TYPE_CHECKING:
 
 
 class Connection(asyncssh.SSHServer):  # type: ignore[misc]
-    def __init__(self, server: GameServer) -> None:
+    def __init__(self, server: GameServer, session_type: Callable[[Connection], Any]) -> None:
         self.server = server
+        self.session_type = session_type  # what each session channel becomes (online.ssh_session)
         self.conn: Any = None
         self.address = "?"
         self.host = "?"
@@ -80,13 +81,11 @@ class Connection(asyncssh.SSHServer):  # type: ignore[misc]
             return False
         if self.closing or not self.logged_in or self.sessions >= self.server.limits.channels_per_connection:
             return False
-        from tui_grid.online.ssh_session import GameSession
-
         self.sessions += 1
         if self._idle is not None:
             self._idle.cancel()
             self._idle = None
-        return GameSession(self)
+        return self.session_type(self)
 
     def session_ended(self) -> None:
         self.sessions -= 1

@@ -36,7 +36,7 @@ from tui_grid.online.ssh_session import GameSession, Taken, app_argv
 from tui_grid.online.starter import SessionStarter
 from tui_grid.online.store import NameTaken, PlayerStore
 from tui_grid.online.users import SessionUsers
-from tui_grid.online.zygote import HUB_FD, SessionSpec
+from tui_grid.online.spawning import HUB_FD, SessionSpec
 
 #: Seconds between log lines that sum up refused connections (a flood is one line).
 REFUSALS_LOG_SECONDS = 10.0
@@ -152,7 +152,7 @@ class GameServer:
         self.hub.start()
         self.host_label = host if host not in ("0.0.0.0", "::", "") else "HOST"
         self._listener = await asyncssh.create_server(
-            lambda: Connection(self), host, port, server_host_keys=[host_key(key_path)], encoding=None,
+            lambda: Connection(self, GameSession), host, port, server_host_keys=[host_key(key_path)], encoding=None,
             line_editor=False, allow_scp=False, agent_forwarding=False, x11_forwarding=False,
             login_timeout=self.limits.login_seconds, keepalive_interval=self.limits.keepalive_seconds,
             keepalive_count_max=self.limits.keepalive_count, window=128 * 1024, max_pktsize=32768,

@@ -20,7 +20,7 @@ from pathlib import Path
 from typing import Any, Callable
 
 import tui_grid
-from tui_grid.online.zygote import MAX_MESSAGE, SessionSpec, encode
+from tui_grid.online.spawning import MAX_MESSAGE, SessionSpec, encode
 
 #: Exit codes kept for sessions nobody asked about yet, at most.
 MAX_KEPT_EXITS = 10_000

@@ -11,10 +11,7 @@ working folder and data folder, the session's user where the server runs as root
 dumpable (no other process of that user may read its memory or environment), and no new
 privileges. Then it runs `tui-grid ARGV` and exits with its code.
 
-    server → starter   {"op": "spawn", "id": N, "spec": {...}} + fds [terminal, hub?]
-                       {"op": "kill", "pid": P}
-    starter → server   {"op": "ready"}, {"op": "spawned", "id": N, "pid": P},
-                       {"op": "failed", "id": N, "error": TEXT}, {"op": "exited", "pid": P, "code": C}
+What the two say to each other is in online.spawning.
 """
 
 from __future__ import annotations
@@ -26,51 +23,16 @@ import re
 import signal
 import socket
 import sys
-from dataclasses import asdict, dataclass, field
 from typing import Any
 
-MAX_MESSAGE = 64 * 1024
+from tui_grid.online.spawning import HUB_FD, MAX_MESSAGE, SessionSpec, encode
+
 #: Modules only the server uses, never a session: not loaded into sessions (a session uses
 #: the lobby's client and its wire from this package).
 SERVER_ONLY = tuple(f"tui_grid.online.{name}" for name in (
     "authorized_keys", "cgroup", "hosts", "hub", "limits", "names", "publish", "relay", "ssh_connection", "ssh_server",
-    "ssh_session", "starter", "store", "users", "zygote")) + ("tui_grid.ui.web",)
-#: Descriptor number the hub link is given in a session (0-2 are its terminal).
-HUB_FD = 3
+    "ssh_session", "spawning", "starter", "store", "users", "zygote")) + ("tui_grid.ui.web",)
 PR_SET_PDEATHSIG, PR_SET_DUMPABLE, PR_SET_NAME, PR_SET_NO_NEW_PRIVS = 1, 4, 15, 38
-
-
-@dataclass(frozen=True)
-class SessionSpec:
-    """What one session's app is: its command line after `tui-grid`, its whole environment,
-    its folder, its user (None: the server's) and its limits."""
-
-    argv: tuple[str, ...]
-    env: dict[str, str] = field(default_factory=dict)
-    folder: str = "."
-    uid: int | None = None
-    gid: int | None = None
-    memory_bytes: int = 512 * 1024 * 1024
-    file_bytes: int = 16 * 1024 * 1024
-    open_files: int = 256
-    niceness: int = 5
-    processes: int | None = None
-    cgroup_procs: str | None = None
-
-    def to_wire(self) -> dict[str, Any]:
-        return {**asdict(self), "argv": list(self.argv)}
-
-    @classmethod
-    def from_wire(cls, data: dict[str, Any]) -> SessionSpec:
-        return cls(**{**data, "argv": tuple(str(word) for word in data["argv"]),
-                      "env": {str(k): str(v) for k, v in dict(data["env"]).items()}})
-
-
-def encode(message: dict[str, Any]) -> bytes:
-    data = json.dumps(message, separators=(",", ":")).encode()
-    if len(data) > MAX_MESSAGE:
-        raise ValueError("message too long")
-    return data
 
 
 def prctl(option: int, value: int) -> bool:

@@ -50,6 +50,7 @@ from tui_grid.games.evasion.engine import (
     PreyAction,
     State,
 )
+from tui_grid.games.evasion.boxes import RECT_REACH, bounds_box, box_around, rectangle_side
 from tui_grid.games.evasion.rules import PAD, Grid, Wall, bounce, wall_problem
 
 Policy = Callable[[EvasionEngine, State], Any]
@@ -61,32 +62,12 @@ PREY_KINDS = ("builtin", "random")
 # --- geometry helpers ------------------------------------------------------------------
 
 
-def box_around(grid: Grid, x: int, y: int) -> tuple[int, int, int, int]:
-    """(left, top, right, bottom) of the free run through (x, y) along its row and column:
-    the prey's rectangle when every wall spans the space it was built in."""
-    cells, stride = grid.cells, grid.stride
-    row = (y + PAD) * stride
-    i = row + x + PAD
-    left = cells.rfind(1, row, i) - row - PAD + 1
-    right = cells.find(1, i, row + stride) - row - PAD - 1
-    column = bytes(cells[x + PAD :: stride])
-    top = column.rfind(1, 0, y + PAD) - PAD + 1
-    bottom = column.find(1, y + PAD) - PAD - 1
-    return left, top, right, bottom
 
 
 def _sign(v: int) -> int:
     return (v > 0) - (v < 0)
 
 
-def bounds_box(wall: Wall, box: tuple[int, int, int, int]) -> bool:
-    """True when the wall lies along one side of the box (touching it from outside)."""
-    left, top, right, bottom = box
-    if wall.y1 == wall.y2 and wall.y1 in (top - 1, bottom + 1) and wall.x1 <= right and wall.x2 >= left:
-        return True
-    if wall.x1 == wall.x2 and wall.x1 in (left - 1, right + 1) and wall.y1 <= bottom and wall.y2 >= top:
-        return True
-    return False
 
 
 # --- hunters ---------------------------------------------------------------------------
@@ -718,7 +699,6 @@ def chase_move(hx: int, hy: int, hvx: int, hvy: int, px: int, py: int, uu: int =
 #: The hunter styles the prey can model in a clean rectangle (`model_cut`): our builtin
 #: hunter and the three styles of the issue that sparring.py plays.
 MODEL_STYLES = ("builtin", "halver", "rectangle", "level")
-RECT_REACH = 40  # the rectangle style: its sides at most this far from the prey
 LEVEL_BAND = 6  # the level style: it walls this many rows from the prey's row
 
 
@@ -736,28 +716,6 @@ def _cut_box(left: int, top: int, right: int, bottom: int, hx: int, hy: int, vx:
     return None
 
 
-def rectangle_side(
-    left: int, top: int, right: int, bottom: int, hx: int, hy: int, vx: int, vy: int, px: int, py: int,
-    reach: int = RECT_REACH, closest: int = 2,
-) -> bool | None:
-    """The rectangle style's rule (`sparring.RectangleHunter`, and the prey's model of it):
-    the prey's sides by slack, most first (ties: top, bottom, left, right); the first side the
-    hunter heads in from, between it and the prey, is walled (True: a horizontal wall) when
-    the hunter is within half its slack (at most `reach`) of the prey; else None."""
-    gx, gy = px - hx, py - hy
-    if not (0 < gy * vy <= reach or 0 < gx * vx <= reach):
-        return None  # heading in from no side within reach (the quick answer: rollouts ask often)
-    sides = (
-        (py - top, True, py - hy if top <= hy < py and vy > 0 else None),
-        (bottom - py, True, hy - py if py < hy <= bottom and vy < 0 else None),
-        (px - left, False, px - hx if left <= hx < px and vx > 0 else None),
-        (right - px, False, hx - px if px < hx <= right and vx < 0 else None),
-    )
-    for slack, horizontal, distance in sorted(sides, key=lambda side: -side[0]):
-        if distance is None or slack <= closest:
-            continue
-        return horizontal if closest <= distance <= max(closest, min(reach, slack // 2)) else None
-    return None
 
 
 def model_cut(

@@ -24,7 +24,7 @@ from tui_grid.core.engine import Engine, Plan
 from tui_grid.core.errors import UsageError
 from tui_grid.core.players import PlayerContext, parse_player
 from tui_grid.games.evasion.engine import HUNTER, SEATS, EvasionEngine, State
-from tui_grid.games.evasion.rules import Config
+from tui_grid.games.evasion.rules import DEFAULT_MAX_STEPS, Config
 from tui_grid.games.registry import (
     DemoScene, OnlinePlay,
     GameDefinition,
@@ -40,8 +40,6 @@ N_RANGE = (1, 50)  # the course's ranges (RULES.md section 3)
 M_RANGE = (2, 10)
 DEFAULT_N, DEFAULT_M = 10, 5
 MAX_STEPS_LIMIT = 10_000_000
-#: Steps after which an uncaught game ends, as in the course's matches.
-DEFAULT_MAX_STEPS = 24_000
 MAX_GAMES = 10_000
 #: What may fill a participant (each plays both roles over a match's two rounds).
 BOTS = ("builtin", "random", "nowall")

@@ -14,9 +14,8 @@ from tui_grid.core.agents import FunctionAgent
 from tui_grid.core.driver import drive
 from tui_grid.core.session import Change, Session
 from tui_grid.games.evasion.ai import Policy, make_policy
-from tui_grid.games.evasion.definition import DEFAULT_MAX_STEPS
 from tui_grid.games.evasion.engine import EvasionEngine, State
-from tui_grid.games.evasion.rules import Config
+from tui_grid.games.evasion.rules import DEFAULT_MAX_STEPS, Config
 
 
 

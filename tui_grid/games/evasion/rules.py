@@ -21,6 +21,9 @@ from typing import NamedTuple
 PRESETS = ("course", "2016")
 
 
+#: Steps after which an uncaught game ends, as in the course's matches.
+DEFAULT_MAX_STEPS = 24_000
+
 @dataclass(frozen=True)
 class Config:
     """One game's parameters. `n`: steps between wall creations; `m`: most walls at once.

@@ -358,7 +358,7 @@ class EvasionScreen(MatchScreen[State]):
                 self.new_match(new.players, new.rounds, self.loaded)
                 self.start_clock()
 
-        self.push_holding_clock(EvasionSetupDialog(setup, self.loaded.title), chosen)
+        self.push_holding_clock(EvasionSetupDialog(setup, self.loaded.title, self.game), chosen)
 
     def action_concede(self) -> None:
         """A human gives the round up (the hunter's seat if a human hunts, else the prey's)."""

@@ -49,10 +49,10 @@ from tui_grid.core.players import PlayerContext, make_player, parse_player
 from tui_grid.core.session import Change, Observer, Session
 from tui_grid.games.evasion import protocol2016 as p2016
 from tui_grid.games.evasion import protocol2023 as p2023
-from tui_grid.games.evasion.definition import GAME
 from tui_grid.games.evasion.engine import HUNTER, PREY, SEATS, EvasionEngine, State
 from tui_grid.games.evasion.rules import Config
 from tui_grid.core.text import printable
+from tui_grid.games.registry import GameDefinition, get_game
 
 PROTOCOLS = ("2023", "2016")
 DEFAULT_CLOCK = 120.0
@@ -113,11 +113,14 @@ class EvasionServer:
         seed: int = 0,
         log: Callable[[str], None] | None = None,
         keep_preset: bool = False,
+        game: GameDefinition | None = None,
     ) -> None:
+        #: The game's definition (who may fill a seat): the registry's, unless given.
+        self.game = game or get_game("evasion")
         if protocol not in PROTOCOLS:
             raise ValueError(f"unknown protocol {protocol!r} (choose {' or '.join(PROTOCOLS)})")
         for kind in (hunter_kind, prey_kind):
-            parse_player(GAME, kind)  # UsageError names the choices
+            parse_player(self.game, kind)  # UsageError names the choices
         config = config or Config()
         if max_steps is not None:
             config = replace(config, max_steps=max_steps)
@@ -171,7 +174,7 @@ class EvasionServer:
                 player.gone = f"{player.name}: {exc.reason} (before sending its name)"
                 player.dead = isinstance(exc, Disconnected)
             return player
-        agent = self.agents.get(key) or make_player(GAME, kind, PlayerContext(index, seed=self.seed))
+        agent = self.agents.get(key) or make_player(self.game, kind, PlayerContext(index, seed=self.seed))
         return Player(kind, agent.name if agent.human else kind, agent=agent)
 
     def _agent(self, player: Player, engine: EvasionEngine, seat: int, game_num: int) -> Agent[Any, Any]:
@@ -179,14 +182,14 @@ class EvasionServer:
         if player.agent is not None:
             return player.agent
         if player.conn is None:  # it never connected: any agent will do, it forfeits at once
-            return make_player(GAME, "builtin", PlayerContext(seat, seed=self.seed))
+            return make_player(self.game, "builtin", PlayerContext(seat, seed=self.seed))
 
         def network() -> Agent[Any, Any]:
             assert player.conn is not None
             clock = ThinkingClock(self.clock_seconds)
             return NetworkAgent(player.conn, clock=clock, name=player.name, stop=self.stop, **self._wire(engine, seat, game_num, clock))
 
-        return make_player(GAME, "tcp", PlayerContext(seat, seed=self.seed, network=network))
+        return make_player(self.game, "tcp", PlayerContext(seat, seed=self.seed, network=network))
 
     # --- a game ---------------------------------------------------------------------------
     def _play(self, engine: EvasionEngine, seats: tuple[Player, Player], game_num: int) -> dict[str, Any]:

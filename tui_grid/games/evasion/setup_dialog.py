@@ -11,8 +11,7 @@ from textual.app import ComposeResult
 from textual.containers import Grid, Horizontal, Vertical
 from textual.widgets import Button, Input
 
-from tui_grid.games.evasion.definition import GAME as EVASION
-from tui_grid.games.registry import parse_count
+from tui_grid.games.registry import GameDefinition, parse_count
 from tui_grid.ui.plain import Plain, PlainInput, PlainLabel, styled
 from tui_grid.ui.player_fields import MatchSetupDialog, chosen_players, player_rows
 
@@ -34,16 +33,17 @@ class EvasionSetupDialog(MatchSetupDialog[EvasionSetup | None]):
     EvasionSetupDialog .kind { width: 24; }
     """
 
-    def __init__(self, setup: EvasionSetup, board_title: str) -> None:
+    def __init__(self, setup: EvasionSetup, board_title: str, game: GameDefinition) -> None:
         super().__init__()
         self.setup = setup
         self.board_title = board_title
+        self.game = game
 
     def compose(self) -> ComposeResult:
         with Vertical():
             yield Plain(styled(("New Evasion match", "b"), f" on {self.board_title}"))
             with Grid():
-                yield from player_rows(EVASION, self.setup.players, ("Player 1 (hunts first)", "Player 2 (flees first)"))
+                yield from player_rows(self.game, self.setup.players, ("Player 1 (hunts first)", "Player 2 (flees first)"))
                 yield PlainLabel("Rounds")
                 yield PlainInput(value=str(self.setup.rounds), compact=True, id="rounds", classes="short")
             yield Plain("The roles swap every round; whose hunter catches the prey sooner wins. "
@@ -55,6 +55,6 @@ class EvasionSetupDialog(MatchSetupDialog[EvasionSetup | None]):
 
     def chosen(self) -> EvasionSetup:
         """The setup as filled in; UsageError names the first bad field."""
-        players = chosen_players(self, EVASION, 2)
+        players = chosen_players(self, self.game, 2)
         rounds = parse_count("rounds", self.query_one("#rounds", Input).value.strip(), 1, MAX_ROUNDS)
         return EvasionSetup((players[0], players[1]), rounds)

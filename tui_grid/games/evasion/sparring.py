@@ -22,7 +22,7 @@ never refuses one of their requests (a test checks this).
 
 from __future__ import annotations
 
-from tui_grid.games.evasion.ai import bounds_box, box_around, rectangle_side
+from tui_grid.games.evasion.boxes import bounds_box, box_around, rectangle_side
 from tui_grid.games.evasion.engine import NO_WALLS, EvasionEngine, HunterAction, State
 from tui_grid.games.evasion.rules import Grid, Wall, bounce, extend_wall, grid_for, wall_problem
 
