@@ -6,6 +6,7 @@ from pathlib import Path
 
 import pytest
 
+from tui_grid.core.policy import LOCAL, Policy
 from tui_grid.games.registry import get_game
 from tui_grid.ui.app import TuiGridApp
 from tui_grid.ui.settings import Settings
@@ -30,12 +31,12 @@ def _build_kernels() -> None:
     tron_kernel.build()
 
 
-def make_app(game: str | None = None, board: str | None = None, **settings) -> TuiGridApp:
+def make_app(game: str | None = None, board: str | None = None, policy: Policy = LOCAL, **settings) -> TuiGridApp:
     """An app with animation off by default so key presses land instantly and deterministically."""
     settings.setdefault("animate", False)
     settings.setdefault("countdown", 0)  # a real-time round starts at once: tests step by work, not seconds
     loaded = get_game(game).load(board) if game and board else None
-    return TuiGridApp(game_key=game, loaded=loaded, settings=Settings(**settings))
+    return TuiGridApp(game_key=game, loaded=loaded, settings=Settings(**settings), policy=policy)
 
 
 async def settle(pilot) -> None:

@@ -11,15 +11,17 @@ from pathlib import Path
 import pytest
 
 from tests.conftest import make_app
-from tui_grid.core import remote, saves
+from tui_grid.core import policy, saves
 from tui_grid.core.boardfile import check_side
+from tui_grid.core.control import SearchControl
+from tui_grid.core.errors import UsageError
+from tui_grid.core.policy import LOCAL, REMOTE
 from tui_grid.games.registry import get_game
 
 
 @pytest.fixture
 def player_folder(tmp_path: Path, monkeypatch) -> Path:
     """A remote session's folder, as serve ssh gives it: the working folder, named '.'."""
-    monkeypatch.setenv("TUI_GRID_REMOTE", "1")
     monkeypatch.chdir(tmp_path)
     monkeypatch.setenv("TUI_GRID_DATA", ".")
     return tmp_path
@@ -27,12 +29,12 @@ def player_folder(tmp_path: Path, monkeypatch) -> Path:
 
 def test_saves_stop_at_the_players_quota_and_the_old_save_stays(player_folder: Path) -> None:
     path = saves.data_dir() / "autosave" / "ice" / "board-1.txt"
-    saves.write(path, "small")
-    room = 12_000
-    (player_folder / "filler").write_bytes(b"x" * (remote.QUOTA_BYTES - remote.folder_bytes(player_folder) - room))
-    saves.write(path, "x" * 9000)  # replacing a save counts only what it adds
+    saves.write(path, "small", policy=REMOTE)
+    room = 16_000
+    (player_folder / "filler").write_bytes(b"x" * (REMOTE.quota_bytes - policy.folder_bytes(player_folder) - room))
+    saves.write(path, "x" * 9000, policy=REMOTE)  # replacing a save counts only what it adds
     with pytest.raises(OSError) as caught:
-        saves.write(path, "x" * 20_000)
+        saves.write(path, "x" * 30_000, policy=REMOTE)
     assert caught.value.errno == errno.EDQUOT and "full (4 MiB)" in str(caught.value)
     assert path.read_text() == "x" * 9000
 
@@ -40,43 +42,42 @@ def test_saves_stop_at_the_players_quota_and_the_old_save_stays(player_folder: P
 def test_empty_files_count_so_the_quota_bounds_how_many_there_are(player_folder: Path) -> None:
     for index in range(10):
         (player_folder / f"empty-{index}").touch()
-    assert remote.folder_bytes(player_folder) == 10 * remote.FILE_BYTES_AT_LEAST
-    assert remote.QUOTA_BYTES // remote.FILE_BYTES_AT_LEAST == 1024  # files a player may hold, at most
+    assert policy.folder_bytes(player_folder) == 10 * policy.FILE_BYTES_AT_LEAST
+    assert REMOTE.quota_bytes // policy.FILE_BYTES_AT_LEAST == 1024  # files a player may hold, at most
 
 
 def test_a_dropped_save_takes_its_lock_file_with_it(player_folder: Path) -> None:
     path = saves.data_dir() / "autosave" / "ice" / "board-1.txt"
-    saves.write(path, "a game")
+    saves.write(path, "a game", policy=REMOTE)
     assert saves.lock_file(path).exists()
     assert saves.drop(path) and not path.exists() and not saves.lock_file(path).exists()
 
 
-def test_without_a_remote_session_nothing_is_counted(tmp_path: Path, monkeypatch) -> None:
-    monkeypatch.delenv("TUI_GRID_REMOTE", raising=False)
-    remote.ensure_room(tmp_path, 10 * remote.QUOTA_BYTES)
-    assert remote.still_refused(tmp_path, 0.0) is None and remote.folder_name(tmp_path) == str(tmp_path)
+def test_without_a_remote_session_nothing_is_counted(tmp_path: Path) -> None:
+    LOCAL.ensure_room(tmp_path, 10 * policy.REMOTE_QUOTA_BYTES)
+    assert LOCAL.still_refused(tmp_path, 0.0) is None and LOCAL.folder_name(tmp_path) == str(tmp_path)
 
 
 def test_stills_are_paced_and_only_the_last_few_kept(player_folder: Path) -> None:
     stills = player_folder / "stills"
     stills.mkdir()
     made = []
-    for index in range(remote.STILLS_KEPT + 3):
+    for index in range(REMOTE.stills_kept + 3):
         path = stills / f"still-{index}.svg"
         path.write_text("<svg/>")
         os.utime(path, (1000.0 + index, 1000.0 + index))
         made.append(path)
-        assert remote.keep_stills(stills, path) is None
-    assert sorted(stills.iterdir()) == sorted(made[-remote.STILLS_KEPT:])
-    newest = 1000.0 + remote.STILLS_KEPT + 2
-    assert "One still every" in (remote.still_refused(stills, newest + 1.0) or "")
-    assert remote.still_refused(stills, newest + remote.STILL_SECONDS) is None
-    (player_folder / "filler").write_bytes(b"x" * remote.QUOTA_BYTES)
-    assert "full" in (remote.still_refused(stills, newest + 60.0) or "")
+        assert REMOTE.keep_stills(stills, path) is None
+    assert sorted(stills.iterdir()) == sorted(made[-REMOTE.stills_kept:])
+    newest = 1000.0 + REMOTE.stills_kept + 2
+    assert "One still every" in (REMOTE.still_refused(stills, newest + 1.0) or "")
+    assert REMOTE.still_refused(stills, newest + REMOTE.still_seconds) is None
+    (player_folder / "filler").write_bytes(b"x" * REMOTE.quota_bytes)
+    assert "full" in (REMOTE.still_refused(stills, newest + 60.0) or "")
 
 
 async def test_f12_twice_in_a_remote_game_saves_one_still_and_says_why_not_the_second(player_folder: Path) -> None:
-    app = make_app("ice", "spiral")
+    app = make_app("ice", "spiral", policy=REMOTE)
     async with app.run_test(size=(80, 24)) as pilot:
         await pilot.press("f12")
         await pilot.pause()
@@ -89,13 +90,13 @@ async def test_f12_twice_in_a_remote_game_saves_one_still_and_says_why_not_the_s
     assert len(list((player_folder / "stills").glob("*.svg"))) == 1
 
 
-def test_a_remote_player_makes_boards_that_fit_a_sessions_memory(player_folder: Path) -> None:
-    check_side(500, 500)
+def test_a_remote_player_makes_boards_that_fit_a_sessions_memory() -> None:
+    check_side(500, 500, REMOTE.max_cells)
     with pytest.raises(ValueError, match="on this server has at most 250,000 cells"):
-        check_side(2000, 2000)
-    with pytest.raises(ValueError, match="on this server"):
-        get_game("ice").load("ice:2000x2000:m5#seed1")
+        check_side(2000, 2000, REMOTE.max_cells)
+    with pytest.raises(UsageError, match="on this server"):
+        get_game("ice").load_id("ice:2000x2000:m5#seed1", SearchControl(max_cells=REMOTE.max_cells))
 
 
 def test_a_remote_player_is_never_shown_a_server_path(player_folder: Path) -> None:
-    assert remote.folder_name(player_folder) == "your folder on the server"
+    assert REMOTE.folder_name(player_folder) == "your folder on the server"

@@ -8,6 +8,7 @@ from pathlib import Path
 import pytest
 
 from tests.conftest import make_app, status
+from tui_grid.core.policy import REMOTE
 from tui_grid.cli import main
 from tui_grid.games.registry import get_game
 from tui_grid.ui.game_screen import GameScreen
@@ -185,8 +186,7 @@ async def test_the_picker_opens_a_saved_game_and_says_what_is_wrong_with_a_bad_f
         await pilot.pause()
         screen = app.screen
         assert isinstance(screen, GameScreen) and len(screen.session.log) == 1  # it goes on from its move
-    monkeypatch.setenv("TUI_GRID_REMOTE", "1")
-    remote = make_app("ice")
+    remote = make_app("ice", policy=REMOTE)
     async with remote.run_test(size=(80, 24)) as pilot:
         boards = remote.screen.query_one("#boards")
         assert OPEN_FILE not in [boards.get_option_at_index(i).id for i in range(boards.option_count)]

@@ -12,6 +12,7 @@ from pathlib import Path
 import pytest
 
 from tests.conftest import make_app
+from tui_grid.core.policy import REMOTE
 from tui_grid.core import saves
 from tui_grid.ui.confirm_dialog import ConfirmDialog
 from tui_grid.ui.game_screen import GameScreen
@@ -337,9 +338,8 @@ def test_two_app_processes_never_corrupt_one_save(tmp_path: Path) -> None:
 
 async def test_a_remote_player_is_not_offered_ctrl_s(monkeypatch) -> None:
     """Over ssh there is no save to a path: the message must not offer a key that does nothing."""
-    monkeypatch.setenv("TUI_GRID_REMOTE", "1")
     monkeypatch.setattr(saves, "_write_all", full_disk)
-    app = make_app("ice", "spiral")
+    app = make_app("ice", "spiral", policy=REMOTE)
     async with app.run_test(size=(80, 24)) as pilot:
         screen: GameScreen = app.screen
         await pilot.press("up", "q")

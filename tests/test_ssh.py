@@ -65,11 +65,13 @@ async def test_a_client_plays_the_menu_over_ssh_and_leaves_nothing(tmp_path: Pat
 
 
 def test_remote_sessions_have_no_program_seats_and_no_save_to_a_path() -> None:
-    code = ("from tui_grid.core.players import LOCAL_KINDS; from tui_grid.core.remote import remote_session; "
-            "print(LOCAL_KINDS, remote_session())")
-    out = subprocess.run([sys.executable, "-c", code], env={**os.environ, "TUI_GRID_REMOTE": "1"},
-                         capture_output=True, text=True, timeout=60).stdout
-    assert out.strip() == "('human', 'bot') True"
+    """The environment decides once, in the command line's main: a serve ssh session's app
+    is remote, whatever the environment says later."""
+    from tui_grid.core.policy import LOCAL, REMOTE, Policy
+
+    remote = Policy.for_environment({"TUI_GRID_REMOTE": "1"})
+    assert remote is REMOTE and remote.player_kinds == ("human", "bot") and not remote.file_paths
+    assert Policy.for_environment({}) is LOCAL and "cmd" in LOCAL.player_kinds and LOCAL.file_paths
 
 
 def test_names_and_commands_from_a_client_are_data() -> None:

@@ -19,6 +19,7 @@ from typing import Any, NoReturn
 
 from tui_grid import __version__
 from tui_grid.core.control import DEFAULT_TIME_LIMIT, OutOfTime, SearchControl
+from tui_grid.core.policy import Policy
 from tui_grid.core.errors import BoardError, UsageError
 from tui_grid.core.text import SafeStream, echo, write_control
 from tui_grid.games.registry import (
@@ -142,7 +143,7 @@ GAME_FIRST = ("solve", "generate")
 
 def main(argv: Sequence[str] | None = None) -> int:
     with _safe_streams():
-        return _main(argv)
+        return _main(argv, Policy.for_environment())
 
 
 @contextmanager
@@ -157,7 +158,7 @@ def _safe_streams() -> Iterator[None]:
         sys.stdout, sys.stderr = saved
 
 
-def _main(argv: Sequence[str] | None) -> int:
+def _main(argv: Sequence[str] | None, policy: Policy) -> int:
     try:
         words = _glue_negative_values(list(sys.argv[1:] if argv is None else argv))
         if len(words) == 2 and words[0] in game_keys() and words[1] in ("-h", "--help"):
@@ -170,7 +171,7 @@ def _main(argv: Sequence[str] | None) -> int:
             command = words[0] if words and words[0] in _commands() else ""
             see = f"tui-grid {command} --help" if command else "tui-grid --help"
             raise UsageError(f"unrecognized arguments: {echo(' '.join(extra))} (see '{see}')")
-        return _dispatch(args)
+        return _dispatch(args, policy)
     except (BoardError, UsageError) as exc:
         print(f"tui-grid: error: {exc}", file=sys.stderr)
         return EXIT_BAD_INPUT
@@ -263,14 +264,14 @@ def _glue_negative_values(argv: list[str]) -> list[str]:
     return out
 
 
-def _dispatch(args: argparse.Namespace) -> int:
+def _dispatch(args: argparse.Namespace, policy: Policy) -> int:
     command = args.command
     if command is None:
-        return _run_app()
+        return _run_app(policy)
     if command == "play":
         game = get_game(args.game)
         loaded = game.load(args.board) if args.board else None
-        return _run_app(game.key, loaded)
+        return _run_app(policy, game.key, loaded)
     if command == "boards":
         return _list_boards(args.game)
     if command == "serve" and args.game == "web":
@@ -292,13 +293,13 @@ def _dispatch(args: argparse.Namespace) -> int:
         if args.record:
             argv = ["demo", "--scene-seconds", args.scene_seconds, "--seed", args.seed] + (["--games", args.games] if args.games else [])
             return _record(argv, args.record, args.size, args.duration, "tui-grid demo")
-        return _run_app(demo=options)
+        return _run_app(policy, demo=options)
     if command == "online":
         from tui_grid.online.client import hub_available
 
         if not hub_available():
             raise UsageError("online play is for sessions of 'tui-grid serve ssh': connect with ssh -p PORT HOST")
-        return _run_app(online=args.game or "")
+        return _run_app(policy, online=args.game or "")
     if command == "record":
         game = get_game(args.game)
         game.load(args.board)  # a bad board is one line here, before any terminal is made
@@ -453,12 +454,12 @@ def _delay(text: str) -> float:
 NEEDS_TERMINAL = "the app needs a terminal; for headless work use 'tui-grid solve', 'watch' or 'replay'"
 
 
-def _run_app(game_key: str | None = None, loaded: LoadedBoard | None = None, demo: dict[str, Any] | None = None,
+def _run_app(policy: Policy, game_key: str | None = None, loaded: LoadedBoard | None = None, demo: dict[str, Any] | None = None,
              online: str | None = None) -> int:
     _attach_terminal()
     from tui_grid.ui.app import TuiGridApp
 
-    TuiGridApp(game_key=game_key, loaded=loaded, demo=demo, online=online).run()
+    TuiGridApp(game_key=game_key, loaded=loaded, demo=demo, online=online, policy=policy).run()
     return 0
 
 

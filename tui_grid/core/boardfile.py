@@ -15,7 +15,6 @@ from types import MappingProxyType
 from typing import Mapping
 
 from tui_grid.core.errors import BoardError, UsageError
-from tui_grid.core.remote import MAX_CELLS as REMOTE_MAX_CELLS, remote_session
 from tui_grid.core.text import printable
 
 HEADER_END = "---"
@@ -81,16 +80,18 @@ def parse_size(text: str) -> tuple[int, int]:
     return width, height
 
 
-def check_side(width: int, height: int) -> None:
-    """The one size check for every board, with one wording."""
+def check_side(width: int, height: int, max_cells: int = MAX_CELLS) -> None:
+    """The one size check for every board, with one wording; `max_cells` is lower where
+    the policy says so (a `serve ssh` session's boards fit its share of memory)."""
     if width < 1 or height < 1:
         raise ValueError(f"width and height must be at least 1, got {width}x{height}")
     if width > MAX_SIDE or height > MAX_SIDE:
         raise ValueError(f"width and height must be at most {MAX_SIDE}, got {width}x{height}")
     if width * height > MAX_CELLS:
         raise ValueError(f"a board has at most {MAX_CELLS:,} cells (2000x2000), got {width}x{height} = {width * height:,}")
-    if remote_session() and width * height > REMOTE_MAX_CELLS:
-        raise ValueError(f"a board on this server has at most {REMOTE_MAX_CELLS:,} cells (500x500), got {width}x{height} = {width * height:,}")
+    if width * height > max_cells:
+        side = int(max_cells ** 0.5)
+        raise ValueError(f"a board on this server has at most {max_cells:,} cells ({side}x{side}), got {width}x{height} = {width * height:,}")
 
 
 def parse_board_text(text: str, source: str = "<string>") -> BoardText:

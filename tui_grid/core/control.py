@@ -34,8 +34,11 @@ class SearchControl:
         seconds: float | None = None,
         time_limit: float | None = None,
         clock: Callable[[], float] = time.monotonic,
+        max_cells: int | None = None,
     ) -> None:
         self.cancel = cancel
+        #: The most cells a board made under this control may have (None: the global cap).
+        self.max_cells = max_cells
         self.seconds = seconds  # a time budget the search may use (a live hint); None: its own
         self.on_progress = on_progress
         self.every = max(1, every)

@@ -15,7 +15,7 @@ import shlex
 from dataclasses import dataclass
 from typing import Any, Callable, Protocol, Sequence
 
-from tui_grid.core.remote import remote_session
+from tui_grid.core.policy import ALL_KINDS
 from tui_grid.core.agents import Agent, Ask, HumanAgent
 from tui_grid.core.errors import UsageError
 
@@ -178,12 +178,7 @@ PLAYER_KINDS: tuple[PlayerKind, ...] = (
     NetworkKind(),
 )
 KINDS_BY_NAME = {kind.name: kind for kind in PLAYER_KINDS}
-#: The kinds a local match takes (the app, `tui-grid match`); a server adds "tcp". A
-#: remote session (serve ssh) has no program kinds at all: a stranger starts no program.
-LOCAL_KINDS = ("human", "bot") if remote_session() else ("human", "bot", "cmd", "oneshot")
-
-
-def check_player(game: Roster, text: str, kinds: Sequence[str] = LOCAL_KINDS) -> str:
+def check_player(game: Roster, text: str, kinds: Sequence[str] = ALL_KINDS) -> str:
     """A player text this app may seat, stripped (UsageError names the choices)."""
     parse_player(game, text, kinds)
     return text.strip()

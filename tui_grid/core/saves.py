@@ -13,7 +13,7 @@ from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
 
-from tui_grid.core.remote import ensure_room
+from tui_grid.core.policy import LOCAL, Policy
 from tui_grid.core.session import Session
 
 
@@ -39,7 +39,7 @@ def save_text(game: Any, loaded: Any, session: Session[Any, Any]) -> str:
     return game.save_text(loaded, session.played_text())
 
 
-def autosave(game: Any, loaded: Any, session: Session[Any, Any]) -> Path | None:
+def autosave(game: Any, loaded: Any, session: Session[Any, Any], policy: Policy = LOCAL) -> Path | None:
     """Save a game in progress; drop the save of a game that is over or untouched."""
     path = save_path(game, loaded)
     # A game that plays on after its end (Bunny: a shorter program after a complete run)
@@ -49,7 +49,7 @@ def autosave(game: Any, loaded: Any, session: Session[Any, Any]) -> Path | None:
             drop(same)
         return None
     refuse_planted_links(path)
-    write(path, save_text(game, loaded, session))
+    write(path, save_text(game, loaded, session), policy=policy)
     for older in _same_board(path):  # the same board saved under another name: this one now
         drop(older)
     return path
@@ -125,7 +125,8 @@ def pending(game: Any, loaded: Any) -> Path | None:
     return others[0] if others else None
 
 
-def write(path: Path, text: str, *, lock: bool = True, replace: bool = True, make_folder: bool = True) -> None:
+def write(path: Path, text: str, *, lock: bool = True, replace: bool = True, make_folder: bool = True,
+          policy: Policy = LOCAL) -> None:
     """Write a save so that nothing can lose or leak it: the text goes to a new temporary
     file with a random name, created exclusively (a link planted in the folder is never
     followed), flushed to disk, then renamed over `path` in one step, so a reader sees the
@@ -135,11 +136,12 @@ def write(path: Path, text: str, *, lock: bool = True, replace: bool = True, mak
     wins whole. Without `replace`, a file at `path` (even one made a moment ago by someone
     else) is never replaced: FileExistsError. Any failure (a read-only folder, a full disk)
     raises OSError, removes the temporary file and leaves the old save as it was. The app's
-    own folders are made as needed (`make_folder`); a folder the player typed is not."""
+    own folders are made as needed (`make_folder`); a folder the player typed is not. The
+    `policy`'s quota (a remote player's) is kept: OSError (EDQUOT) past it."""
     if make_folder:
         path.parent.mkdir(parents=True, exist_ok=True)
     data = text.encode("utf-8")
-    ensure_room(data_dir(), len(data), path)
+    policy.ensure_room(data_dir(), len(data), path)
     with _locked(path) if lock else contextlib.nullcontext():
         fd, temporary = _new_temporary(path)
         try:

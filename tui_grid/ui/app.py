@@ -9,6 +9,7 @@ from textual.app import App
 from textual.binding import Binding
 
 from tui_grid.core.errors import BoardError, UsageError
+from tui_grid.core.policy import LOCAL, Policy
 from tui_grid.games.registry import BoardFiles, GameDefinition, LoadedBoard, get_game
 from tui_grid.ui.plain import tell
 from tui_grid.ui.settings import Settings
@@ -34,8 +35,11 @@ class TuiGridApp(App):
         settings: Settings | None = None,
         demo: dict[str, Any] | None = None,
         online: str | None = None,
+        policy: Policy = LOCAL,
     ) -> None:
         super().__init__()
+        #: What whoever is at the keys may do (core.policy): decided by the command line.
+        self.policy = policy
         self.settings = settings or Settings()
         self._demo_options = demo
         self.demo: Any = None  # the running DemoDirector, if any

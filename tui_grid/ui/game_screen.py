@@ -32,7 +32,6 @@ from tui_grid.core.driver import Driver
 from tui_grid.core.engine import Engine, Plan
 from tui_grid.core.errors import BoardError, UsageError
 from tui_grid.core.geometry import Pos
-from tui_grid.core.remote import folder_name, keep_stills, remote_session, still_refused
 from tui_grid.core.session import Change, Session
 from tui_grid.games.registry import (
     BoardFiles,
@@ -203,7 +202,7 @@ class GameScreen(Screen, Generic[S]):
         if common == "new":
             return isinstance(self.game, Generated)
         if common == "save":
-            return isinstance(self.game, BoardFiles) and not remote_session()  # no file paths for strangers
+            return isinstance(self.game, BoardFiles) and self.app.policy.file_paths
         return True
 
     def check_action(self, action: str, parameters: tuple[object, ...]) -> bool | None:
@@ -414,7 +413,8 @@ class GameScreen(Screen, Generic[S]):
         def progress(nodes: int, total: int | None) -> None:
             self._progress = (nodes, total)  # read by a UI timer: the worker never waits for the UI
 
-        control = SearchControl(cancel=cancel, on_progress=progress, every=2048, time_limit=DEFAULT_TIME_LIMIT)
+        control = SearchControl(cancel=cancel, on_progress=progress, every=2048, time_limit=DEFAULT_TIME_LIMIT,
+                                max_cells=self.app.policy.max_cells)
         try:
             result = task(control)
         except OutOfTime as exc:
@@ -704,13 +704,13 @@ class GameScreen(Screen, Generic[S]):
         if not isinstance(self.game, BoardFiles) or not self.autosaves:
             return True
         try:
-            saves.autosave(self.game, self.loaded, self.session)
+            saves.autosave(self.game, self.loaded, self.session, self.app.policy)
         except OSError as exc:
             played = self.session.played_text()
             if played != self._warned_about:  # moves since the last warning: warn again, not leave
                 self._warned_about, self._leave_unsaved = played, False
             elsewhere = "ctrl+s saves it elsewhere; " if self.offers("save") else ""
-            text = (f"Cannot keep this game in {folder_name(saves.data_dir())}: {exc.strerror or exc}. It is still here: "
+            text = (f"Cannot keep this game in {self.app.policy.folder_name(saves.data_dir())}: {exc.strerror or exc}. It is still here: "
                     f"{elsewhere}esc or q again leaves without it.")
             self.say(text)
             tell(self, text, title="Not saved", severity="warning", timeout=10)
@@ -725,7 +725,7 @@ class GameScreen(Screen, Generic[S]):
         from tui_grid.core import saves
 
         folder = saves.data_dir() / "stills"
-        refused = still_refused(folder, time.time())
+        refused = self.app.policy.still_refused(folder, time.time())
         if refused:
             self.say(refused)
             return
@@ -733,9 +733,9 @@ class GameScreen(Screen, Generic[S]):
             folder.mkdir(parents=True, exist_ok=True)
             path = self.app.save_screenshot(path=str(folder))
         except OSError as exc:
-            self.say(f"Cannot save a still in {folder_name(folder)}: {exc.strerror or exc}")
+            self.say(f"Cannot save a still in {self.app.policy.folder_name(folder)}: {exc.strerror or exc}")
             return
-        self.say(keep_stills(folder, Path(path)) or f"Still saved: {path}")
+        self.say(self.app.policy.keep_stills(folder, Path(path)) or f"Still saved: {path}")
 
     def action_save(self) -> None:
         from tui_grid.ui.save_dialog import SaveDialog

@@ -19,7 +19,7 @@ from tui_grid.core.driver import Driver
 from tui_grid.core.engine import Engine
 from tui_grid.core.live import LiveMatch, MatchFeed
 from tui_grid.core.match import Match
-from tui_grid.core.players import LOCAL_KINDS, PlayerContext, participant_names
+from tui_grid.core.players import PlayerContext, participant_names
 from tui_grid.core.session import Change, Session
 from tui_grid.games.registry import GameDefinition, LoadedBoard
 from tui_grid.ui.confirm_dialog import ConfirmDialog
@@ -112,7 +112,7 @@ class MatchScreen(GameScreen[S]):
         return LiveMatch(self.round_engine, participants, self.rounds, names=self.participant_names(), timeout=None, step_seconds=None)
 
     def make_participant(self, player: str, index: int) -> Agent[Any, Any]:
-        return self.game.make_agent(player, PlayerContext(index), LOCAL_KINDS)
+        return self.game.make_agent(player, PlayerContext(index), self.app.policy.player_kinds)
 
     def round_engine(self, index: int) -> Engine[S, Any]:
         return self.game.make_engine(self.loaded)

@@ -142,9 +142,7 @@ class BoardPickerScreen(Screen):
 
     def _opens_files(self) -> bool:
         """Files by path for a local player only (never a file path for a stranger)."""
-        from tui_grid.core.remote import remote_session
-
-        return isinstance(self.game, BoardFiles) and not remote_session()
+        return isinstance(self.game, BoardFiles) and self.app.policy.file_paths
 
     def _file_chosen(self, loaded: LoadedBoard | None) -> None:
         if loaded is not None:
@@ -175,7 +173,8 @@ class BoardPickerScreen(Screen):
     def _generate(self, game_id: str, cancel: threading.Event) -> None:
         """Generate off the UI thread: a 1000x1000 map takes seconds."""
         try:
-            loaded = self.game.load_id(game_id, SearchControl(cancel=cancel, every=256, time_limit=DEFAULT_TIME_LIMIT))
+            loaded = self.game.load_id(game_id, SearchControl(cancel=cancel, every=256, time_limit=DEFAULT_TIME_LIMIT,
+                                                                 max_cells=self.app.policy.max_cells))
         except OutOfTime as exc:
             self._after_generating(f"{game_id}: {exc}; try a smaller board or other options")
             return

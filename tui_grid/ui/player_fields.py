@@ -1,7 +1,7 @@
 """The "who plays" rows of a match's setup dialog, shared by every game that has one: a
 list of the player table's choices per participant and, for a program, its command line.
-A remote session's table has no programs (`LOCAL_KINDS`), so a stranger can never name
-one here."""
+The kinds offered are the app's policy's (core.policy): a remote session's has no
+programs, so a stranger can never name one here."""
 
 from __future__ import annotations
 
@@ -14,21 +14,25 @@ from textual.widget import Widget
 from textual.widgets import Input, Select
 
 from tui_grid.core.errors import UsageError
-from tui_grid.core.players import LOCAL_KINDS, Roster, check_player, dialog_choices, join_player, split_player, takes_text
+from tui_grid.core.players import Roster, check_player, dialog_choices, join_player, split_player, takes_text
 from tui_grid.ui.form import FormDialog
 from tui_grid.ui.plain import PlainInput, PlainLabel
 
 T = TypeVar("T")
 
 
-def player_rows(game: Roster, players: Sequence[str], labels: Sequence[str]) -> Iterator[Widget]:
-    """Label and (choice, command) pairs for each participant, ids `kind-N` and `command-N`.
+def player_rows(game: Roster, players: Sequence[str], labels: Sequence[str], kinds: Sequence[str]) -> Iterator[Widget]:
+    """Label and (choice, command) pairs for each participant, ids `kind-N` and `command-N`,
+    offering `kinds` only (a remembered player of another kind starts as the first choice).
     Yields widgets for a two-column Grid: the caller lays them out inside its compose."""
+    choices = dialog_choices(game, kinds)
     for index, label in enumerate(labels):
         kind, command = split_player(game, players[index])
+        if kind not in {value for _, value in choices}:
+            kind, command = choices[0][1], ""
         yield PlainLabel(label)
         yield Horizontal(
-            Select(dialog_choices(game, LOCAL_KINDS), value=kind, allow_blank=False, compact=True, id=f"kind-{index}", classes="kind"),
+            Select(choices, value=kind, allow_blank=False, compact=True, id=f"kind-{index}", classes="kind"),
             PlainInput(value=command, placeholder="e.g. python3 bot.py", compact=True, id=f"command-{index}", classes="command"),
         )
 
@@ -40,13 +44,14 @@ def show_command_fields(screen: Screen[object], count: int) -> None:
         screen.query_one(f"#command-{index}", Input).display = takes_text(str(kind))
 
 
-def chosen_players(screen: Screen[object], game: Roster, count: int) -> tuple[str, ...]:
-    """The players as filled in, checked against the player table; UsageError names the row."""
+def chosen_players(screen: Screen[object], game: Roster, count: int, kinds: Sequence[str]) -> tuple[str, ...]:
+    """The players as filled in, checked against the player table and `kinds`; UsageError
+    names the row."""
     players = []
     for index in range(count):
         kind = str(screen.query_one(f"#kind-{index}", Select).value)
         try:
-            players.append(check_player(game, join_player(kind, screen.query_one(f"#command-{index}", Input).value)))
+            players.append(check_player(game, join_player(kind, screen.query_one(f"#command-{index}", Input).value), kinds))
         except UsageError as exc:
             raise UsageError(f"Player {index + 1}: {exc}") from None
     return tuple(players)

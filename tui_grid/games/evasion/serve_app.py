@@ -7,6 +7,7 @@ from typing import Any
 
 from textual.app import App
 
+from tui_grid.core.policy import LOCAL
 from tui_grid.games.evasion.rules import Config
 from tui_grid.games.evasion.screen import EvasionScreen
 from tui_grid.games.evasion.server import EvasionServer, ServedMatch
@@ -23,6 +24,7 @@ class ServeApp(App):
     def __init__(self, game: GameDefinition, loaded: LoadedBoard, server: EvasionServer) -> None:
         super().__init__()
         self.settings = Settings()
+        self.policy = LOCAL  # the architect's own terminal
         self.game = game
         self.loaded = loaded
         self.feed = ServedMatch(server)

@@ -43,7 +43,8 @@ class EvasionSetupDialog(MatchSetupDialog[EvasionSetup | None]):
         with Vertical():
             yield Plain(styled(("New Evasion match", "b"), f" on {self.board_title}"))
             with Grid():
-                yield from player_rows(self.game, self.setup.players, ("Player 1 (hunts first)", "Player 2 (flees first)"))
+                yield from player_rows(self.game, self.setup.players, ("Player 1 (hunts first)", "Player 2 (flees first)"),
+                                      self.app.policy.player_kinds)
                 yield PlainLabel("Rounds")
                 yield PlainInput(value=str(self.setup.rounds), compact=True, id="rounds", classes="short")
             yield Plain("The roles swap every round; whose hunter catches the prey sooner wins. "
@@ -55,6 +56,6 @@ class EvasionSetupDialog(MatchSetupDialog[EvasionSetup | None]):
 
     def chosen(self) -> EvasionSetup:
         """The setup as filled in; UsageError names the first bad field."""
-        players = chosen_players(self, self.game, 2)
+        players = chosen_players(self, self.game, 2, self.app.policy.player_kinds)
         rounds = parse_count("rounds", self.query_one("#rounds", Input).value.strip(), 1, MAX_ROUNDS)
         return EvasionSetup((players[0], players[1]), rounds)

@@ -49,9 +49,10 @@ def _noop(count: int) -> None:
     pass
 
 
-def check_request(width: int, height: int, min_moves: int) -> None:
-    """Raise ValueError when no map of this shape can need `min_moves` moves."""
-    check_side(width, height)
+def check_request(width: int, height: int, min_moves: int, max_cells: int = MAX_CELLS) -> None:
+    """Raise ValueError when no map of this shape can need `min_moves` moves, or it has
+    more than `max_cells` cells."""
+    check_side(width, height, max_cells)
     if width * height < 2:
         raise ValueError(f"a {width}x{height} map is too small: it needs room for S and E")
     if min_moves < 0:
@@ -138,7 +139,7 @@ def generate(width: int, height: int, min_moves: int, seed: int, control: Search
     when the request is impossible, or when no such map turned up within the budget.
     `control` is checked (cancel, progress in tries) before every try.
     """
-    check_request(width, height, min_moves)
+    check_request(width, height, min_moves, control.max_cells if control is not None and control.max_cells else MAX_CELLS)
     rng = random.Random(seed)
     tries = max(4, min(MAX_TRIES, WORK_BUDGET // (width * height)))
     best: _Attempt | None = None

@@ -20,8 +20,8 @@ from tui_grid.core.boardfile import BoardText
 from tui_grid.core.control import SearchControl
 from tui_grid.core.engine import Plan
 from tui_grid.core.errors import UsageError
+from tui_grid.core.policy import ALL_KINDS
 from tui_grid.core.players import (
-    LOCAL_KINDS,
     PlayerContext,
     ProgramCodec,
     make_player,
@@ -303,7 +303,7 @@ def _run_bot(args: argparse.Namespace) -> int:
 
 # --- tui-grid match tron RED GREEN ---------------------------------------------------------------
 #: Who can play a headless match: everyone local but a human.
-HEADLESS_KINDS = tuple(kind for kind in LOCAL_KINDS if kind != "human")
+HEADLESS_KINDS = tuple(kind for kind in ALL_KINDS if kind != "human")
 
 
 def _configure_match(parser: argparse.ArgumentParser) -> None:
@@ -381,7 +381,7 @@ def run_match(
     from tui_grid.core.match import Match, wilson_interval
 
     names = participant_names(GAME, players)
-    agents = [make_player(GAME, text, PlayerContext(index, time_ms), LOCAL_KINDS) for index, text in enumerate(players)]
+    agents = [make_player(GAME, text, PlayerContext(index, time_ms), ALL_KINDS) for index, text in enumerate(players)]
     boards: dict[int, LoadedBoard] = {}
 
     def engine_for(index: int) -> TronEngine:

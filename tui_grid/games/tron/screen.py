@@ -22,7 +22,7 @@ from tui_grid.core.errors import BoardError, UsageError
 from tui_grid.core.geometry import Direction, Pos
 from tui_grid.core.live import MatchFeed
 from tui_grid.core.text import clip, echo
-from tui_grid.core.players import LOCAL_KINDS, PlayerContext, is_program, parse_player
+from tui_grid.core.players import PlayerContext, is_program, parse_player
 from tui_grid.games.registry import GameDefinition, LoadedBoard
 from tui_grid.games.tron.engine import TronEngine
 from tui_grid.games.tron.rules import SEAT_NAMES, TronState
@@ -122,7 +122,7 @@ class TronScreen(MatchScreen[TronState]):
     # --- the match ---------------------------------------------------------------------------------
     def make_participant(self, player: str, index: int) -> Agent[TronState, Any]:
         """Builtin bots think within the tick (the driver owns the pace)."""
-        return self.game.make_agent(player, PlayerContext(index, time_ms=self.bot_budget_ms()), LOCAL_KINDS)
+        return self.game.make_agent(player, PlayerContext(index, time_ms=self.bot_budget_ms()), self.app.policy.player_kinds)
 
     def bot_budget_ms(self) -> float:
         """A builtin bot's thinking time: the setup's, but no more than most of a tick."""
@@ -169,7 +169,7 @@ class TronScreen(MatchScreen[TronState]):
             elif self.feed is not None:
                 self.feed.pause(self._was_paused)
             return
-        save_setup(setup)
+        save_setup(setup, self.app.policy)
         self.apply_setup(setup)
 
     def apply_setup(self, setup: TronSetup) -> None:

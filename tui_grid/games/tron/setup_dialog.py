@@ -11,6 +11,7 @@ from textual.app import ComposeResult
 from textual.containers import Grid, Horizontal, Vertical
 from textual.widgets import Button, Input, Select
 
+from tui_grid.core.policy import Policy
 from tui_grid.core.errors import UsageError
 from tui_grid.core.players import check_player
 from tui_grid.games.registry import parse_count
@@ -84,11 +85,11 @@ def load_setup(default: TronSetup | None = None) -> TronSetup:
     return replace(TronSetup.from_json(data), **({} if "speed" in data else {"speed": default.speed}))
 
 
-def save_setup(setup: TronSetup) -> None:
+def save_setup(setup: TronSetup, policy: Policy) -> None:
     from tui_grid.core.saves import write
 
     try:
-        write(setup_path(), json.dumps({**asdict(setup), "players": list(setup.players)}, indent=1) + "\n")
+        write(setup_path(), json.dumps({**asdict(setup), "players": list(setup.players)}, indent=1) + "\n", policy=policy)
     except OSError:
         pass  # a read-only data folder only costs the memory of the choices
 
@@ -114,7 +115,7 @@ class TronSetupDialog(MatchSetupDialog[TronSetup | None]):
         with Vertical():
             yield Plain(styled(("New Tron match", "b")))
             with Grid():
-                yield from player_rows(TRON, setup.players, ("Player 1 (←↑↓→)", "Player 2 (WASD)"))
+                yield from player_rows(TRON, setup.players, ("Player 1 (←↑↓→)", "Player 2 (WASD)"), self.app.policy.player_kinds)
                 yield PlainLabel("Board")
                 yield Select(
                     [(f"this board: {title}", "this"), ("a new random map", "new"), ("a new random map every round", "each")],
@@ -162,7 +163,7 @@ class TronSetupDialog(MatchSetupDialog[TronSetup | None]):
 
     def chosen(self) -> TronSetup:
         """The setup as filled in; UsageError names the first bad field."""
-        players = chosen_players(self, TRON, 2)
+        players = chosen_players(self, TRON, 2, self.app.policy.player_kinds)
         board = str(self.query_one("#board", Select).value)
         size = self.query_one("#size", Input).value.strip()
         walls = self.query_one("#walls", Input).value.strip()
