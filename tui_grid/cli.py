@@ -167,7 +167,7 @@ def _main(argv: Sequence[str] | None, policy: Policy) -> int:
         if _asks_for_help(words):
             return _command_help(words[0])
         args, extra = build_parser().parse_known_args(words)
-        if extra:  # named against the command's help, not the top level's (found by a new user)
+        if extra:  # named against the command's own help, where its options are listed
             command = words[0] if words and words[0] in _commands() else ""
             see = f"tui-grid {command} --help" if command else "tui-grid --help"
             raise UsageError(f"unrecognized arguments: {echo(' '.join(extra))} (see '{see}')")
@@ -216,7 +216,7 @@ def _shared_commands(game: GameDefinition) -> list[tuple[str, str]]:
 
 
 def _game_help(game: GameDefinition) -> int:
-    """`tui-grid tron --help`: what the game can do (it was an error: "needs a command")."""
+    """`tui-grid tron --help`: what the game can do, rather than an error asking for a command."""
     rows = [(verb.name, verb.help) for verb in game.verbs()] + _shared_commands(game)
     width = max(len(name) for name, _ in rows)
     print(f"usage: tui-grid {game.key} COMMAND ...   (or tui-grid COMMAND {game.key} ...)\n")
@@ -228,7 +228,7 @@ def _game_help(game: GameDefinition) -> int:
 
 def _no_such_command(game: GameDefinition, what: str) -> UsageError:
     """What a game can do, when asked for what it cannot: its own commands and the shared
-    ones (`tui-grid run ice` said "its commands: none", though ice solves and generates)."""
+    ones (ice has no verbs of its own, yet it solves and generates)."""
     own = ", ".join(verb.name for verb in game.verbs())
     shared = ", ".join(name for name, _ in _shared_commands(game))
     return UsageError(f"{what}; its commands: {own or 'none of its own'} (and {shared})")

@@ -180,19 +180,24 @@ class Engine(ABC, Generic[S, A]):
             found = [(at + i, letter) for i, letter in enumerate(word)]
         steps: list[dict[int, A]] = []
         for index, (offset, word) in enumerate(found):
-            seats = self.acting_seats(state)
-            parts = word.split(",")
-            if not seats:
-                raise LogError(f"step {index + 1} ({word!r}): the game is already over", offset)
-            if len(parts) != len(seats):
-                raise LogError(f"step {index + 1} ({word!r}): expected {len(seats)} action(s), got {len(parts)}", offset)
             try:
-                joint = {seat: self.decode_action(part) for seat, part in zip(seats, parts)}
+                joint = self.parse_step(word, state)
                 state = self.step(state, joint).state
             except ValueError as exc:
                 raise LogError(f"step {index + 1} ({word!r}): {exc}", offset) from None
             steps.append(joint)
         return steps
+
+    def parse_step(self, word: str, state: S) -> dict[int, A]:
+        """One step of a log (`format_log`'s word) as the joint action of the seats acting
+        in `state`, decoded without playing it; ValueError when it is not one."""
+        seats = self.acting_seats(state)
+        parts = word.strip().split(",")
+        if not seats:
+            raise ValueError("the game is already over")
+        if len(parts) != len(seats):
+            raise ValueError(f"expected {len(seats)} action(s), got {len(parts)}")
+        return {seat: self.decode_action(part) for seat, part in zip(seats, parts)}
 
     def replay(self, steps: Sequence[Joint], start: S | None = None) -> list[S]:
         """Every state from `start` through each step, first and last included."""

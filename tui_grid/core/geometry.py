@@ -8,8 +8,7 @@ from typing import NamedTuple
 
 def cell_name(p: tuple[int, int]) -> str:
     """A cell the way every message names it: 1-based `row R, col C`, as the coordinates
-    around a board (c) number them (Tron said "(5,9)" from 0 while Jimmy said "row 6,
-    col 10": found by a new user)."""
+    around a board (c) number them, so every game names one cell the same way."""
     return f"row {p[0] + 1}, col {p[1] + 1}"
 
 

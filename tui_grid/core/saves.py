@@ -43,7 +43,7 @@ def autosave(game: Any, loaded: Any, session: Session[Any, Any], policy: Policy 
     """Save a game in progress; drop the save of a game that is over or untouched."""
     path = save_path(game, loaded)
     # A game that plays on after its end (Bunny: a shorter program after a complete run)
-    # is kept: a new user's program typed after the solve was lost on quit.
+    # is kept, so a program typed after the solve survives quitting.
     if not session.log or (session.over and not session.engine.plays_on_after_end):
         for same in [path, *_same_board(path)]:
             drop(same)
@@ -58,7 +58,7 @@ def autosave(game: Any, loaded: Any, session: Session[Any, Any], policy: Policy 
 def _same_board(path: Path) -> list[Path]:
     """Other autosaves of the board `path` is for: the digest ends the name, the readable
     part before it may differ (a generated board opened by its id, or from the shipped
-    file with the same id: found by a new user, whose game was not offered back)."""
+    file with the same id), and either way the game is offered back."""
     digest = path.stem.rsplit("-", 1)[-1]
     try:
         return sorted(other for other in path.parent.glob(f"*-{digest}.txt") if other != path and other.is_file())

@@ -222,7 +222,7 @@ class BoardFiles(ABC):
 
     def loaded_from_text(self, text: BoardText, arg: str = "") -> LoadedBoard:
         other = text.meta.get("game", self.key)
-        if other != self.key:  # found by a new user: an ice save opened as Tron said 'unknown character'
+        if other != self.key:  # another game's file is named so, not refused by our parser
             raise BoardError(text.source, text.meta_lines.get("game", 1), text.meta_columns.get("game", 1),
                              f"this file is {article(echo(other))} game, not {article(self.key)} one: open it as {echo(other)}")
         board = self.parse(text)

@@ -13,31 +13,42 @@ from __future__ import annotations
 import os
 import socket
 import threading
-from typing import Any, Callable
+from dataclasses import dataclass
+from typing import Any, Callable, Union
 
 from tui_grid.core.agents import Agent, HumanAgent, Placeholder
 from tui_grid.core.engine import Engine
-from tui_grid.online.wire import LineReader, WireError, encode
 from tui_grid.core.live import MatchFeed
 from tui_grid.core.match import Match, RoundResult
 from tui_grid.core.network import hang_up
+from tui_grid.games.registry import get_game
+from tui_grid.online.protocol import (End, Error, Forfeit, Hello, Key, Leave, Lobby, MatchStart, Message, Note,
+                                      ProtocolError, Round, Step, Welcome)
+from tui_grid.online.wire import LineReader, QueuedWriter, WireError
 
-Listener = Callable[[dict[str, Any]], None]
+@dataclass(frozen=True)
+class Gone:
+    """Said to the listeners when the link to the hub ends (never on the wire)."""
+
+
+News = Union[Message, Gone]
+Listener = Callable[[News], None]
 
 
 class HubClient:
-    """The link: `send` messages, and `listen` for what the hub says (called on the
-    link's reader thread). Match news goes to the current `HubFeed` first, in order."""
+    """The link: `send` messages (queued: the UI thread never waits on the socket), and
+    `listen` for what the hub says (called on the link's reader thread). Match news goes
+    to the current `HubFeed` first, in order."""
 
     def __init__(self, sock: socket.socket, listener: Listener | None = None) -> None:
         self.sock = sock
         self.name = ""
-        self.lobby: dict[str, Any] = {"players": [], "challenges": [], "matches": []}
+        self.lobby = Lobby()
         self.feed: HubFeed | None = None
         self._listeners: list[Listener] = [listener] if listener else []  # before the first news
-        self._send_lock = threading.Lock()
         self.closed = threading.Event()
-        self.send({"t": "hello"})
+        self.writer = QueuedWriter(sock, "hub-client-write", on_done=self.close)
+        self.send(Hello())
         self._thread = threading.Thread(target=self._read, name="hub-client", daemon=True)
         self._thread.start()
 
@@ -45,20 +56,18 @@ class HubClient:
         self._listeners.append(listener)
         return lambda: self._listeners.remove(listener) if listener in self._listeners else None
 
-    def send(self, message: dict[str, Any]) -> None:
-        if self.closed.is_set():
-            return
-        try:
-            with self._send_lock:
-                self.sock.sendall(encode(message))
-        except OSError:
-            self.close()
+    def send(self, message: Message) -> None:
+        if not self.closed.is_set():
+            self.writer.send(message)
 
     def _read(self) -> None:
         reader = LineReader(self.sock)
         try:
             while True:
-                message = reader.read()
+                try:
+                    message = reader.read()
+                except ProtocolError:
+                    continue  # a message this app does not know: the hub is newer; nothing to do with it
                 if message is None:
                     break
                 self._dispatch(message)
@@ -66,36 +75,35 @@ class HubClient:
             pass
         finally:
             self.close()
-            self._tell({"t": "gone"})
+            self._tell(Gone())
 
-    def _dispatch(self, message: dict[str, Any]) -> None:
-        kind = message["t"]
-        if kind == "welcome":
-            self.name = str(message.get("name", ""))
-        elif kind == "lobby":
+    def _dispatch(self, message: Message) -> None:
+        if isinstance(message, Welcome):
+            self.name = message.name
+        elif isinstance(message, Lobby):
             self.lobby = message
-        elif kind == "match":
+        elif isinstance(message, MatchStart):
             if self.feed is not None:
                 self.feed.detach()
             try:
                 self.feed = HubFeed(self, message)
             except (ValueError, KeyError, TypeError) as exc:  # a board this app cannot load
                 self.feed = None
-                self.send({"t": "leave"})
-                self._tell({"t": "error", "text": f"Cannot show that match: {exc}"})
+                self.send(Leave())
+                self._tell(Error(f"Cannot show that match: {exc}"))
                 return
-        elif kind in ("step", "round", "forfeit", "note", "end") and self.feed is not None:
+        elif isinstance(message, (Step, Round, Forfeit, Note, End)) and self.feed is not None:
             try:
                 self.feed.handle(message)
             except (ValueError, KeyError, TypeError, IndexError) as exc:  # out of step with the hub: stop following
                 feed, self.feed = self.feed, None
-                feed.note(f"This match can no longer be followed here ({exc}): esc goes back.")
+                feed.note(f"This match cannot be followed here ({exc}): esc goes back.")
                 feed.detach()
-                self.send({"t": "leave"})
+                self.send(Leave())
                 return
         self._tell(message)
 
-    def _tell(self, message: dict[str, Any]) -> None:
+    def _tell(self, message: News) -> None:
         for listener in list(self._listeners):
             listener(message)
 
@@ -104,12 +112,13 @@ class HubClient:
         if self.feed is not None:
             self.feed.detach()
             self.feed = None
-        self.send({"t": "leave"})
+        self.send(Leave())
 
     def close(self) -> None:
         if self.closed.is_set():
             return
         self.closed.set()
+        self.writer.close()
         hang_up(self.sock)
 
 
@@ -149,7 +158,7 @@ class HubSeat(HumanAgent[Any, Any]):
         self.client = client
 
     def push(self, engine: Engine[Any, Any], state: Any, seat: int, action: Any) -> None:
-        self.client.send({"t": "key", "action": engine.encode_action(action)})
+        self.client.send(Key(engine.encode_action(action)))
 
 
 class HubFeed(MatchFeed[Any, Any]):
@@ -160,53 +169,46 @@ class HubFeed(MatchFeed[Any, Any]):
     steerable = False  # nobody pauses or speeds the hub's clock
     starter = "The server"
 
-    def __init__(self, client: HubClient, message: dict[str, Any]) -> None:
-        from tui_grid.games.registry import get_game
-
+    def __init__(self, client: HubClient, start: MatchStart) -> None:
         self.client = client
-        self.match_id = int(message["id"])
-        self.game = get_game(str(message["game"]))
-        self.loaded = self.game.load(str(message["board"]))
-        names = [str(name) for name in message["names"]]
-        you = message.get("you")
-        self.you: int | None = you if isinstance(you, int) and 0 <= you < len(names) else None
+        self.match_id = start.id
+        self.game = get_game(start.game)
+        self.loaded = self.game.load(start.board)
+        names = list(start.names)
+        self.you: int | None = start.you
         participants: list[Agent[Any, Any]] = [
             HubSeat(client, name) if index == self.you else Placeholder(name) for index, name in enumerate(names)]
-        rounds = int(message["rounds"])
-        super().__init__(Match(self._engine, participants, rounds, names=names))
-        for index, (winner, reason, seating, steps) in enumerate(message.get("results") or []):
-            self.match.score.rounds.append(RoundResult(index, tuple(seating), winner, str(reason), int(steps)))
+        super().__init__(Match(self._engine, participants, start.rounds, names=names))
+        for index, result in enumerate(start.results):
+            self.match.score.rounds.append(RoundResult(index, result.seating, result.winner, result.reason, result.steps))
         session = self.match.new_session()
-        joints = session.engine.parse_log(str(message.get("log") or ""))
+        joints = session.engine.parse_log(start.log)
         if joints:
             session.play_steps(joints, notify=False)
-        forfeit = message.get("forfeit")
-        if forfeit:
-            session.forfeit(int(forfeit[0]), str(forfeit[1]))
+        if start.forfeit is not None:
+            session.forfeit(start.forfeit.seat, start.forfeit.reason)
         self._begin(session)
         self.ended = ""
 
     def _engine(self, index: int) -> Engine[Any, Any]:
         return self.game.make_engine(self.loaded)
 
-    def handle(self, message: dict[str, Any]) -> None:
-        """A step, a new round, a forfeit, a line to show, or the end, from the hub."""
-        kind = message["t"]
+    def handle(self, message: Message) -> None:
+        """A step, a new round, a forfeit, a line to show, or the end, from the hub. A step
+        is decoded for the seats that act now and played once."""
         session = self.session
-        if kind == "step":
+        if isinstance(message, Step):
             with session.lock:
-                joints = session.engine.parse_log(str(message.get("joint", "")), start=session.state)
-                for joint in joints:
-                    session.tick(joint)
-        elif kind == "forfeit":
-            session.forfeit(int(message["seat"]), str(message.get("reason", "")))
-        elif kind == "round":
+                session.tick(session.engine.parse_step(message.joint, session.state))
+        elif isinstance(message, Forfeit):
+            session.forfeit(message.seat, message.reason)
+        elif isinstance(message, Round):
             session.close()
             self._begin(self.match.new_session())
-        elif kind == "note":
-            self.note(str(message.get("text", "")))
-        elif kind == "end":
-            self.ended = str(message.get("text", ""))
+        elif isinstance(message, Note):
+            self.note(message.text)
+        elif isinstance(message, End):
+            self.ended = message.text
             self.note(self.ended + "  esc goes back to the lobby.")
 
     def pause(self, paused: bool | None = None) -> bool:

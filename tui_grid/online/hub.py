@@ -24,25 +24,26 @@ import itertools
 import os
 import secrets
 import socket
-import struct
 import tempfile
 import threading
 import time
 from dataclasses import dataclass
 from pathlib import Path
-from queue import SimpleQueue
 from typing import Any, Callable
 
 from tui_grid.core.agents import Agent, HumanAgent, LowPriority
-from tui_grid.online.publish import TOKEN_FILE
-from tui_grid.online.wire import (MAX_BACKLOG, MAX_ROUNDS, QUICK_ROUNDS, LineReader, WireError, default_board, encode,
-                                  int_field, text_field)
 from tui_grid.core.live import LiveMatch
 from tui_grid.core.network import hang_up
 from tui_grid.core.players import PlayerContext
 from tui_grid.core.session import Change, Session
 from tui_grid.core.text import printable
 from tui_grid.games.registry import get_game, online_games
+from tui_grid.online.protocol import (QUICK_ROUNDS, Answer, Challenge, Doing, End, Error, Forfeit, Hello, Key, Leave,
+                                      Lobby, LobbyChallenge, LobbyMatch, LobbyPlayer, MatchStart, Message, Note,
+                                      ProtocolError, Publish, Queue, Result, Round, Step, Unqueue, Watch, Welcome, Withdraw,
+                                      change_message)
+from tui_grid.online.publish import TOKEN_FILE
+from tui_grid.online.wire import LineReader, QueuedWriter, WireError, default_board
 
 #: Open challenges one player may have made at once.
 MAX_CHALLENGES = 5
@@ -51,8 +52,9 @@ RATE_PER_SECOND = 40.0
 RATE_BURST = 80.0
 #: What a lobby shows at most of each list.
 MAX_LISTED = 200
-#: Seconds a send may block on an app that reads nothing before the link is dropped.
-SEND_TIMEOUT = 10
+#: Seconds the lobby waits for more changes before it is sent (a burst of changes is one
+#: lobby), and it is sent only when it differs from the last one sent.
+LOBBY_SECONDS = 0.05
 #: The longest folder the hub's socket goes in (else a private one in the temporary folder).
 MAX_SOCKET_FOLDER = 80
 #: A spectator's seat in `join`.
@@ -80,7 +82,7 @@ class Pace:
 
 
 @dataclass(frozen=True)
-class Challenge:
+class OpenChallenge:
     id: int
     by: str
     to: str
@@ -107,8 +109,8 @@ class RateLimit:
 
 
 class Link:
-    """One player's app, linked: a reader thread for what it sends and a writer thread with a
-    bounded backlog for what it is sent, so a stalled app never blocks a match."""
+    """One player's app (or a publisher), linked: a reader thread for what it sends and a
+    queued writer for what it is sent, so a stalled app never blocks a match."""
 
     def __init__(self, hub: Hub, sock: socket.socket, bound: str = "", guest: bool = False) -> None:
         self.hub = hub
@@ -124,46 +126,28 @@ class Link:
         self.watching: HostedMatch | RelayedMatch | None = None
         self.publisher = False  # an architect publishing its games, not a player
         self.limit = RateLimit(RATE_PER_SECOND, RATE_BURST)
-        self._out: SimpleQueue[bytes | None] = SimpleQueue()
-        self._backlog = 0
-        self._backlog_lock = threading.Lock()
         self.closed = threading.Event()
-        self._shut_down = False
-        sock.setsockopt(socket.SOL_SOCKET, socket.SO_SNDTIMEO, struct.pack("ll", SEND_TIMEOUT, 0))
+        # A stalled app is given up on by its writer, never by a sender: a sender may hold
+        # a session's lock, and ending a link takes the hub's.
+        self.writer = QueuedWriter(sock, "hub-link-write", on_done=self.end)
 
     def start(self) -> None:
         threading.Thread(target=self._read, name="hub-link-read", daemon=True).start()
-        threading.Thread(target=self._write, name="hub-link-write", daemon=True).start()
 
-    def send(self, message: dict[str, Any]) -> None:
-        if self.closed.is_set():
-            return
-        data = encode(message)
-        with self._backlog_lock:
-            self._backlog += len(data)
-            stalled = self._backlog > MAX_BACKLOG
-        # A stalled app is dropped by its writer thread, never here: a sender may hold a
-        # session's lock, and closing takes the hub's.
-        self._out.put(None if stalled else data)
-
-    def _write(self) -> None:
-        while True:
-            data = self._out.get()
-            if data is None:
-                break
-            try:
-                self.sock.sendall(data)  # at most SEND_TIMEOUT on a peer that reads nothing
-            except OSError:
-                break
-            with self._backlog_lock:
-                self._backlog -= len(data)
-        self._shut()
+    def send(self, message: Message) -> None:
+        if not self.closed.is_set():
+            self.writer.send(message)
 
     def _read(self) -> None:
         reader = LineReader(self.sock)
         try:
             while not self.closed.is_set():
-                message = reader.read()
+                try:
+                    message = reader.read()
+                except ProtocolError as exc:  # a message of ours with a field out of shape
+                    if not self.publisher and self.limit.allow():
+                        self.send(Error(f"Not understood: {printable(exc, limit=120)}."))
+                    continue
                 if message is None:
                     break
                 if not self.publisher and not self.limit.allow():
@@ -177,23 +161,16 @@ class Link:
 
     def end(self) -> None:
         """No more news for this link: what is queued still goes out (a last error), then
-        the writer closes the socket."""
+        the writer hangs up."""
         if self.closed.is_set():
             return
         self.closed.set()
-        self._out.put(None)
+        self.writer.close()
         self.hub.link_closed(self)
 
     def close(self) -> None:
         """End the link now."""
         self.end()
-        self._shut()
-
-    def _shut(self) -> None:
-        with self._backlog_lock:
-            if self._shut_down:
-                return
-            self._shut_down = True
         hang_up(self.sock)
 
 
@@ -209,7 +186,7 @@ class WatchedMatch:
     players: list[Link | None]
     watchers: list[Link]
 
-    def _send_all(self, message: dict[str, Any]) -> None:
+    def _send_all(self, message: Message) -> None:
         for link in list(self.watchers):
             link.send(message)
 
@@ -219,10 +196,10 @@ class WatchedMatch:
     def round_now(self) -> int:
         raise NotImplementedError
 
-    def summary(self) -> dict[str, Any]:
-        return {"id": self.id, "game": self.game_key, "board": self.board, "names": list(self.names),
-                "score": self.score_text(), "round": min(self.rounds, self.round_now() + 1), "rounds": self.rounds,
-                "watchers": sum(1 for w in self.watchers if w not in self.players)}
+    def summary(self) -> LobbyMatch:
+        return LobbyMatch(self.id, self.game_key, self.board, self.names, self.score_text(),
+                          min(self.rounds, self.round_now() + 1), self.rounds,
+                          sum(1 for w in self.watchers if w not in self.players))
 
 
 class HostedMatch(WatchedMatch):
@@ -261,7 +238,7 @@ class HostedMatch(WatchedMatch):
         self.stop = threading.Event()
         self.abandoned = ""
         self._forfeit_reason = ""
-        self.round_forfeit: tuple[int, str] | None = None
+        self.round_forfeit: Forfeit | None = None
         self.ended = False
         self.feed.subscribe(self._changed)
         self.feed.on_round(self._round_began)
@@ -272,13 +249,9 @@ class HostedMatch(WatchedMatch):
         and none twice (the session's lock holds the driver while the snapshot is taken)."""
         session = self.feed.session
         with session.lock:
-            link.send({
-                "t": "match", "id": self.id, "game": self.game_key, "board": self.board, "rounds": self.rounds,
-                "names": list(self.names), "you": participant,
-                "results": [[r.winner, r.reason, list(r.seating), r.steps] for r in self.feed.match.score.rounds],
-                "round": self.feed.match.round_index, "log": session.engine.format_log(session.log),
-                "forfeit": list(self.round_forfeit) if self.round_forfeit else None,
-            })
+            results = tuple(Result(r.winner, r.reason, r.seating, r.steps) for r in self.feed.match.score.rounds)
+            link.send(MatchStart(self.id, self.game_key, self.board, self.rounds, self.names, participant, results,
+                                 self.feed.match.round_index, session.engine.format_log(session.log), self.round_forfeit))
             self.watchers.append(link)
 
     def leave(self, link: Link) -> None:
@@ -302,7 +275,7 @@ class HostedMatch(WatchedMatch):
         self.round_over.set()
 
     def note(self, text: str) -> None:
-        self._send_all({"t": "note", "text": text})
+        self._send_all(Note(text))
 
     # --- what the driver did ------------------------------------------------------------------
     def _forfeit(self, session: Session[Any, Any], seat: int, reason: str) -> None:
@@ -311,18 +284,17 @@ class HostedMatch(WatchedMatch):
             session.forfeit(seat, reason)
 
     def _changed(self, session: Session[Any, Any], change: Change[Any]) -> None:
-        if change.kind == "step" and session.log:
-            self._send_all({"t": "step", "joint": session.engine.format_log([session.log[-1]])})
-        elif change.kind == "forfeit" and change.events:
-            seat = change.events[0].seat
-            self.round_forfeit = (seat, self._forfeit_reason)
-            self._send_all({"t": "forfeit", "seat": seat, "reason": self._forfeit_reason})
+        message = change_message(session, change, self._forfeit_reason)
+        if isinstance(message, Forfeit):
+            self.round_forfeit = message
+        if message is not None:
+            self._send_all(message)
         if change.kind in ("step", "forfeit") and session.engine.outcome(change.state).over:
             self.round_over.set()
 
     def _round_began(self, session: Session[Any, Any]) -> None:
         self.round_forfeit = None
-        self._send_all({"t": "round", "round": self.feed.match.round_index})
+        self._send_all(Round(self.feed.match.round_index))
 
     def key(self, link: Link, text: str) -> None:
         """A player's key for the seat they sit in this round; anything else is ignored."""
@@ -397,7 +369,7 @@ class HostedMatch(WatchedMatch):
             text = f"Match over: {self.abandoned}. {score.summary()}."
         else:
             text = f"Match over: {score.summary()}."
-        self._send_all({"t": "end", "text": text})
+        self._send_all(End(text))
 
     def score_text(self) -> str:
         return self.feed.match.score.summary()
@@ -411,68 +383,57 @@ class RelayedMatch(WatchedMatch):
     by step: kept here (the rounds so far and this round's log) for spectators who join
     midway, and relayed to everyone watching. Nobody plays it from the lobby."""
 
-    def __init__(self, hub: Hub, match_id: int, publisher: Link, game_key: str, board: str, names: list[str], rounds: int) -> None:
+    def __init__(self, hub: Hub, match_id: int, publisher: Link, published: Publish) -> None:
         self.hub, self.id, self.publisher = hub, match_id, publisher
-        self.game_key, self.board, self.names, self.rounds = game_key, board, tuple(names), rounds
+        self.game_key, self.board, self.rounds = published.game, published.board, published.rounds
+        self.names = tuple(printable(name, limit=40) for name in published.names)
         self.players: list[Link | None] = []
         self.watchers: list[Link] = []
-        self.results: list[list[Any]] = []
+        self.results: list[Result] = []
         self.log: list[str] = []
-        self.round_forfeit: list[Any] | None = None
+        self.round_forfeit: Forfeit | None = None
         self.abandoned = ""
         self.ended = False
         self.stop = threading.Event()
 
     def join(self, link: Link, participant: int | None) -> None:
-        link.send({"t": "match", "id": self.id, "game": self.game_key, "board": self.board, "rounds": self.rounds,
-                   "names": list(self.names), "you": None, "results": self.results, "round": len(self.results),
-                   "log": " ".join(self.log), "forfeit": self.round_forfeit})
+        link.send(MatchStart(self.id, self.game_key, self.board, self.rounds, self.names, None, tuple(self.results),
+                             len(self.results), " ".join(self.log), self.round_forfeit))
         self.watchers.append(link)
 
     def leave(self, link: Link) -> None:
         if link in self.watchers:
             self.watchers.remove(link)
 
-    def relay(self, message: dict[str, Any]) -> str | None:
-        """One message from the publisher, checked, recorded and passed on."""
-        kind = message["t"]
-        if kind == "step":
-            joint = text_field(message, "joint", 400)
-            if joint is None:
-                return "a step without its actions"
-            self.log.append(joint)
-            self._send_all({"t": "step", "joint": joint})
-        elif kind == "forfeit":
-            seat, reason = int_field(message, "seat", 0, 8), text_field(message, "reason", 400)
-            if seat is None or reason is None:
-                return "a forfeit without its seat"
-            self.round_forfeit = [seat, reason]
-            self._send_all({"t": "forfeit", "seat": seat, "reason": reason})
-        elif kind == "result":
-            result = message.get("result")
-            if not isinstance(result, list) or len(result) != 4 or len(self.results) >= self.rounds:
-                return "a malformed result"
-            winner, reason, seating, steps = result
-            if not (winner is None or isinstance(winner, int)) or not isinstance(seating, list) or not isinstance(steps, int):
-                return "a malformed result"
-            self.results.append([winner, printable(str(reason))[:200], [int(s) for s in seating][:8], steps])
-        elif kind == "round":
+    def relay(self, message: Message) -> str | None:
+        """One message from the publisher, recorded and passed on; why it cannot be, if not
+        ("end": the match is over)."""
+        if isinstance(message, Step):
+            self.log.append(message.joint)
+            self._send_all(message)
+        elif isinstance(message, Forfeit):
+            self.round_forfeit = message
+            self._send_all(message)
+        elif isinstance(message, Result):
+            if len(self.results) >= self.rounds:
+                return "more results than rounds"
+            self.results.append(Result(message.winner, printable(message.reason, limit=200), message.seating, message.steps))
+        elif isinstance(message, Round):
             self.log, self.round_forfeit = [], None
-            self._send_all({"t": "round", "round": len(self.results)})
-        elif kind == "note":
-            text = text_field(message, "text", 400)
-            if text is not None:
-                self._send_all({"t": "note", "text": text})
-        elif kind == "end":
+            self._send_all(Round(len(self.results)))
+        elif isinstance(message, Note):
+            self._send_all(message)
+        elif isinstance(message, End):
             self.ended = True
-            text = text_field(message, "text", 400) or "The match is over."
-            self._send_all({"t": "end", "text": text})
+            self._send_all(message)
             return "end"
+        else:
+            return f"a {message.TYPE} message from a publisher"
         return None
 
     def score_text(self) -> str:
-        wins = [sum(1 for r in self.results if r[0] == index) for index in range(len(self.names))]
-        draws = sum(1 for r in self.results if r[0] is None)
+        wins = [sum(1 for r in self.results if r.winner == index) for index in range(len(self.names))]
+        draws = sum(1 for r in self.results if r.winner is None)
         return " · ".join(f"{name} {count}" for name, count in zip(self.names, wins)) + f" · draws {draws}"
 
     def round_now(self) -> int:
@@ -492,7 +453,7 @@ class Hub:
         self.log = log
         self.lock = threading.RLock()
         self.links: dict[str, Link] = {}
-        self.challenges: dict[int, Challenge] = {}
+        self.challenges: dict[int, OpenChallenge] = {}
         self.queue: dict[str, Link] = {}
         self.matches: dict[int, WatchedMatch] = {}
         self.publish_token = secrets.token_hex(16)  # in the hub's folder, for the same user's architect
@@ -500,6 +461,11 @@ class Hub:
         self._ids = itertools.count(1)
         self._listener: socket.socket | None = None
         self._stopped = threading.Event()
+        self._lobby_dirty = threading.Event()
+        self._last_lobby: Lobby | None = None
+        self._handlers: dict[type, Callable[[Link, Any], str | None]] = {
+            Doing: self._on_doing, Challenge: self._on_challenge, Answer: self._on_answer, Withdraw: self._on_withdraw,
+            Queue: self._on_queue, Unqueue: self._on_unqueue, Watch: self._on_watch, Key: self._on_key, Leave: self._on_leave}
 
     # --- life -------------------------------------------------------------------------------
     def start(self) -> None:
@@ -517,6 +483,7 @@ class Hub:
         with os.fdopen(fd, "w") as stream:
             stream.write(self.publish_token + "\n")
         threading.Thread(target=self._accept, name="hub-accept", daemon=True).start()
+        threading.Thread(target=self._send_lobbies, name="hub-lobby", daemon=True).start()
 
     def _accept(self) -> None:
         assert self._listener is not None
@@ -529,6 +496,7 @@ class Hub:
 
     def close(self) -> None:
         self._stopped.set()
+        self._lobby_dirty.set()
         if self._listener is not None:
             self._listener.close()
         for match in list(self.matches.values()):
@@ -551,60 +519,55 @@ class Hub:
         link.close()
 
     # --- messages ------------------------------------------------------------------------------
-    def receive(self, link: Link, message: dict[str, Any]) -> bool:
+    def receive(self, link: Link, message: Message) -> bool:
         """One message from a link; False ends the link."""
-        kind = message["t"]
         with self.lock:
             if not link.name:
-                return self._hello(link, message) if kind == "hello" else False
+                return self._hello(link, message) if isinstance(message, Hello) else False
             if link.publisher:
                 return self._published(link, message)
-            handler = getattr(self, f"_on_{kind}", None)
+            handler = self._handlers.get(type(message))
             if handler is None:
                 return True
             error = handler(link, message)
             if error:
-                link.send({"t": "error", "text": error})
+                link.send(Error(error))
             self._lobby_changed()
         return True
 
-    def _hello(self, link: Link, message: dict[str, Any]) -> bool:
-        token = text_field(message, "token", 64) or ""
-        if not link.bound and secrets.compare_digest(token, self.publish_token):
+    def _hello(self, link: Link, hello: Hello) -> bool:
+        if not link.bound and secrets.compare_digest(hello.token, self.publish_token):
             link.name, link.publisher = f"publisher {next(self.publishers)}", True
             return True
         name = link.bound
         if not name:
-            link.send({"t": "error", "text": "This session is not known to the server."})
+            link.send(Error("This session is not known to the server."))
             return False
         old = self.links.get(name)
         link.name = name
         self.links[name] = link
         if old is not None:
             old.close()
-        link.send({"t": "welcome", "name": name, "games": list(online_games())})
+        link.send(Welcome(name, online_games()))
+        link.send(self.lobby())  # the lobby as it is (the others hear of this player with the next change)
         self._lobby_changed()
         return True
 
-    def _published(self, link: Link, message: dict[str, Any]) -> bool:
-        """A publisher's message: `publish` once, then its match's news."""
+    def _published(self, link: Link, message: Message) -> bool:
+        """A publisher's message: `Publish` once, then its match's news."""
         match = link.watching
-        if message["t"] == "publish" and match is None:
-            game, board = text_field(message, "game", 20) or "", text_field(message, "board", 80) or ""
-            names, rounds = message.get("names"), int_field(message, "rounds", 1, MAX_ROUNDS)
-            if (game not in online_games() or check_board(game, board) or rounds is None or not isinstance(names, list)
-                    or not 1 <= len(names) <= 8):
+        if isinstance(message, Publish) and match is None:
+            if message.game not in online_games() or check_board(message.game, message.board):
                 return False
-            names = [printable(str(name))[:40] for name in names]
-            link.watching = RelayedMatch(self, next(self._ids), link, game, board, names, rounds)
+            link.watching = RelayedMatch(self, next(self._ids), link, message)
             self.matches[link.watching.id] = link.watching
-            self.log(f"match {link.watching.id} published: {game} {board} {' vs '.join(names)}")
+            self.log(f"match {link.watching.id} published: {message.game} {message.board} {' vs '.join(link.watching.names)}")
             self._lobby_changed()
             return True
         if not isinstance(match, RelayedMatch):
             return False
         verdict = match.relay(message)
-        if message["t"] in ("result", "end"):
+        if isinstance(message, (Result, End)):
             self._lobby_changed()
         if verdict == "end":
             self.match_ended(match)
@@ -612,38 +575,36 @@ class Hub:
             return True
         return verdict is None
 
-    def _on_doing(self, link: Link, message: dict[str, Any]) -> str | None:
-        doing = text_field(message, "doing", 200)
-        if doing is not None:
-            link.doing = printable(doing)[:40]
+    def _only_online(self) -> str:
+        return f"Only {' and '.join(get_game(key).online.short_title for key in online_games())} are played online."  # type: ignore[union-attr]
+
+    def _on_doing(self, link: Link, message: Doing) -> str | None:
+        link.doing = printable(message.doing, limit=40)
         return None
 
-    def _on_challenge(self, link: Link, message: dict[str, Any]) -> str | None:
-        to = text_field(message, "to", 40) or ""
-        game = text_field(message, "game", 20) or ""
-        rounds = int_field(message, "rounds", 1, MAX_ROUNDS) or QUICK_ROUNDS
+    def _on_challenge(self, link: Link, message: Challenge) -> str | None:
+        to, game = message.to, message.game
         if game not in online_games():
-            return f"Only {' and '.join(get_game(key).online.short_title for key in online_games())} are played online."  # type: ignore[union-attr]
+            return self._only_online()
         if self._busy(link):
             return "You are in a match already."
-        board = text_field(message, "board", 80) or default_board(game)
+        board = message.board or default_board(game)
         error = check_board(game, board)
         if error:
             return error
         if to.startswith("bot:"):
-            seat = text_field(message, "as", 40) or ""
             error = self._bot_match_refused(link)
             if error:
                 return error
             self._stop_watching(link)  # a bot match nobody watches any more stops
-            if seat.startswith("bot:"):  # two bots, and this player watches them
-                started = self._start(game, board, rounds, [seat[4:], to[4:]], started_by=link)
+            if message.seat_as.startswith("bot:"):  # two bots, and this player watches them
+                started = self._start(game, board, message.rounds, [message.seat_as[4:], to[4:]], started_by=link)
                 if isinstance(started, str):
                     return started
                 link.watching = started
                 started.join(link, SPECTATOR)
                 return None
-            started = self._start(game, board, rounds, [link, to[4:]], started_by=link)
+            started = self._start(game, board, message.rounds, [link, to[4:]], started_by=link)
             return started if isinstance(started, str) else None
         other = self.links.get(to)
         if other is None or other is link:
@@ -653,19 +614,19 @@ class Hub:
             return f"You have {MAX_CHALLENGES} open challenges: wait for answers."
         if any(c.by == link.name and c.to == to for c in mine):
             return f"You have challenged {to} already."
-        challenge = Challenge(next(self._ids), link.name, to, game, board, rounds)
+        challenge = OpenChallenge(next(self._ids), link.name, to, game, board, message.rounds)
         self.challenges[challenge.id] = challenge
         return None
 
-    def _on_answer(self, link: Link, message: dict[str, Any]) -> str | None:
-        challenge = self.challenges.get(int_field(message, "id", 0, 1 << 31) or -1)
+    def _on_answer(self, link: Link, message: Answer) -> str | None:
+        challenge = self.challenges.get(message.id)
         if challenge is None or challenge.to != link.name:
             return "That challenge is gone."
         del self.challenges[challenge.id]
         by = self.links.get(challenge.by)
-        if message.get("accept") is not True:
+        if not message.accept:
             if by is not None:
-                by.send({"t": "error", "text": f"{link.name} declined your {challenge.game} challenge."})
+                by.send(Error(f"{link.name} declined your {challenge.game} challenge."))
             return None
         if by is None:
             return f"{challenge.by} has left."
@@ -674,16 +635,16 @@ class Hub:
         started = self._start(challenge.game, challenge.board, challenge.rounds, [by, link])
         return started if isinstance(started, str) else None
 
-    def _on_withdraw(self, link: Link, message: dict[str, Any]) -> str | None:
-        challenge = self.challenges.get(int_field(message, "id", 0, 1 << 31) or -1)
+    def _on_withdraw(self, link: Link, message: Withdraw) -> str | None:
+        challenge = self.challenges.get(message.id)
         if challenge is not None and challenge.by == link.name:
             del self.challenges[challenge.id]
         return None
 
-    def _on_queue(self, link: Link, message: dict[str, Any]) -> str | None:
-        game = text_field(message, "game", 20) or ""
+    def _on_queue(self, link: Link, message: Queue) -> str | None:
+        game = message.game
         if game not in online_games():
-            return f"Only {' and '.join(get_game(key).online.short_title for key in online_games())} are played online."  # type: ignore[union-attr]
+            return self._only_online()
         if self._busy(link):
             return "You are in a match already."
         self._unqueue(link)
@@ -694,12 +655,12 @@ class Hub:
         started = self._start(game, default_board(game), QUICK_ROUNDS, [waiting, link])
         return started if isinstance(started, str) else None
 
-    def _on_unqueue(self, link: Link, message: dict[str, Any]) -> str | None:
+    def _on_unqueue(self, link: Link, message: Unqueue) -> str | None:
         self._unqueue(link)
         return None
 
-    def _on_watch(self, link: Link, message: dict[str, Any]) -> str | None:
-        match = self.matches.get(int_field(message, "id", 0, 1 << 31) or -1)
+    def _on_watch(self, link: Link, message: Watch) -> str | None:
+        match = self.matches.get(message.id)
         if match is None:
             return "That match is over."
         if self._busy(link):
@@ -709,13 +670,12 @@ class Hub:
         match.join(link, SPECTATOR)
         return None
 
-    def _on_key(self, link: Link, message: dict[str, Any]) -> str | None:
-        text = text_field(message, "action", 40)
-        if text is not None and link.match is not None:
-            link.match.key(link, text)
+    def _on_key(self, link: Link, message: Key) -> str | None:
+        if link.match is not None:
+            link.match.key(link, message.action)
         return None
 
-    def _on_leave(self, link: Link, message: dict[str, Any]) -> str | None:
+    def _on_leave(self, link: Link, message: Leave) -> str | None:
         self._unqueue(link)
         self._stop_watching(link)
         if link.match is not None:
@@ -790,14 +750,14 @@ class Hub:
             if link.publisher and isinstance(link.watching, RelayedMatch):  # the architect went away
                 match, link.watching = link.watching, None
                 if not match.ended:
-                    match.relay({"t": "end", "text": "The architect stopped publishing."})
+                    match.relay(End("The architect stopped publishing."))
                     match.abandoned = "the architect went away"
                 self.match_ended(match)
                 return
             if link.name and self.links.get(link.name) is link:
                 del self.links[link.name]
                 self._withdraw_all(link)
-            self._on_leave(link, {})
+            self._on_leave(link, Leave())
             self._lobby_changed()
 
     # --- the lobby --------------------------------------------------------------------------------
@@ -812,18 +772,30 @@ class Hub:
                 return f"waiting for {'an' if game[0] in 'aeiou' else 'a'} {game} match"
         return link.doing
 
-    def lobby(self) -> dict[str, Any]:
-        players = [{"name": name, "doing": self.doing(link), "guest": link.guest}
-                   for name, link in sorted(self.links.items())][:MAX_LISTED]
-        challenges = [{"id": c.id, "by": c.by, "to": c.to, "game": c.game, "board": c.board, "rounds": c.rounds}
-                      for c in self.challenges.values()][:MAX_LISTED]
-        matches = [match.summary() for match in self.matches.values()][:MAX_LISTED]
-        return {"t": "lobby", "players": players, "challenges": challenges, "matches": matches}
+    def lobby(self) -> Lobby:
+        players = tuple(LobbyPlayer(name, self.doing(link), link.guest) for name, link in sorted(self.links.items()))
+        challenges = tuple(LobbyChallenge(c.id, c.by, c.to, c.game, c.board, c.rounds) for c in self.challenges.values())
+        matches = tuple(match.summary() for match in self.matches.values())
+        return Lobby(players[:MAX_LISTED], challenges[:MAX_LISTED], matches[:MAX_LISTED])
 
     def _lobby_changed(self) -> None:
-        snapshot = self.lobby()
-        for link in list(self.links.values()):
-            link.send(snapshot)
+        """The lobby may have changed: sent within LOBBY_SECONDS, once for a burst of
+        changes, and only if it did change."""
+        self._lobby_dirty.set()
+
+    def _send_lobbies(self) -> None:
+        while not self._stopped.is_set():
+            self._lobby_dirty.wait()
+            if self._stopped.wait(LOBBY_SECONDS):
+                return
+            self._lobby_dirty.clear()
+            with self.lock:
+                snapshot = self.lobby()
+                if snapshot == self._last_lobby:
+                    continue
+                self._last_lobby = snapshot
+                for link in list(self.links.values()):
+                    link.send(snapshot)
 
 
 def remove_stale_sockets(folder: Path) -> None:

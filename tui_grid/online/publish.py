@@ -10,15 +10,14 @@ read the hub's folder (the same user) holds the publishing token.
 from __future__ import annotations
 
 import socket
-import threading
 from pathlib import Path
-from queue import SimpleQueue
 from typing import Any, Callable
 
 from tui_grid.core.engine import Engine
-from tui_grid.online.wire import MAX_BACKLOG, encode
 from tui_grid.core.match import seating_for
 from tui_grid.core.session import Change, Session
+from tui_grid.online.protocol import MAX_NAME, MAX_TEXT, End, Hello, Message, Note, Publish, Result, Round, change_message
+from tui_grid.online.wire import QueuedWriter
 
 TOKEN_FILE = "publish.token"
 
@@ -44,37 +43,16 @@ class HubPublisher:
         self.sock = socket.socket(socket.AF_UNIX, socket.SOCK_STREAM)
         self.sock.connect(str(path))
         self.rounds_begun = 0
-        self._out: SimpleQueue[bytes | None] = SimpleQueue()
-        self._backlog = 0
-        self._lock = threading.Lock()
-        self.stopped = False
-        threading.Thread(target=self._write, name="hub-publish", daemon=True).start()
+        self.writer = QueuedWriter(self.sock, "hub-publish")  # a hub that does not keep up: publishing stops
         self.game, self.board_of, self.names, self.rounds = game, board_of, names, rounds
-        self._send({"t": "hello", "token": token})
+        self._send(Hello(token))
 
-    def _send(self, message: dict[str, Any]) -> None:
-        data = encode(message)
-        with self._lock:
-            if self.stopped:
-                return
-            self._backlog += len(data)
-            if self._backlog > MAX_BACKLOG:  # the hub does not keep up: stop publishing, play on
-                self.stopped = True
-                self._out.put(None)
-                return
-        self._out.put(data)
+    @property
+    def stopped(self) -> bool:
+        return self.writer.stopped
 
-    def _write(self) -> None:
-        while (data := self._out.get()) is not None:
-            try:
-                self.sock.sendall(data)
-            except OSError:
-                break
-            with self._lock:
-                self._backlog -= len(data)
-        with self._lock:
-            self.stopped = True
-        self.sock.close()
+    def _send(self, message: Message) -> None:
+        self.writer.send(message)
 
     def attach(self, server: Any) -> None:
         """Listen to a server that plays sessions (`on_session`, `observers`: the architect)."""
@@ -84,30 +62,25 @@ class HubPublisher:
     def begin(self, session: Session[Any, Any]) -> None:
         """A new game of the match (the first is the published one)."""
         if self.rounds_begun:
-            self._send({"t": "round"})
+            self._send(Round())
         else:  # published once its rules are known
-            self._send({"t": "publish", "game": self.game, "board": self.board_of(session.engine), "names": self.names,
-                        "rounds": self.rounds})
+            self._send(Publish(self.game, self.board_of(session.engine), tuple(name[:MAX_NAME] for name in self.names), self.rounds))
         self.rounds_begun += 1
 
     def changed(self, session: Session[Any, Any], change: Change[Any]) -> None:
         engine = session.engine
-        if change.kind == "step" and session.log:
-            self._send({"t": "step", "joint": engine.format_log([session.log[-1]])})
-        elif change.kind == "forfeit" and change.events:
-            seat = change.events[0].seat
-            raw = getattr(change.state, "forfeit", None)  # the engine's own record of why, if it keeps one
-            reason = raw[1] if isinstance(raw, tuple) and len(raw) == 2 else change.events[0].text
-            self._send({"t": "forfeit", "seat": seat, "reason": str(reason)})
+        message = change_message(session, change)
+        if message is not None:
+            self._send(message)
         if change.kind in ("step", "forfeit") and engine.outcome(change.state).over:
             outcome = engine.outcome(change.state)
             seating = seating_for(self.rounds_begun - 1, len(engine.seats), len(engine.seats))
             winner = seating[outcome.winner] if outcome.winner is not None else None
-            self._send({"t": "result", "result": [winner, outcome.reason, list(seating), len(session.log)]})
+            self._send(Result(winner, outcome.reason[:MAX_TEXT], tuple(seating), len(session.log)))
 
     def note(self, text: str) -> None:
-        self._send({"t": "note", "text": text})
+        self._send(Note(text[:MAX_TEXT]))
 
     def close(self, text: str = "") -> None:
-        self._send({"t": "end", "text": text or "The architect is done."})
-        self._out.put(None)
+        self._send(End((text or "The architect is done.")[:MAX_TEXT]))
+        self.writer.close()

@@ -1,52 +1,61 @@
-"""The hub's wire: one JSON object per line over a Unix socket, both ways, bounded.
+"""The lobby's wire: the protocol's messages (online.protocol), one JSON object per line
+over a stream socket, both ways, bounded.
 
-Shared by the hub (in the `serve ssh` process) and each player's app. Every line is read
-with a size limit and checked for its shape before anything trusts it: a message that is
-too long, not JSON or not an object ends the connection, and a field of the wrong type
-is the reader's to refuse (`text_field`, `int_field`).
+Shared by the hub (in the `serve ssh` process), each player's app and the publisher: one
+line reader (a line too long, not JSON or not an object ends the connection; a field of
+the wrong shape is a ProtocolError the reader's owner decides about), and one queued
+writer (a send never blocks its caller; a peer that leaves too much unread is given up on).
 """
 
 from __future__ import annotations
 
 import json
 import socket
-from typing import Any
+import struct
+import threading
+from queue import SimpleQueue
+from typing import Any, Callable
 
+from tui_grid.core.network import hang_up
 from tui_grid.games.registry import get_game
+from tui_grid.online.protocol import MAX_ROUNDS, QUICK_ROUNDS, Message, from_wire, to_wire
 
 #: The longest line either side accepts (a spectator's first round log fits easily).
 MAX_LINE = 1 << 20
-#: A quick match's rounds (two: each player plays both seats), and the most a challenge may ask.
-QUICK_ROUNDS = 2
-MAX_ROUNDS = 9
-#: Bytes a peer may leave unread before it is dropped (a stalled client cannot make the
+#: Bytes a peer may leave unread before it is given up on (a stalled client cannot make the
 #: hub hold the whole match for it).
 MAX_BACKLOG = 4 << 20
+#: Seconds one send may block on a peer that reads nothing before the link is dropped.
+SEND_TIMEOUT = 10
+
+__all__ = ["MAX_BACKLOG", "MAX_LINE", "MAX_ROUNDS", "QUICK_ROUNDS", "LineReader", "QueuedWriter", "WireError",
+           "default_board", "encode"]
 
 
 class WireError(Exception):
     """The peer broke the protocol or went away."""
 
 
-def encode(message: dict[str, Any]) -> bytes:
-    return json.dumps(message, separators=(",", ":"), ensure_ascii=True).encode("ascii") + b"\n"
+def encode(message: Message) -> bytes:
+    return json.dumps(to_wire(message), separators=(",", ":"), ensure_ascii=True).encode("ascii") + b"\n"
 
 
 class LineReader:
-    """Messages from a socket, one per line; `read()` returns None at a clean end."""
+    """Messages from a socket, one per line; `read()` returns None at a clean end, raises
+    WireError for a broken line and ProtocolError for a line that is no message of ours."""
 
     def __init__(self, sock: socket.socket, max_line: int = MAX_LINE) -> None:
         self.sock = sock
         self.max_line = max_line
         self._buffer = bytearray()
 
-    def read(self) -> dict[str, Any] | None:
+    def read(self) -> Message | None:
         while True:
             end = self._buffer.find(b"\n")
             if end >= 0:
                 line = bytes(self._buffer[:end])
                 del self._buffer[: end + 1]
-                return decode(line)
+                return from_wire(decode(line))
             if len(self._buffer) > self.max_line:
                 raise WireError(f"a line over {self.max_line} bytes")
             try:
@@ -70,18 +79,61 @@ def decode(line: bytes) -> dict[str, Any]:
     return message
 
 
-def text_field(message: dict[str, Any], key: str, most: int = 200) -> str | None:
-    """A string field of at most `most` characters, or None."""
-    value = message.get(key)
-    return value if isinstance(value, str) and len(value) <= most else None
+class QueuedWriter:
+    """Sends a socket's messages on a thread of its own, so `send` never blocks its caller
+    (the hub holding a session's lock, the app's UI thread). What a peer leaves unread is
+    bounded by `max_backlog`: past it, and after `close`, the writer sends what it has and
+    hangs up, and `on_done` is called once."""
 
+    def __init__(self, sock: socket.socket, name: str, on_done: Callable[[], None] = lambda: None,
+                 max_backlog: int = MAX_BACKLOG) -> None:
+        self.sock = sock
+        self.on_done = on_done
+        self.max_backlog = max_backlog
+        self._out: SimpleQueue[bytes | None] = SimpleQueue()
+        self._backlog = 0
+        self._lock = threading.Lock()
+        self.stopped = False
+        try:
+            sock.setsockopt(socket.SOL_SOCKET, socket.SO_SNDTIMEO, struct.pack("ll", SEND_TIMEOUT, 0))
+        except OSError:
+            pass
+        threading.Thread(target=self._write, name=name, daemon=True).start()
 
-def int_field(message: dict[str, Any], key: str, low: int, high: int) -> int | None:
-    """An integer field within [low, high], or None (a bool is no integer here)."""
-    value = message.get(key)
-    if isinstance(value, bool) or not isinstance(value, int) or not low <= value <= high:
-        return None
-    return value
+    def send(self, message: Message) -> bool:
+        """Queue one message; False when the writer has stopped (the peer is gone or stalled)."""
+        data = encode(message)
+        with self._lock:
+            if self.stopped:
+                return False
+            self._backlog += len(data)
+            if self._backlog > self.max_backlog:
+                self.stopped = True
+                self._out.put(None)
+                return False
+        self._out.put(data)
+        return True
+
+    def close(self) -> None:
+        """No more messages: what is queued still goes out, then the socket is hung up."""
+        with self._lock:
+            if self.stopped:
+                return
+            self.stopped = True
+        self._out.put(None)
+
+    def _write(self) -> None:
+        while (data := self._out.get()) is not None:
+            try:
+                self.sock.sendall(data)  # at most SEND_TIMEOUT on a peer that reads nothing
+            except OSError:
+                break
+            with self._lock:
+                self._backlog -= len(data)
+        with self._lock:
+            self.stopped = True
+        hang_up(self.sock)
+        self.on_done()
 
 
 def default_board(game: str) -> str:

@@ -85,7 +85,8 @@ class TuiGridApp(App):
                             meta_lines=dict(text.meta_lines), meta_columns=dict(text.meta_columns))
             moves = len(game.start(saved)[1])
         except (BoardError, UsageError, OSError) as exc:  # a broken or unreadable save: the board, fresh
-            # Found by a new user: the save was deleted without a word. It is kept aside.
+            # An autosave that cannot be read is kept aside under another name, and the
+            # player told: nothing is deleted unseen.
             kept = saves.set_aside(path)
             self._open(game, loaded)
             where = f"it was kept as {kept}" if kept is not None else f"it stays at {path}"
@@ -120,8 +121,8 @@ class TuiGridApp(App):
 
     def back_to_boards(self, game: GameDefinition) -> None:
         """Leave a game's screen for its board picker: the one beneath it, or a new one when
-        the game was opened straight from the command line (no picker was made for it then,
-        which made `tui-grid play GAME BOARD` start a third faster)."""
+        the game was opened straight from the command line (none is made at start, which
+        makes `tui-grid play GAME BOARD` start a third faster)."""
         from tui_grid.ui.menu import BoardPickerScreen, MenuScreen
 
         below = self.screen_stack[-2] if len(self.screen_stack) >= 2 else None

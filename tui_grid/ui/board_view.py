@@ -202,7 +202,7 @@ class BoardView(ScrollView, can_focus=False):
             if size.width <= width and size.height <= height:
                 return zoom
         # Half blocks by themselves only where colour tells a block's two cells apart: without
-        # it a glyph cannot say which of its two rows it is on (found by a new user).
+        # it a glyph cannot say which of its two rows it is on.
         if self.grid_width <= width and (self.grid_height + 1) // 2 <= height and not self.app.no_color:
             return Zoom.HALF
         return Zoom.NARROW  # too big: scroll with glyphs visible (z reaches the whole board)
@@ -221,9 +221,8 @@ class BoardView(ScrollView, can_focus=False):
 
     def cycle_zoom(self) -> Zoom:
         """The next zoom level after the current one, round and round; the whole board is
-        skipped where it would draw what half blocks draw (a board that fits in them:
-        found by a new user, for whom that press changed nothing), and half blocks
-        without colour."""
+        skipped where it would draw what half blocks draw (a board that fits in them, where
+        that press would change nothing), and half blocks without colour."""
         view = self.scrollable_content_region.size
         index = ZOOM_ORDER.index(self.zoom)
         no_color = self.app.no_color
@@ -615,7 +614,7 @@ class BoardView(ScrollView, can_focus=False):
     def _shown_of_pair(self, kind: str, other: str | None) -> str:
         """Which of a half block's two kinds it shows as a glyph: a marker before anything
         else, then the more important by KINDS order (the player over the start square it
-        left: found by a new user, whose '@' vanished under the 'S' below it)."""
+        left, so an '@' never vanishes under the 'S' below it)."""
         if other is None:
             return kind
         markers = self.MARKERS

@@ -245,7 +245,7 @@ class DemoDirector:
 
 def _show_key_bar(screen: Any, shown: bool) -> None:
     """A scene hides its game's key bar: the banner names the demo's keys, and the bar's
-    (n for a new board, say) said otherwise. Taking over shows it again."""
+    (n for a new board, say) would say otherwise. Taking over shows it again."""
     from tui_grid.ui.key_bar import KeyBar
 
     if screen.is_attached:

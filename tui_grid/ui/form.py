@@ -20,9 +20,9 @@ class FormDialog(ModalScreen[T]):
     """Subclasses compose their fields with a `Plain(id="error")` line and implement
     `chosen` (the result, or UsageError naming the bad field, shown on that line)."""
 
-    # Found by a new user: a focused compact field differed from the others by one shade
-    # of grey, so after an error nobody could tell which field took the typing. A marked
-    # background, and bold for NO_COLOR, where backgrounds are gone.
+    # Textual marks a focused compact field by one shade of grey, too little to tell after
+    # an error which field takes the typing: a marked background, and bold for NO_COLOR,
+    # where backgrounds are gone.
     DEFAULT_CSS = """
     FormDialog Input:focus { background: $accent 35%; text-style: bold; }
     FormDialog Select:focus > SelectCurrent { background: $accent 35%; text-style: bold; }

@@ -360,8 +360,8 @@ class GameScreen(Screen, Generic[S]):
             self.say("Already at the start.")
 
     def action_skip(self) -> None:
-        """. skips an animation; in a paused watch it plays one move (as . steps a paused
-        match: found by a new user, who was told "No animation to skip")."""
+        """. skips an animation; in a paused watch it plays one move, as . steps a paused
+        match."""
         if self._finish_animation():
             return
         if self._watcher is not None and self._watcher.paused:
@@ -650,7 +650,7 @@ class GameScreen(Screen, Generic[S]):
             self.say("Row and column numbers hidden.")
         elif self.view.zoom in GLYPH_ZOOMS:
             self.say("Row and column numbers shown.")
-        else:  # found by a new user: "shown" in half blocks, where there are none
+        else:  # not "shown": half blocks have no numbers
             self.say("Row and column numbers are on: they show in the cell zooms (z), not in half blocks.")
 
     def action_zoom(self) -> None:

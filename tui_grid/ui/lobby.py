@@ -7,6 +7,7 @@ Everything here came from other players: it is shown through the plain-text path
 
 from __future__ import annotations
 
+from dataclasses import replace
 from typing import Any, Callable
 
 from textual.app import ComposeResult
@@ -18,8 +19,10 @@ from textual.widgets import Footer, OptionList, Select
 
 from tui_grid.core.errors import UsageError
 from tui_grid.games.registry import get_game, online_games
-from tui_grid.online.wire import MAX_ROUNDS, QUICK_ROUNDS, default_board
-from tui_grid.online.client import HubClient, HubFeed
+from tui_grid.online.protocol import (MAX_ROUNDS, QUICK_ROUNDS, Answer, Challenge, Doing, Error, Lobby, MatchStart,
+                                      Queue, Unqueue, Watch, Welcome, Withdraw)
+from tui_grid.online.wire import default_board
+from tui_grid.online.client import Gone, HubClient, HubFeed, News
 from tui_grid.ui.form import FormDialog
 from tui_grid.ui.plain import Plain, PlainInput, option, styled, tell
 
@@ -38,12 +41,12 @@ YOU = "__you__"
 class HubNews(Message):
     """Something the hub said, brought to the UI thread."""
 
-    def __init__(self, news: dict[str, Any]) -> None:
+    def __init__(self, news: News) -> None:
         super().__init__()
         self.news = news
 
 
-class ChallengeDialog(FormDialog[dict[str, Any] | None]):
+class ChallengeDialog(FormDialog[Challenge | None]):
     """Which game, board and rounds to challenge a player (or a bot) to."""
 
     DEFAULT_CSS = """
@@ -94,12 +97,11 @@ class ChallengeDialog(FormDialog[dict[str, Any] | None]):
             self.show_error(f"Rounds: a whole number from 1 to {MAX_ROUNDS}.")
             return
         board = self.query_one("#board", PlainInput).value.strip() or default_board(game)
-        challenge = {"t": "challenge", "to": self.opponent, "game": game, "board": board, "rounds": int(rounds_text)}
+        challenge = Challenge(self.opponent, game, board, int(rounds_text))
         if self.bot_levels:
-            challenge["to"] = f"bot:{self.query_one('#level', Select).value}"
             seat = self.query_one("#seat", Select).value
-            if seat != YOU:
-                challenge["as"] = f"bot:{seat}"
+            challenge = replace(challenge, to=f"bot:{self.query_one('#level', Select).value}",
+                                seat_as="" if seat == YOU else f"bot:{seat}")
         self.dismiss(challenge)
 
 
@@ -141,10 +143,10 @@ class LobbyScreen(Screen):
 
     def on_mount(self) -> None:
         # Heard from here on: posting from the link's thread finds the app through the
-        # mounted screen (before mounting it raised there and ended the link's reader).
+        # mounted screen (before mounting it raises there and ends the link's reader).
         # What came before is in the client's state, shown now.
         self._unlisten = self.client.listen(self._heard)
-        self.client.send({"t": "doing", "doing": "in the lobby"})
+        self.client.send(Doing("in the lobby"))
         self.show_lobby()
         if self.client.feed is not None:
             self.open_match()
@@ -154,7 +156,7 @@ class LobbyScreen(Screen):
     def on_unmount(self) -> None:
         self._unlisten()
 
-    def _heard(self, news: dict[str, Any]) -> None:
+    def _heard(self, news: News) -> None:
         """On the link's thread: to the UI thread, in order."""
         try:
             self.post_message(HubNews(news))
@@ -163,14 +165,13 @@ class LobbyScreen(Screen):
 
     def on_hub_news(self, message: HubNews) -> None:
         news = message.news
-        kind = news["t"]
-        if kind in ("lobby", "welcome"):
+        if isinstance(news, (Lobby, Welcome)):
             self.show_lobby()
-        elif kind == "error":
-            self.say(str(news.get("text", "")))
-        elif kind == "match":
+        elif isinstance(news, Error):
+            self.say(news.text)
+        elif isinstance(news, MatchStart):
             self.open_match()
-        elif kind == "gone":
+        elif isinstance(news, Gone):
             self.say("The server closed the link: online play is over for this session.")
 
     def say(self, text: str) -> None:
@@ -179,27 +180,27 @@ class LobbyScreen(Screen):
     # --- what the lobby shows ---------------------------------------------------------------------
     def show_lobby(self) -> None:
         lobby, me = self.client.lobby, self.client.name
-        players, challenges, matches = lobby.get("players", []), lobby.get("challenges", []), lobby.get("matches", [])
+        players, challenges, matches = lobby.players, lobby.challenges, lobby.matches
         self.query_one("#who", Plain).update(f"Online as {me or '…'} · {len(players)} online · {len(matches)} matches")
         options: list[Any] = []
-        mine = [c for c in challenges if c.get("to") == me]
-        made = [c for c in challenges if c.get("by") == me]
+        mine = [c for c in challenges if c.to == me]
+        made = [c for c in challenges if c.by == me]
         if mine:
             options.append(option(styled(("Challenges for you", "b")), disabled=True))
-            options += [option(f"  {c['by']} challenges you to {title(c['game'])} on {c['board']}, "
-                               f"{c['rounds']} round(s): enter accepts, d declines", id=f"c:{c['id']}") for c in mine]
+            options += [option(f"  {c.by} challenges you to {title(c.game)} on {c.board}, "
+                               f"{c.rounds} round(s): enter accepts, d declines", id=f"c:{c.id}") for c in mine]
         if made:
             options.append(option(styled(("Your challenges", "b")), disabled=True))
-            options += [option(f"  {title(c['game'])} with {c['to']} on {c['board']}: waiting (d withdraws)",
-                               id=f"w:{c['id']}") for c in made]
+            options += [option(f"  {title(c.game)} with {c.to} on {c.board}: waiting (d withdraws)",
+                               id=f"w:{c.id}") for c in made]
         options.append(option(styled(("Matches", "b"), ("  enter or w watches", "dim")), disabled=True))
-        options += [option(f"  {m['id']}. {title(m['game'])}: {' vs '.join(m['names'])} · round {m['round']}/{m['rounds']} · "
-                           f"{m['score']} · {m['watchers']} watching", id=f"m:{m['id']}") for m in matches]
+        options += [option(f"  {m.id}. {title(m.game)}: {' vs '.join(m.names)} · round {m.round}/{m.rounds} · "
+                           f"{m.score} · {m.watchers} watching", id=f"m:{m.id}") for m in matches]
         if not matches:
             options.append(option(styled(("  none yet", "dim")), disabled=True))
         options.append(option(styled(("Players", "b"), ("  enter challenges", "dim")), disabled=True))
-        options += [option(f"  {p['name']}{' (guest)' if p.get('guest') is True else ''}{' (you)' if p['name'] == me else ''} · {p['doing']}",
-                           id=f"p:{p['name']}")
+        options += [option(f"  {p.name}{' (guest)' if p.guest else ''}{' (you)' if p.name == me else ''} · {p.doing}",
+                           id=f"p:{p.name}")
                     for p in players]
         lobby_list = self.query_one("#lobby", OptionList)
         highlighted = lobby_list.highlighted_option.id if lobby_list.highlighted_option is not None else None
@@ -219,9 +220,9 @@ class LobbyScreen(Screen):
     def on_option_list_option_selected(self, event: OptionList.OptionSelected) -> None:
         kind, _, value = (event.option.id or "").partition(":")
         if kind == "c":
-            self.client.send({"t": "answer", "id": int(value), "accept": True})
+            self.client.send(Answer(int(value), True))
         elif kind == "m":
-            self.client.send({"t": "watch", "id": int(value)})
+            self.client.send(Watch(int(value)))
         elif kind == "p":
             self.action_challenge()
         elif kind == "w":
@@ -231,15 +232,15 @@ class LobbyScreen(Screen):
         """Watch the highlighted match, or the first one listed."""
         kind, _, value = self.selected().partition(":")
         if kind != "m":
-            matches = self.client.lobby.get("matches", [])
+            matches = self.client.lobby.matches
             if not matches:
                 self.say("No match to watch yet.")
                 return
-            value = str(matches[0]["id"])
-        self.client.send({"t": "watch", "id": int(value)})
+            value = str(matches[0].id)
+        self.client.send(Watch(int(value)))
 
     def action_quick(self, game: str) -> None:
-        self.client.send({"t": "queue", "game": game})
+        self.client.send(Queue(game))
         article = "an" if title(game)[0] in "AEIOU" else "a"
         self.say(f"Waiting for another player who wants {article} {title(game)} match (esc stops waiting)…")
 
@@ -257,25 +258,25 @@ class LobbyScreen(Screen):
         levels = {game: get_game(game).bot_levels for game in online_games()}
         self.app.push_screen(ChallengeDialog("bot", levels), self._send_challenge)
 
-    def _send_challenge(self, challenge: dict[str, Any] | None) -> None:
+    def _send_challenge(self, challenge: Challenge | None) -> None:
         if challenge is None:
             return
         self.client.send(challenge)
-        if not str(challenge["to"]).startswith("bot:"):
-            self.say(f"Challenge sent to {challenge['to']}.")
+        if not challenge.to.startswith("bot:"):
+            self.say(f"Challenge sent to {challenge.to}.")
 
     def action_decline(self) -> None:
         kind, _, value = self.selected().partition(":")
         if kind == "c":
-            self.client.send({"t": "answer", "id": int(value), "accept": False})
+            self.client.send(Answer(int(value), False))
         elif kind == "w":
-            self.client.send({"t": "withdraw", "id": int(value)})
+            self.client.send(Withdraw(int(value)))
         else:
             self.say("d declines a challenge for you, or withdraws one of yours: pick it first.")
 
     def action_back(self) -> None:
-        self.client.send({"t": "unqueue"})
-        self.client.send({"t": "doing", "doing": "in the menu"})
+        self.client.send(Unqueue())
+        self.client.send(Doing("in the menu"))
         self.app.pop_screen()
 
     # --- a match ----------------------------------------------------------------------------------------
@@ -290,7 +291,7 @@ class LobbyScreen(Screen):
 
     def _match_closed(self) -> None:
         self.client.leave_match()
-        self.client.send({"t": "doing", "doing": "in the lobby"})
+        self.client.send(Doing("in the lobby"))
 
 
 def match_screen(feed: HubFeed, settings: Any) -> Screen:

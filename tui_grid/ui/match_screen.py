@@ -252,8 +252,8 @@ class MatchScreen(GameScreen[S]):
 
     def shows_key(self, key: Key) -> bool:
         """Between rounds the bar drops what cannot act (a seat's keys, the hint), and once
-        the match is over the key for a next round; found by a new user. A `setup` key
-        shows only where this screen runs the match."""
+        the match is over the key for a next round. A `setup` key shows only where this
+        screen runs the match."""
         if key.action == "setup" and not self.runs_match:
             return False
         if self.feed is not None and self.session.over:
@@ -337,11 +337,11 @@ class MatchScreen(GameScreen[S]):
 
     def action_quit(self) -> None:
         """q while a human is in a match asks first: a match is not saved, and one key
-        must not end it by a slip (found by a new user)."""
+        must not end it by a slip."""
         self._leave_asking("Quit in the middle of the match?", "quit", super().action_quit)
 
     def action_back(self) -> None:
-        """esc asks as q does (it threw the match away unasked: found by a new user)."""
+        """esc asks as q does: one key must not throw a match away."""
         self._leave_asking("Leave the match?", "leave", super().action_back)
 
     def _leave_asking(self, question: str, yes: str, leave: Callable[[], None]) -> None:
@@ -364,12 +364,12 @@ class MatchScreen(GameScreen[S]):
             self.say("Paused: . plays one tick, space resumes.")
             return
         if self._countdown_held and self.paused and not self.session.over:
-            # ...and space again counts down afresh: it started the round at once, no "Go!"
-            # (found by a new user)
+            # ...and space again counts down afresh, to a "Go!", rather than start the
+            # round at once
             self._countdown_held = False
             self._count_down()
             return
-        if self.session.over and self.match.finished:  # a new user saw PAUSED on a finished match
+        if self.session.over and self.match.finished:  # a finished match is never PAUSED
             self.say("The match is over: its clock has stopped. esc goes back.")
             return
         self.feed.pause()

@@ -156,8 +156,8 @@ class BoardPickerScreen(Screen):
     def _new_board_chosen(self, game_id: str | None) -> None:
         if not game_id:
             return
-        # Said in the preview, not a toast: a toast outlived a quick board and lay over the
-        # next screen (found by a new user); the preview is redrawn once the board is made.
+        # Said in the preview, not a toast: a toast outlives a quick board and lies over the
+        # next screen; the preview is redrawn once the board is made.
         self.query_one("#preview", Plain).update(styled((f"Generating {game_id}…", "b"), "\n\nesc cancels"))
         self._cancel = threading.Event()
         self._generate(game_id, self._cancel)

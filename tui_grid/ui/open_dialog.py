@@ -1,8 +1,8 @@
 """The board picker's "open a file": a board file or a game saved with ctrl+s, by path.
 
-Found by a new user: the app could save a game (ctrl+s) but not open one; only the command
-line (`tui-grid play GAME FILE`) could. Never offered to a remote player (no file paths
-for strangers): the picker leaves the entry out there.
+What ctrl+s saves, the app opens again, as the command line (`tui-grid play GAME FILE`)
+does. Never offered to a remote player (no file paths for strangers): the picker leaves
+the entry out there.
 """
 
 from __future__ import annotations

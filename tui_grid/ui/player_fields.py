@@ -78,7 +78,7 @@ class MatchSetupDialog(FormDialog[T]):
 
     BINDINGS = [
         # Up and down move between fields where the field has no use for them (an open
-        # list keeps its own); a new user's down did nothing.
+        # list keeps its own), so down always does something.
         Binding("down", "app.focus_next", "Next field", show=False),
         Binding("up", "app.focus_previous", "Previous field", show=False),
     ]
@@ -88,7 +88,7 @@ class MatchSetupDialog(FormDialog[T]):
         # handlers along the class hierarchy): they add only what is the game's.
         show_command_fields(self, 2)
         # The first choice, not the Start button: a compact button's focus hardly shows, and
-        # a new user found the dialog deaf to down until tab. Enter still starts from here.
+        # down must work before any tab. Enter still starts from here.
         self.query_one("#kind-0", Select).focus()
 
     def action_confirm(self) -> None:

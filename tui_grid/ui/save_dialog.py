@@ -61,7 +61,7 @@ class SaveDialog(ModalScreen[Path | None]):
         if folder:
             self.query_one("#error", Plain).update(f"{path} is a folder: add a file name.")
             return
-        if not _is_folder(path.parent):  # found by a new user: a typo'd folder was made, silently
+        if not _is_folder(path.parent):  # never made: a typo'd folder would appear silently
             self.query_one("#error", Plain).update(f"There is no folder {path.parent}: type one that exists.")
             return
         if not taken and self._write(path, replace=False):
@@ -100,8 +100,8 @@ class SaveDialog(ModalScreen[Path | None]):
 
 
 def working_folder() -> str:
-    """The folder a bare file name lands in (the app's working folder), said in the dialog:
-    found by a new user, whose save went into the project's checkout unannounced."""
+    """The folder a bare file name lands in (the app's working folder), said in the dialog
+    so that no save lands somewhere unannounced."""
     try:
         return str(Path.cwd())
     except OSError:  # the folder was deleted under us

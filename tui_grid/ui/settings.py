@@ -27,8 +27,8 @@ class Settings:
         return replace(self, speed=max(MIN_SPEED, self.speed - 1))
 
     def at_limit(self, change: int) -> str:
-        """What + or - says at the end of the scale (it did nothing and said nothing: found
-        by a new user); "" when the speed can still change that way."""
+        """What + or - says at the end of the scale, where it changes nothing and must not
+        be silent; "" when the speed can still change that way."""
         if change > 0 and self.speed >= MAX_SPEED:
             return f"Fastest already: speed {MAX_SPEED}."
         if change < 0 and self.speed <= MIN_SPEED:

@@ -34,7 +34,7 @@ COMPLETE = "complete"
 STUCK = "stuck"
 FINISHED = "finished"
 #: Stopped by the step limit (MAX_RUN_STEPS) while it still ran: said as such, never as a
-#: program that ended (found by a new user: "Not complete … after 200000 steps").
+#: program that ended, since it might yet complete the board.
 LIMIT = "limit"
 
 #: Finite loops with more iterations than this remember iteration starts to fast-forward.

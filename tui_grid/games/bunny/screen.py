@@ -92,8 +92,8 @@ class BunnyScreen(GameScreen[BunnyState]):
         self._say_if_unwinnable()
 
     def _say_if_unwinnable(self) -> None:
-        """A board with squares no hop reaches opens saying so, those squares marked (found
-        by a new user: it opened as if it could be won)."""
+        """A board with squares no hop reaches opens saying so, those squares marked: it
+        must not look as if it could be won."""
         if self.board.cut_off:
             cells = tuple(sorted((pos.row, pos.col) for pos in self.board.cut_off))
             self.say(f"No program can complete this board: {plural(len(cells), 'square')} cannot be reached from S (marked).", cells)
@@ -293,7 +293,7 @@ class BunnyScreen(GameScreen[BunnyState]):
             proof = "proven optimal" if solution.proven_optimal else "best found, not proven"
             parts.append(f"best {solution.tokens} ({proof})")
         elif solution is not None or self.board.cut_off:
-            parts.append("no program completes this board")  # it said "best known ?  (h asks the solver)"
+            parts.append("no program completes this board")  # not "best known ?": h has nothing to find
         elif published is not None:
             parts.append(f"best known {published}")
         else:

@@ -76,8 +76,8 @@ class ProgramPanel(Plain):
     def show(self, screen: Any) -> None:
         """Drawn from what the screen gives: its draft, the executing token, the counts. A
         program longer than its lines shows the ones around the cursor (or the token being
-        run), with "…" where lines are left out: found by a new user, whose long program
-        hid its own end, the cursor and the counts."""
+        run), with "…" where lines are left out, so a long program never hides its own
+        end, the cursor or the counts."""
         style = self.get_component_rich_style
         draft = screen.draft
         executing = screen.executing_index()

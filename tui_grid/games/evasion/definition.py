@@ -108,7 +108,7 @@ def setup_id(n: int, m: int, preset: str = "course", seed: int | None = None, ma
     return text + (f"#seed{seed}" if seed is not None else "")
 
 
-#: The new-board dialog's N field, and its errors: one name (a new user met two).
+#: The new-board dialog's N field, and its errors: one name, so the player meets one.
 N_LABEL = "N (wall delay)"
 
 

@@ -132,7 +132,7 @@ class EvasionScreen(MatchScreen[State]):
 
     def status_text(self, state: State) -> str:
         """The most useful parts first, and at 80 columns only what fits: the line is cut
-        at the terminal's edge, which took the distance (found by a new user)."""
+        at the terminal's edge, and the distance must not be what falls off."""
         engine = self.engine
         wait = engine.build_wait(state)  # type: ignore[attr-defined]
         (hx, hy), (px, py) = state.hunter, state.prey
@@ -251,8 +251,8 @@ class EvasionScreen(MatchScreen[State]):
         parts = []
         keys = {}
         for hunter, caught_at, steps, forfeited in self.round_scores:
-            # A forfeit loses the round (a hunter who conceded at once "won" on the shorter
-            # chase): a prey's counts as caught then, a hunter's as the worst.
+            # A forfeit loses the round (else a hunter who concedes at once "wins" on the
+            # shorter chase): a prey's counts as caught then, a hunter's as the worst.
             if forfeited == PREY:
                 parts.append(f"{names[hunter]} caught in {steps} (the prey gave up)")
                 keys[hunter] = (0, steps)
@@ -274,7 +274,7 @@ class EvasionScreen(MatchScreen[State]):
 
     def action_next_round(self) -> None:
         if self.feed is not None and self.feed.advances and not self.session.over:
-            # The shell says so too, but the next step wiped it at once: the note stays.
+            # The shell says so too, but the next step would wipe it at once: the note stays.
             self.note("The round is still on.")
             return
         self._selected = None
@@ -283,7 +283,7 @@ class EvasionScreen(MatchScreen[State]):
 
     def action_pause(self) -> None:
         """As the shell, but a round's verdict stays: the clock resumes after a concede's
-        question (and on space between rounds), and the shell's resume wiped it."""
+        question (and on space between rounds), and the shell's resume would wipe it."""
         verdict = self.message if self.feed is not None and self.session.over else ""
         if self.paused:
             self._note = ""  # resuming: "Paused: ..." goes with the pause

@@ -1,7 +1,6 @@
 """Evasion's new-match dialog: who plays (a human or a builtin bot, each side) and how
-many rounds; the roles swap every round, so player 1 hunts in the odd ones. Found by a
-new user: the app only ever played "you hunt, the builtin bot flees", and watching two
-bots took the architect server."""
+many rounds; the roles swap every round, so player 1 hunts in the odd ones. Any pairing
+plays in the app, two bots included, with no architect server needed."""
 
 from __future__ import annotations
 

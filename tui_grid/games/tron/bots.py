@@ -82,9 +82,9 @@ SEP = 500
 USE = 0.85
 START_LIMIT = 0.8
 #: What a draw is worth to the hard bot: ten cells of Voronoi lead, no more. The search
-#: gives the opponent the negated value, so a large contempt (it was a separated
-#: position three cells behind, 530) has the model opponent crave meetings it would
-#: avoid, and the bot gave up cells to dodge them: against a1k0n at 100 ms, 24 games
+#: gives the opponent the negated value, so a large contempt (530, a separated
+#: position three cells behind) has the model opponent crave meetings it would
+#: avoid, and the bot give up cells to dodge them: against a1k0n at 100 ms, 24 games
 #: each, load 4-5, the empty board went 2-3-19 at 530 and 3-21-0 at 100, the random
 #: maps 3-11-10 and 6-16-2 (C kernel).
 CONTEMPT = 100
@@ -749,8 +749,8 @@ class _Search:
             self.score = WIN
             return moves[0]
         # Toward the opponent first, so that ties go to the move that contests space and
-        # both seats play alike (the fixed UP DOWN LEFT RIGHT order sent red, on the
-        # left, to its wall on a tie and green to the centre).
+        # both seats play alike (the fixed UP DOWN LEFT RIGHT order would send red, on
+        # the left, to its wall on a tie and green to the centre).
         moves.sort(key=lambda i: _distance(a + deltas[i], b, S))
         order = list(moves)
         best = order[0]

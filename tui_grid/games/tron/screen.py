@@ -75,7 +75,7 @@ def name_seats(reason: str, names: dict[str, str]) -> str:
         return f"{seat} ({names[seat]})"
 
     # What follows "forfeits: " is the player's own output, quoted: never rewritten (a
-    # program that printed "[red]UP" had "(you)" put into its output).
+    # program that prints "[red]UP" gets no "(you)" put into its output).
     ours, marker, theirs = reason.partition(" forfeits: ")
     return re.sub(r"\b(red|green)\b(?!')", name, ours) + marker + theirs
 
@@ -193,7 +193,8 @@ class TronScreen(MatchScreen[TronState]):
 
     def participant_names(self) -> list[str]:
         """A program seat is named by its command when that is short, else by the program's
-        file name: a new user's `[red]nosuchprog[/red]` was "red]" and `sh -c '…'` "sh -c"."""
+        file name: that alone would call `[red]nosuchprog[/red]` "red]" and `sh -c '…'`
+        "sh -c"."""
         names = super().participant_names()
         for index, player in enumerate(self.players):
             command = parse_player(self.game, player).value or ""
@@ -284,7 +285,7 @@ class TronScreen(MatchScreen[TronState]):
 
     def say(self, message: str, cells: tuple[tuple[int, int], ...] = ()) -> None:
         """Once a round is over its verdict stays on the first line, whatever a key says
-        after it (a new user lost "who crashed where" to space, z or an arrow)."""
+        after it: space, z or an arrow must not wipe out who crashed where."""
         if self._verdict and self.session.over and not message.startswith(self._verdict):
             message = f"{self._verdict}\n{message}" if message else self._verdict
         super().say(message, cells)
@@ -393,7 +394,7 @@ class TronScreen(MatchScreen[TronState]):
         super().redraw()
         red, green = (self.match.seating[0], self.match.seating[1])
         names = self.match.score.names
-        # The board's name cut short, so a long one never hides who plays (found by a new user).
+        # The board's name cut short, so a long one never hides who plays.
         title = f"Tron — {clip(self.loaded.title, 32)}  ·  R {names[red]}  vs  G {names[green]}"
         if self.loaded.game_id and self.loaded.game_id != self.loaded.title:
             title += f"  ·  {clip(self.loaded.game_id, 32)}"
@@ -415,15 +416,15 @@ class TronScreen(MatchScreen[TronState]):
     def status_text(self, state: TronState) -> str:
         index = min(self.match.round_index + (0 if self.session.over else 1), self.rounds)
         parts = [f"round {max(1, index)}/{self.rounds}", f"tick {state.turn}", self.score_text()]
-        # A finished match has no clock to pause; a countdown holds it without a pause (found
-        # by a new user: PAUSED above every "Get ready", as Evasion never said).
+        # A finished match has no clock to pause; a countdown holds it without a pause, so
+        # no PAUSED shows above "Get ready" (nor does it in Evasion).
         if self.paused and not self.match.finished and not self.counting_down:
             parts.append("PAUSED")
         return " · ".join(parts)
 
     def focus_of(self, state: TronState) -> Pos:
         """The cycle the view keeps on screen when the board is larger than it: a human's
-        (the first one), else red's (found by a new user, who crashed out of sight on 40x40)."""
+        (the first one), else red's: on a large map (40x40) nobody crashes out of sight."""
         seat = next((seat for seat, agent in enumerate(self.session.agents) if agent.human), 0)
         return state.heads[seat]
 

@@ -173,7 +173,7 @@ class TronSetupDialog(MatchSetupDialog[TronSetup | None]):
         speed = parse_count("speed", self.query_one("#speed", Input).value.strip())
         if speed > MAX_SPEED:
             raise UsageError(f"speed must be 1 to {MAX_SPEED}, got {speed}")
-        time_ms = self.setup.time_ms  # no bot plays: a new user was told off for a field that did nothing
+        time_ms = self.setup.time_ms  # no bot plays: a field that does nothing is never refused
         if self._bot_plays():
             time_ms = parse_count("bot ms/move", self.query_one("#time-ms", Input).value.strip(), 1, 60_000)
         return TronSetup((players[0], players[1]), board, size, walls, rounds, speed, time_ms)

@@ -1,0 +1,485 @@
+"""The lobby's protocol: every message between a player's app, a publisher (the Evasion
+architect) and the hub, as a frozen dataclass with its wire form.
+
+On the wire a message is one JSON object per line (online.wire), its type in "t". `to_wire`
+gives that object; `from_wire` reads one back and checks every field (type, length, range)
+before anything trusts it, raising ProtocolError when one is wrong. Text from a peer stays
+text here: whoever shows it shows it through core.text.
+
+    app -> hub        Hello, Doing, Challenge, Answer, Withdraw, Queue, Unqueue, Watch, Key, Leave
+    publisher -> hub  Hello (with the token), Publish, Step, Forfeit, Result, Round, Note, End
+    hub -> app        Welcome, Lobby, Error, MatchStart, Step, Forfeit, Round, Note, End
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, fields
+from typing import Any, ClassVar, Union
+
+#: Bounds on what a peer may send.
+MAX_NAME = 40
+MAX_GAME = 20
+MAX_BOARD = 80
+MAX_TEXT = 400
+MAX_JOINT = 400
+MAX_LOG = 1 << 19
+MAX_SEATS = 8
+MAX_LISTED = 200
+MAX_ID = 1 << 31
+MAX_STEPS = 10_000_000
+#: A quick match's rounds (two: each player plays both seats), and the most a challenge may ask.
+QUICK_ROUNDS = 2
+MAX_ROUNDS = 9
+
+
+class ProtocolError(ValueError):
+    """A message that is not one of ours, or a field of the wrong shape."""
+
+
+# --- reading fields --------------------------------------------------------------------------
+def _text(data: dict[str, Any], key: str, most: int, default: str | None = None) -> str:
+    value = data.get(key, default)
+    if not isinstance(value, str) or len(value) > most:
+        raise ProtocolError(f"{key!r} is not a text of at most {most} characters")
+    return value
+
+
+def _int(data: dict[str, Any], key: str, low: int, high: int, default: int | None = None) -> int:
+    value = data.get(key, default)
+    if isinstance(value, bool) or not isinstance(value, int) or not low <= value <= high:
+        raise ProtocolError(f"{key!r} is not a whole number from {low} to {high}")
+    return value
+
+
+def _optional_int(data: dict[str, Any], key: str, low: int, high: int) -> int | None:
+    return None if data.get(key) is None else _int(data, key, low, high)
+
+
+def _list(data: dict[str, Any], key: str, most: int) -> list[Any]:
+    value = data.get(key, [])
+    if not isinstance(value, list) or len(value) > most:
+        raise ProtocolError(f"{key!r} is not a list of at most {most}")
+    return value
+
+
+def _texts(data: dict[str, Any], key: str, most_items: int, most: int) -> tuple[str, ...]:
+    items = _list(data, key, most_items)
+    if not all(isinstance(item, str) and len(item) <= most for item in items):
+        raise ProtocolError(f"{key!r} holds something other than short texts")
+    return tuple(items)
+
+
+def _object(value: Any, what: str) -> dict[str, Any]:
+    if not isinstance(value, dict):
+        raise ProtocolError(f"{what} is not an object")
+    return value
+
+
+# --- the messages ----------------------------------------------------------------------------
+@dataclass(frozen=True)
+class Hello:
+    """A link's first message: an app's (its link is bound to its player already) or a
+    publisher's (with the hub's publishing token)."""
+
+    TYPE: ClassVar[str] = "hello"
+    token: str = ""
+
+    @classmethod
+    def from_fields(cls, data: dict[str, Any]) -> Hello:
+        return cls(_text(data, "token", 64, ""))
+
+
+@dataclass(frozen=True)
+class Doing:
+    """What the player is doing outside any match ("in the lobby", "in the menu")."""
+
+    TYPE: ClassVar[str] = "doing"
+    doing: str
+
+    @classmethod
+    def from_fields(cls, data: dict[str, Any]) -> Doing:
+        return cls(_text(data, "doing", 200))
+
+
+@dataclass(frozen=True)
+class Challenge:
+    """Play `to` (a player's name, or "bot:LEVEL"), as yourself or, with `seat_as`
+    "bot:LEVEL", let two bots play while you watch. Empty board: the game's usual one."""
+
+    TYPE: ClassVar[str] = "challenge"
+    to: str
+    game: str
+    board: str = ""
+    rounds: int = QUICK_ROUNDS
+    seat_as: str = ""
+
+    def to_fields(self) -> dict[str, Any]:
+        return {"to": self.to, "game": self.game, "board": self.board, "rounds": self.rounds, "as": self.seat_as}
+
+    @classmethod
+    def from_fields(cls, data: dict[str, Any]) -> Challenge:
+        return cls(_text(data, "to", MAX_NAME), _text(data, "game", MAX_GAME), _text(data, "board", MAX_BOARD, ""),
+                   _int(data, "rounds", 1, MAX_ROUNDS, QUICK_ROUNDS), _text(data, "as", MAX_NAME, ""))
+
+
+@dataclass(frozen=True)
+class Answer:
+    TYPE: ClassVar[str] = "answer"
+    id: int
+    accept: bool
+
+    @classmethod
+    def from_fields(cls, data: dict[str, Any]) -> Answer:
+        return cls(_int(data, "id", 0, MAX_ID), data.get("accept") is True)
+
+
+@dataclass(frozen=True)
+class Withdraw:
+    TYPE: ClassVar[str] = "withdraw"
+    id: int
+
+    @classmethod
+    def from_fields(cls, data: dict[str, Any]) -> Withdraw:
+        return cls(_int(data, "id", 0, MAX_ID))
+
+
+@dataclass(frozen=True)
+class Queue:
+    """Join the game's quick-match queue."""
+
+    TYPE: ClassVar[str] = "queue"
+    game: str
+
+    @classmethod
+    def from_fields(cls, data: dict[str, Any]) -> Queue:
+        return cls(_text(data, "game", MAX_GAME))
+
+
+@dataclass(frozen=True)
+class Unqueue:
+    TYPE: ClassVar[str] = "unqueue"
+
+    @classmethod
+    def from_fields(cls, data: dict[str, Any]) -> Unqueue:
+        return cls()
+
+
+@dataclass(frozen=True)
+class Watch:
+    TYPE: ClassVar[str] = "watch"
+    id: int
+
+    @classmethod
+    def from_fields(cls, data: dict[str, Any]) -> Watch:
+        return cls(_int(data, "id", 0, MAX_ID))
+
+
+@dataclass(frozen=True)
+class Key:
+    """A player's action for their seat, in the game's text encoding."""
+
+    TYPE: ClassVar[str] = "key"
+    action: str
+
+    @classmethod
+    def from_fields(cls, data: dict[str, Any]) -> Key:
+        return cls(_text(data, "action", MAX_NAME))
+
+
+@dataclass(frozen=True)
+class Leave:
+    """The player leaves what they are in: the queue, a match they watch, or play (forfeited)."""
+
+    TYPE: ClassVar[str] = "leave"
+
+    @classmethod
+    def from_fields(cls, data: dict[str, Any]) -> Leave:
+        return cls()
+
+
+@dataclass(frozen=True)
+class Publish:
+    """A publisher's match, announced once its rules are known."""
+
+    TYPE: ClassVar[str] = "publish"
+    game: str
+    board: str
+    names: tuple[str, ...]
+    rounds: int
+
+    @classmethod
+    def from_fields(cls, data: dict[str, Any]) -> Publish:
+        names = _texts(data, "names", MAX_SEATS, MAX_NAME)
+        if not names:
+            raise ProtocolError("'names' is empty")
+        return cls(_text(data, "game", MAX_GAME), _text(data, "board", MAX_BOARD), names, _int(data, "rounds", 1, MAX_ROUNDS))
+
+
+@dataclass(frozen=True)
+class Step:
+    """One joint action of the match's current round, in the engine's log encoding."""
+
+    TYPE: ClassVar[str] = "step"
+    joint: str
+
+    @classmethod
+    def from_fields(cls, data: dict[str, Any]) -> Step:
+        return cls(_text(data, "joint", MAX_JOINT))
+
+
+@dataclass(frozen=True)
+class Forfeit:
+    """A seat lost the round without its move: why, in the words of whoever decided."""
+
+    TYPE: ClassVar[str] = "forfeit"
+    seat: int
+    reason: str
+
+    @classmethod
+    def from_fields(cls, data: dict[str, Any]) -> Forfeit:
+        return cls(_int(data, "seat", 0, MAX_SEATS - 1), _text(data, "reason", MAX_TEXT))
+
+
+@dataclass(frozen=True)
+class Result:
+    """A finished round: the winning participant (None: a draw), why, who sat where, its length."""
+
+    TYPE: ClassVar[str] = "result"
+    winner: int | None
+    reason: str
+    seating: tuple[int, ...]
+    steps: int
+
+    def to_fields(self) -> dict[str, Any]:
+        return {"result": [self.winner, self.reason, list(self.seating), self.steps]}
+
+    @classmethod
+    def from_fields(cls, data: dict[str, Any]) -> Result:
+        return cls.from_list(data.get("result"))
+
+    @classmethod
+    def from_list(cls, value: Any) -> Result:
+        if not isinstance(value, list) or len(value) != 4:
+            raise ProtocolError("a result is [winner, reason, seating, steps]")
+        winner, reason, seating, steps = value
+        if winner is not None and (isinstance(winner, bool) or not isinstance(winner, int) or not 0 <= winner < MAX_SEATS):
+            raise ProtocolError("a result's winner is not a participant")
+        if not isinstance(reason, str) or len(reason) > MAX_TEXT:
+            raise ProtocolError("a result's reason is not a short text")
+        if (not isinstance(seating, list) or not 1 <= len(seating) <= MAX_SEATS
+                or not all(isinstance(s, int) and not isinstance(s, bool) and 0 <= s < MAX_SEATS for s in seating)):
+            raise ProtocolError("a result's seating is not a list of participants")
+        if isinstance(steps, bool) or not isinstance(steps, int) or not 0 <= steps <= MAX_STEPS:
+            raise ProtocolError("a result's steps is not a count")
+        return cls(winner, reason, tuple(seating), steps)
+
+
+@dataclass(frozen=True)
+class Round:
+    """A new round began (its index; a publisher need not say it, the hub counts)."""
+
+    TYPE: ClassVar[str] = "round"
+    round: int = 0
+
+    @classmethod
+    def from_fields(cls, data: dict[str, Any]) -> Round:
+        return cls(_int(data, "round", 0, MAX_ROUNDS, 0))
+
+
+@dataclass(frozen=True)
+class Note:
+    """A line to show outside any game's own messages (a countdown, what comes next)."""
+
+    TYPE: ClassVar[str] = "note"
+    text: str
+
+    @classmethod
+    def from_fields(cls, data: dict[str, Any]) -> Note:
+        return cls(_text(data, "text", MAX_TEXT))
+
+
+@dataclass(frozen=True)
+class End:
+    """The match is over: its verdict in words."""
+
+    TYPE: ClassVar[str] = "end"
+    text: str = "The match is over."
+
+    @classmethod
+    def from_fields(cls, data: dict[str, Any]) -> End:
+        return cls(_text(data, "text", MAX_TEXT, "The match is over."))
+
+
+@dataclass(frozen=True)
+class Welcome:
+    TYPE: ClassVar[str] = "welcome"
+    name: str
+    games: tuple[str, ...]
+
+    @classmethod
+    def from_fields(cls, data: dict[str, Any]) -> Welcome:
+        return cls(_text(data, "name", MAX_NAME), _texts(data, "games", 16, MAX_GAME))
+
+
+@dataclass(frozen=True)
+class Error:
+    """Why the hub did not do what was asked."""
+
+    TYPE: ClassVar[str] = "error"
+    text: str
+
+    @classmethod
+    def from_fields(cls, data: dict[str, Any]) -> Error:
+        return cls(_text(data, "text", MAX_TEXT))
+
+
+@dataclass(frozen=True)
+class LobbyPlayer:
+    name: str
+    doing: str
+    guest: bool = False
+
+    @classmethod
+    def from_wire(cls, value: Any) -> LobbyPlayer:
+        data = _object(value, "a player")
+        return cls(_text(data, "name", MAX_NAME), _text(data, "doing", MAX_TEXT), data.get("guest") is True)
+
+
+@dataclass(frozen=True)
+class LobbyChallenge:
+    id: int
+    by: str
+    to: str
+    game: str
+    board: str
+    rounds: int
+
+    @classmethod
+    def from_wire(cls, value: Any) -> LobbyChallenge:
+        data = _object(value, "a challenge")
+        return cls(_int(data, "id", 0, MAX_ID), _text(data, "by", MAX_NAME), _text(data, "to", MAX_NAME),
+                   _text(data, "game", MAX_GAME), _text(data, "board", MAX_BOARD), _int(data, "rounds", 1, MAX_ROUNDS))
+
+
+@dataclass(frozen=True)
+class LobbyMatch:
+    id: int
+    game: str
+    board: str
+    names: tuple[str, ...]
+    score: str
+    round: int
+    rounds: int
+    watchers: int
+
+    @classmethod
+    def from_wire(cls, value: Any) -> LobbyMatch:
+        data = _object(value, "a match")
+        return cls(_int(data, "id", 0, MAX_ID), _text(data, "game", MAX_GAME), _text(data, "board", MAX_BOARD),
+                   _texts(data, "names", MAX_SEATS, MAX_NAME), _text(data, "score", MAX_TEXT),
+                   _int(data, "round", 0, MAX_ROUNDS), _int(data, "rounds", 1, MAX_ROUNDS), _int(data, "watchers", 0, MAX_ID))
+
+
+@dataclass(frozen=True)
+class Lobby:
+    """Who is online and what they do, open challenges, matches to watch."""
+
+    TYPE: ClassVar[str] = "lobby"
+    players: tuple[LobbyPlayer, ...] = ()
+    challenges: tuple[LobbyChallenge, ...] = ()
+    matches: tuple[LobbyMatch, ...] = ()
+
+    def to_fields(self) -> dict[str, Any]:
+        return {"players": [_plain(player) for player in self.players],
+                "challenges": [_plain(challenge) for challenge in self.challenges],
+                "matches": [_plain(match) for match in self.matches]}
+
+    @classmethod
+    def from_fields(cls, data: dict[str, Any]) -> Lobby:
+        return cls(tuple(LobbyPlayer.from_wire(p) for p in _list(data, "players", MAX_LISTED)),
+                   tuple(LobbyChallenge.from_wire(c) for c in _list(data, "challenges", MAX_LISTED)),
+                   tuple(LobbyMatch.from_wire(m) for m in _list(data, "matches", MAX_LISTED)))
+
+
+@dataclass(frozen=True)
+class MatchStart:
+    """A match joined, as a player (`you`: the participant) or a spectator (None): everything
+    to mirror it from here: the rounds done, this round's index and its steps so far, and
+    the forfeit in it if there was one."""
+
+    TYPE: ClassVar[str] = "match"
+    id: int
+    game: str
+    board: str
+    rounds: int
+    names: tuple[str, ...]
+    you: int | None
+    results: tuple[Result, ...] = ()
+    round: int = 0
+    log: str = ""
+    forfeit: Forfeit | None = None
+
+    def to_fields(self) -> dict[str, Any]:
+        return {"id": self.id, "game": self.game, "board": self.board, "rounds": self.rounds, "names": list(self.names),
+                "you": self.you, "results": [result.to_fields()["result"] for result in self.results], "round": self.round,
+                "log": self.log, "forfeit": [self.forfeit.seat, self.forfeit.reason] if self.forfeit else None}
+
+    @classmethod
+    def from_fields(cls, data: dict[str, Any]) -> MatchStart:
+        names = _texts(data, "names", MAX_SEATS, MAX_NAME)
+        forfeit = data.get("forfeit")
+        if forfeit is not None:
+            if not isinstance(forfeit, list) or len(forfeit) != 2:
+                raise ProtocolError("a forfeit is [seat, reason]")
+            forfeit = Forfeit.from_fields({"seat": forfeit[0], "reason": forfeit[1]})
+        return cls(_int(data, "id", 0, MAX_ID), _text(data, "game", MAX_GAME), _text(data, "board", MAX_BOARD),
+                   _int(data, "rounds", 1, MAX_ROUNDS), names, _optional_int(data, "you", 0, max(0, len(names) - 1)),
+                   tuple(Result.from_list(item) for item in _list(data, "results", MAX_ROUNDS)),
+                   _int(data, "round", 0, MAX_ROUNDS, 0), _text(data, "log", MAX_LOG, ""), forfeit)
+
+
+Message = Union[Hello, Doing, Challenge, Answer, Withdraw, Queue, Unqueue, Watch, Key, Leave, Publish, Step, Forfeit,
+                Result, Round, Note, End, Welcome, Error, Lobby, MatchStart]
+MESSAGES: dict[str, Any] = {kind.TYPE: kind for kind in (
+    Hello, Doing, Challenge, Answer, Withdraw, Queue, Unqueue, Watch, Key, Leave, Publish, Step, Forfeit, Result, Round,
+    Note, End, Welcome, Error, Lobby, MatchStart)}
+
+
+def change_message(session: Any, change: Any, forfeit_reason: str = "") -> Step | Forfeit | None:
+    """What a session's change is on the wire, if anything: a step as its joint action in
+    the engine's log encoding, a forfeit with its seat and why (`forfeit_reason`, else the
+    engine's own record, else the event's text). The one encoder of a change: the hub's
+    matches and the publisher both send it."""
+    if change.kind == "step" and session.log:
+        return Step(session.engine.format_log([session.log[-1]]))
+    if change.kind == "forfeit" and change.events:
+        seat = change.events[0].seat
+        recorded = getattr(change.state, "forfeit", None)  # an engine that keeps why a seat forfeited
+        reason = forfeit_reason or (recorded[1] if isinstance(recorded, tuple) and len(recorded) == 2 else change.events[0].text)
+        return Forfeit(seat, str(reason)[:MAX_TEXT])
+    return None
+
+
+def _plain(item: Any) -> dict[str, Any]:
+    return {f.name: list(value) if isinstance(value := getattr(item, f.name), tuple) else value for f in fields(item)}
+
+
+def to_wire(message: Message) -> dict[str, Any]:
+    """The message as its JSON object."""
+    to_fields = getattr(message, "to_fields", None)
+    body = to_fields() if to_fields is not None else _plain(message)
+    return {"t": message.TYPE, **body}
+
+
+def from_wire(data: dict[str, Any]) -> Message:
+    """The message a JSON object is (its type in "t"), every field checked; ProtocolError
+    when it is not one of ours."""
+    kind = MESSAGES.get(data.get("t"))  # type: ignore[arg-type]
+    if kind is None:
+        raise ProtocolError(f"no message of type {str(data.get('t'))[:20]!r}")
+    try:
+        return kind.from_fields(data)  # type: ignore[no-any-return]
+    except ProtocolError as exc:
+        raise ProtocolError(f"a {kind.TYPE} message: {exc}") from None
+
+
