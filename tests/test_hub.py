@@ -15,6 +15,7 @@ from typing import Any, Callable
 import pytest
 
 from tui_grid.online.hub import Hub, Pace, check_board
+from tui_grid.core.match import most_wins
 from tui_grid.online.client import Gone, HubClient
 from tui_grid.online.protocol import from_wire, to_wire
 
@@ -93,7 +94,7 @@ def test_a_quick_match_is_played_to_its_end_and_both_mirrors_agree(hub: Hub, pla
     assert [r.log for r in a.match.score.rounds] == [r.log for r in b.match.score.rounds]
     assert [r.winner for r in a.match.score.rounds] == [r.winner for r in b.match.score.rounds]
     assert a.match.score.summary() in ends[0]["text"]
-    assert any(line.startswith("match 1 end: " + a.match.score.summary()) for line in hub.lines)  # type: ignore[attr-defined]
+    assert any(line == f"match 1 end: {ends[0]['text']}" for line in hub.lines)  # type: ignore[attr-defined]
     assert [r.seating for r in a.match.score.rounds] == [(0, 1), (1, 0)]  # seats swap
 
 
@@ -126,13 +127,13 @@ def test_a_player_who_disconnects_loses_by_forfeit_and_the_other_is_told(hub: Hu
     bob.expect(lambda m: m["t"] == "note" and m["text"] == "Go!")
     ann.close()
     forfeit = bob.expect(lambda m: m["t"] == "forfeit")
-    assert forfeit["reason"] == "ann left the match"
+    assert forfeit["reason"] == "ann disconnected"
     end = bob.expect(lambda m: m["t"] == "end")
-    assert "ann left the match" in end["text"]
+    assert end["text"].startswith("Match over: bob wins: ann disconnected.")
     feed = bob.client.feed
     assert feed is not None and feed.session.over
     outcome = feed.session.outcome
-    assert feed.match.seating[outcome.winner] == 1 and "ann left the match" in outcome.reason, (outcome, feed.match.seating, bob.log)
+    assert feed.match.seating[outcome.winner] == 1 and "ann disconnected" in outcome.reason, (outcome, feed.match.seating, bob.log)
 
 
 def test_an_idle_player_forfeits(hub: Hub, players) -> None:  # type: ignore[no-untyped-def]
@@ -413,3 +414,79 @@ def test_a_mirror_plays_each_step_it_is_sent_once() -> None:
     finally:
         TronEngine.step = original  # type: ignore[method-assign]
     assert steps == 3 and feed.session.state.turn == 3
+
+
+@pytest.mark.parametrize("moment", ["countdown", "round", "between rounds"])
+@pytest.mark.parametrize("how", ["leave", "disconnect"])
+def test_leaving_at_any_moment_hands_the_match_to_the_other(hub: Hub, players, moment: str, how: str) -> None:  # type: ignore[no-untyped-def]
+    """In a countdown, mid-round or between rounds, a player who leaves (or whose link
+    drops) loses the match, whatever the score: the other player's last news is the
+    verdict, and the lobby lists no match."""
+    slow = 30.0  # a phase that lasts past the test's checks
+    pace = {"countdown": Pace(countdown=1, beat=slow, tick_seconds=0.05),
+            "round": Pace(countdown=1, beat=0.01, tick_seconds=slow),
+            "between rounds": Pace(countdown=1, beat=0.01, between_rounds=slow, tick_seconds=0.02)}[moment]
+    hub.pace = pace
+    ann, bob = players("ann"), players("bob")
+    pair(ann, bob)
+    if moment == "countdown":
+        bob.expect(lambda m: m["t"] == "note" and m["text"].startswith("Get ready"))
+    elif moment == "round":
+        bob.expect(lambda m: m["t"] == "note" and m["text"] == "Go!")
+    else:
+        bob.expect(lambda m: m["t"] == "note" and "Round 2 in" in m["text"])
+    if how == "leave":
+        ann.send(t="leave")
+    else:
+        ann.close()
+    end = bob.expect(lambda m: m["t"] == "end")
+    went = "left the match" if how == "leave" else "disconnected"
+    assert end["text"].startswith(f"Match over: bob wins: ann {went}."), end
+    assert bob.client.feed is not None and bob.client.feed.ended == end["text"]
+    bob.expect(lambda m: m["t"] == "lobby" and not m["matches"])
+
+
+def test_a_hundred_online_matches_with_random_leave_times_each_end_on_the_verdict(hub: Hub, players) -> None:  # type: ignore[no-untyped-def]
+    """Pairs play quick matches and one of them leaves (or drops) at a random moment, or
+    nobody does: every remaining player's last match news is the verdict, naming the right
+    winner, and the hub logs the same verdict once per match."""
+    import random
+
+    hub.pace = Pace(countdown=1, beat=0.01, between_rounds=0.01, tick_seconds=0.01)
+    chance = random.Random(20261127)
+    batch, matches = 10, 100
+    verdicts = []
+    for first in range(0, matches, batch):
+        pairs = []
+        for index in range(first, first + batch):
+            a, b = players(f"a{index}"), players(f"b{index}")
+            a.send(t="challenge", to=b.client.name, game="tron", rounds=2)
+            pairs.append((index, a, b))
+        for index, a, b in pairs:
+            challenge = b.expect(lambda m: m["t"] == "lobby" and any(c["to"] == f"b{index}" for c in m["challenges"]))
+            found = next(c for c in challenge["challenges"] if c["to"] == f"b{index}")
+            b.send(t="answer", id=found["id"], accept=True)
+        for index, a, b in pairs:
+            b.expect(lambda m: m["t"] == "match")
+            plan = chance.choice(["stay", "leave", "drop"])
+            if plan != "stay":
+                time.sleep(chance.uniform(0.0, 0.1))  # any moment: a countdown, a round, between rounds
+                if plan == "leave":
+                    a.send(t="leave")
+                else:
+                    a.close()
+            end = b.expect(lambda m: m["t"] == "end")
+            feed = b.client.feed
+            assert feed is not None and feed.ended == end["text"]
+            winner = most_wins(feed.match.score)
+            played = f"Match over: {feed.match.score.names[winner]} wins." if winner is not None else "Match over: a draw."
+            if plan == "stay":
+                assert end["text"].startswith(played), end
+            else:  # it went before the match ended by itself (then it hands it over), or after
+                assert end["text"].startswith((f"Match over: b{index} wins: a{index} ", played)), end
+            verdicts.append(end["text"])
+            a.close()
+            b.close()
+    assert len(verdicts) == matches
+    logged = [line for line in hub.lines if " end: Match over" in line]  # type: ignore[attr-defined]
+    assert len(logged) == matches and sorted(line.split(" end: ", 1)[1] for line in logged) == sorted(verdicts)

@@ -14,15 +14,20 @@ from tests.test_hub import Player
 from tui_grid.online.hub import Hub, Pace
 from tui_grid.online.client import HubFeed
 from tui_grid.ui.app import TuiGridApp
+from tui_grid.ui.confirm_dialog import ConfirmDialog
 from tui_grid.ui.lobby import ChallengeDialog, LobbyScreen
 from tui_grid.ui.match_screen import MatchScreen
 from tui_grid.ui.menu import MenuScreen
 from tui_grid.ui.settings import Settings
 
 
+hub_lines: list[str] = []
+
+
 @pytest.fixture
 def hub(tmp_path: Path):  # type: ignore[no-untyped-def]
-    hub = Hub(tmp_path / "hub", pace=Pace(countdown=1, beat=0.05, between_rounds=0.05, tick_seconds=0.3))
+    hub_lines.clear()
+    hub = Hub(tmp_path / "hub", pace=Pace(countdown=1, beat=0.05, between_rounds=0.05, tick_seconds=0.3), log=hub_lines.append)
     hub.start()
     yield hub
     hub.close()
@@ -130,8 +135,20 @@ async def test_b_plays_a_bot_and_the_match_screen_keeps_the_hubs_clock(app: TuiG
         assert not screen.paused and screen.settings.speed == speed
         await until(pilot, lambda: len(screen.session.log) > steps)  # the hub's clock runs on
         assert not any(screen.offers(common) for common in ("pause", "step", "faster", "slower", "hint", "next"))
-        await pilot.press("escape")  # leaving a match concedes it
+        await pilot.press("escape")  # leaving a match a human plays asks first, online too
+        await until(pilot, lambda: isinstance(app.screen, ConfirmDialog))
+        bot = screen.match.score.names[1]
+        assert f"hands the match to {bot}" in str(app.screen.query_one("#question").content)
+        await pilot.press("n")  # play on
+        await until(pilot, lambda: app.screen is screen)
+        await pilot.press("q")  # q (which would quit the app) asks the same
+        await until(pilot, lambda: isinstance(app.screen, ConfirmDialog))
+        await pilot.press("escape")
+        await until(pilot, lambda: app.screen is screen)
+        assert hub.matches
+        await pilot.press("escape", "y")  # and yes leaves: the match is the bot's
         await until(pilot, lambda: isinstance(app.screen, LobbyScreen) and not hub.matches)
+        assert any(f"end: Match over: {bot} wins: ann left the match." in line for line in hub_lines)
 
 
 async def test_w_watches_a_match(app: TuiGridApp, hub: Hub, bob: Player) -> None:
@@ -175,3 +192,24 @@ async def test_a_lobby_hears_the_link_only_while_mounted_and_the_link_lives(app:
         bob.send(t="doing", doing="in the lobby")  # news after all that still arrives
         await until(pilot, lambda: "bob" in " ".join(lobby_ids(app)))
         assert not app.hub.closed.is_set()
+
+
+async def test_the_last_screen_of_an_online_match_keeps_its_verdict(app: TuiGridApp, hub: Hub, bob: Player) -> None:
+    """The other player leaves between two rounds: this player's match screen says who won
+    and why, and keeps saying it whatever comes after (a late round's end, a key)."""
+    hub.pace = Pace(countdown=1, beat=0.05, between_rounds=30.0, tick_seconds=0.05)
+    async with app.run_test(size=(80, 24)) as pilot:
+        await until(pilot, lambda: isinstance(app.screen, LobbyScreen) and ann_link(hub) is not None)
+        bob.send(t="queue", game="tron")
+        await pilot.press("t")
+        await until(pilot, lambda: isinstance(app.screen, MatchScreen))
+        screen: MatchScreen = app.screen
+        await until(pilot, lambda: screen.session.over)  # nobody steers: the first round ends
+        bob.send(t="leave")
+        await until(pilot, lambda: "Match over: ann wins: bob left the match." in str(screen.query_one("#message").content))
+        await pilot.press("z")
+        await pilot.press("space")
+        await pilot.pause()
+        assert "Match over: ann wins: bob left the match." in str(screen.query_one("#message").content)
+        await pilot.press("escape")  # the match is over: esc leaves without asking
+        await until(pilot, lambda: isinstance(app.screen, LobbyScreen))

@@ -50,7 +50,7 @@ async def test_two_players_meet_in_the_queue_and_play_tron_to_its_end(tmp_path: 
             await conn.wait_closed()
         await wait_for_line(lines, "session end: bob")
     assert "match 1 start: tron standard ann vs bob" in lines
-    assert end.startswith("match 1 end: ann ")
+    assert end.startswith("match 1 end: Match over: ") and "ann " in end and "bob " in end
 
 
 async def test_a_player_who_drops_loses_by_forfeit_and_the_other_is_told(tmp_path: Path) -> None:
@@ -61,13 +61,13 @@ async def test_a_player_who_drops_loses_by_forfeit_and_the_other_is_told(tmp_pat
         bob_conn, bob = await session(port, "bob", "tron")
         assert "Go!" in await bob.until("Go!")
         ann_conn.close()  # the connection drops mid-round
-        screen = await bob.until("ann left the match")
-        assert "ann left the match" in screen
+        screen = await bob.until("ann disconnected")
+        assert "bob wins: ann disconnected" in screen
         end = await wait_for_line(lines, "match 1 end: ")
         bob_conn.close()
         await bob_conn.wait_closed()
         await wait_for_line(lines, "session end: bob")
-    assert end == "match 1 end: ann 0 · bob 1 · draws 0 (ann left the match)", lines
+    assert end == "match 1 end: Match over: bob wins: ann disconnected. ann 0 · bob 1 · draws 0.", lines
 
 
 async def test_a_spectator_watches_a_match_from_the_lobby(tmp_path: Path) -> None:

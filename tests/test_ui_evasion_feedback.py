@@ -50,7 +50,7 @@ async def test_conceding_loses_the_match_summary_too():
         await pilot.press("g", "y")
         await wait_idle(pilot)
         text = message(app)
-        assert screen.match.finished and "Match over (esc goes back): builtin bot wins:" in text, text
+        assert screen.match.finished and "Match over: builtin bot wins. " in text, text
         assert "you gave up hunting at step 10" in text and "builtin bot caught in 20 (the prey gave up)" in text
 
 

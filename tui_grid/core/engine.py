@@ -121,6 +121,11 @@ class Engine(ABC, Generic[S, A]):
             return ()
         return tuple(range(len(self.seats)))
 
+    def elapsed(self, state: S) -> int | None:
+        """How many steps the game has run, as the state counts them (a tick, a turn);
+        None where the state does not count: the log's length is the count then."""
+        return None
+
     @abstractmethod
     def legal_actions(self, state: S, seat: int) -> Sequence[A]: ...
 

@@ -35,6 +35,9 @@ class MatchFeed(Generic[S, A]):
     #: Whether a watcher may pause, single-step or speed the clock (not an online match's:
     #: the hub keeps one clock for both players).
     steerable: bool = True
+    #: The match's verdict, once the feed's server has said it (an online match's end);
+    #: "" while it runs, or where the watchers decide it themselves.
+    ended: str = ""
 
     def __init__(self, match: Match[S, A]) -> None:
         self.match = match

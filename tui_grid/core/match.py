@@ -10,6 +10,7 @@ from __future__ import annotations
 import math
 import time
 from dataclasses import dataclass, field
+from enum import Enum
 from typing import Callable, Generic, Sequence, TypeVar
 
 from tui_grid.core.agents import Agent, Clock
@@ -31,6 +32,64 @@ class RoundResult:
     reason: str
     steps: int
     log: str = ""
+    forfeit_seat: int | None = None  # the seat that lost by forfeit, if one did
+
+
+class Ending(Enum):
+    """How a match ended: every round played, or a participant left it (said so), idled
+    past the limit or disconnected (each hands the match to the other), or it was stopped
+    (by the server or the architect: nobody wins)."""
+
+    PLAYED = "played"
+    LEFT = "left"
+    IDLE = "idle"
+    DISCONNECTED = "disconnected"
+    STOPPED = "stopped"
+
+
+@dataclass(frozen=True)
+class MatchVerdict:
+    """Who won a match (a participant; None: nobody), how it ended, and who ended it."""
+
+    winner: int | None
+    ending: Ending = Ending.PLAYED
+    by: int | None = None  # the participant who left, idled or disconnected
+    detail: str = ""  # why a match was stopped
+
+    def text(self, names: tuple[str, ...], summary: str) -> str:
+        """The verdict in words, the winner first (where a message line may cut the rest),
+        then how it ended, then the rounds (`summary`): "Match over: ann wins: bob left.
+        ann 1 · bob 0 · draws 0." """
+        if self.winner is not None:
+            name = names[self.winner]
+            head = f"{name} {'win' if name == 'you' else 'wins'}"
+        else:
+            head = f"stopped ({self.detail})" if self.ending is Ending.STOPPED else "a draw"
+        who = names[self.by] if self.by is not None else ""
+        why = {Ending.LEFT: f"{who} left", Ending.IDLE: f"{who} pressed no key in time",
+               Ending.DISCONNECTED: f"{who} disconnected"}.get(self.ending, "")
+        if self.detail and self.ending is not Ending.STOPPED:
+            why = self.detail  # the words of whoever saw it end ("ann idled for 60 s")
+        return f"Match over: {head}{': ' + why if why else ''}. {summary}."
+
+
+def most_wins(score: MatchScore) -> int | None:
+    """The participant with the most round wins; None on a tie."""
+    wins = [score.wins(index) for index in range(len(score.names))]
+    best = max(wins, default=0)
+    return wins.index(best) if wins.count(best) == 1 else None
+
+
+def verdict(score: MatchScore, winner_of: Callable[[MatchScore], int | None], ending: Ending = Ending.PLAYED,
+            by: int | None = None, detail: str = "") -> MatchVerdict:
+    """The match's verdict: by the game's rule when it was played out (`winner_of`); to the
+    other participant of two when one left, idled or disconnected; to nobody when stopped."""
+    if ending is Ending.PLAYED:
+        return MatchVerdict(winner_of(score))
+    if ending is Ending.STOPPED or by is None:
+        return MatchVerdict(None, Ending.STOPPED, by, detail)
+    others = [index for index in range(len(score.names)) if index != by]
+    return MatchVerdict(others[0] if len(others) == 1 else None, ending, by, detail)
 
 
 @dataclass
@@ -121,7 +180,9 @@ class Match(Generic[S, A]):
             winner = self.seating[outcome.winner]
         elif outcome.result is Result.WON and len(self.seating) == 1:
             winner = self.seating[0]
-        result = RoundResult(self.round_index, self.seating, winner, outcome.reason, len(session.log), session.played_text())
+        steps = session.engine.elapsed(session.state)
+        result = RoundResult(self.round_index, self.seating, winner, outcome.reason, len(session.log) if steps is None else steps,
+                             session.played_text(), session.forfeited)
         self.score.rounds.append(result)
         return result
 

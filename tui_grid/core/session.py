@@ -68,6 +68,8 @@ class Session(Generic[S, A]):
         self.state: S = self.initial
         self.log: list[Mapping[int, A]] = []
         self.pending: dict[int, A] = {}
+        #: The seat that lost this game by forfeit, if one did.
+        self.forfeited: int | None = None
         self.lock = threading.RLock()
         self._observers: list[Observer] = []
         self._history: History[Snapshot[S, A]] = History(Snapshot(self.state, ()))
@@ -231,6 +233,7 @@ class Session(Generic[S, A]):
             if lost is None:
                 return False
             self.state = lost
+            self.forfeited = seat
             event = Event(self.engine.outcome(lost).reason, "forfeit", seat)
             self._notify(Change("forfeit", self.state, events=(event,), message=event.text))
             return True
@@ -282,6 +285,7 @@ class Session(Generic[S, A]):
         self.state = snapshot.state
         self.log = list(snapshot.log)
         self.pending.clear()
+        self.forfeited = None  # (a forfeit is never a snapshot: the game went on before it)
         self._notify(Change(kind, self.state))
 
     # --- save ----------------------------------------------------------------------------

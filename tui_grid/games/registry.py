@@ -28,6 +28,7 @@ from tui_grid.core.catalog import BoardEntry, list_boards, read_board_arg
 from tui_grid.core.control import SearchControl
 from tui_grid.core.engine import Engine, Plan
 from tui_grid.core.errors import BoardError, UsageError
+from tui_grid.core.match import Ending, MatchScore, MatchVerdict, most_wins, verdict
 from tui_grid.core.players import PlayerContext, ProgramCodec, make_player
 from tui_grid.core.text import echo
 from tui_grid.core.words import article
@@ -140,6 +141,21 @@ class GameDefinition(ABC):
     def make_bot(self, level: str, context: PlayerContext) -> Agent[Any, Any]:
         """One of `bot_levels` (core.players checked the level)."""
         raise UsageError(f"{self.title} has no bots")
+
+    def match_winner(self, score: MatchScore) -> int | None:
+        """Who wins a match played out (a participant; None: a draw): by default, whoever
+        won the most rounds. The one rule the match screen, the hub and a server use."""
+        return most_wins(score)
+
+    def match_summary(self, score: MatchScore) -> str:
+        """The match's rounds in a few words, after its verdict."""
+        return score.summary()
+
+    def match_verdict(self, score: MatchScore, ending: Ending = Ending.PLAYED, by: int | None = None,
+                      detail: str = "") -> tuple[MatchVerdict, str]:
+        """The verdict and its sentence."""
+        found = verdict(score, self.match_winner, ending, by, detail)
+        return found, found.text(score.names, self.match_summary(score))
 
     def program_codec(self) -> ProgramCodec | None:
         """How an external program is sent a state and read; None: no programs."""

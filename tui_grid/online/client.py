@@ -180,7 +180,8 @@ class HubFeed(MatchFeed[Any, Any]):
             HubSeat(client, name) if index == self.you else Placeholder(name) for index, name in enumerate(names)]
         super().__init__(Match(self._engine, participants, start.rounds, names=names))
         for index, result in enumerate(start.results):
-            self.match.score.rounds.append(RoundResult(index, result.seating, result.winner, result.reason, result.steps))
+            self.match.score.rounds.append(RoundResult(index, result.seating, result.winner, result.reason, result.steps,
+                                                       forfeit_seat=result.forfeit_seat))
         session = self.match.new_session()
         joints = session.engine.parse_log(start.log)
         if joints:
@@ -188,7 +189,6 @@ class HubFeed(MatchFeed[Any, Any]):
         if start.forfeit is not None:
             session.forfeit(start.forfeit.seat, start.forfeit.reason)
         self._begin(session)
-        self.ended = ""
 
     def _engine(self, index: int) -> Engine[Any, Any]:
         return self.game.make_engine(self.loaded)

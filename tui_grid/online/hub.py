@@ -33,6 +33,7 @@ from typing import Any, Callable
 
 from tui_grid.core.agents import Agent, HumanAgent, LowPriority
 from tui_grid.core.live import LiveMatch
+from tui_grid.core.match import Ending, MatchScore, RoundResult
 from tui_grid.core.network import hang_up
 from tui_grid.core.players import PlayerContext
 from tui_grid.core.session import Change, Session
@@ -193,6 +194,9 @@ class WatchedMatch:
     def score_text(self) -> str:
         raise NotImplementedError
 
+    def verdict_text(self) -> str:
+        raise NotImplementedError
+
     def round_now(self) -> int:
         raise NotImplementedError
 
@@ -236,7 +240,9 @@ class HostedMatch(WatchedMatch):
         self.last_key = [time.monotonic()] * len(seats)
         self.round_over = threading.Event()
         self.stop = threading.Event()
-        self.abandoned = ""
+        self.abandoned = ""  # why the match ended early, in words (its verdict says it in full)
+        self.ending = Ending.PLAYED
+        self.ended_by: int | None = None  # the participant who left, idled or disconnected
         self._forfeit_reason = ""
         self.round_forfeit: Forfeit | None = None
         self.ended = False
@@ -249,30 +255,44 @@ class HostedMatch(WatchedMatch):
         and none twice (the session's lock holds the driver while the snapshot is taken)."""
         session = self.feed.session
         with session.lock:
-            results = tuple(Result(r.winner, r.reason, r.seating, r.steps) for r in self.feed.match.score.rounds)
+            results = tuple(Result(r.winner, r.reason, r.seating, r.steps, r.forfeit_seat) for r in self.feed.match.score.rounds)
             link.send(MatchStart(self.id, self.game_key, self.board, self.rounds, self.names, participant, results,
                                  self.feed.match.round_index, session.engine.format_log(session.log), self.round_forfeit))
             self.watchers.append(link)
 
-    def leave(self, link: Link) -> None:
+    def leave(self, link: Link, ending: Ending = Ending.LEFT) -> None:
+        """A link stops watching; a player who leaves (or disconnects) hands the match over."""
         if link in self.watchers:
             self.watchers.remove(link)
         if link in self.players and not self.ended:
             participant = self.players.index(link)
-            self.abandon(participant, f"{link.name} left the match")
+            self.abandon(participant, ending)
         elif not self.watchers and not any(self.players):  # bots with nobody watching: stop
-            self.abandoned = self.abandoned or "nobody was watching"
-            self.stop.set()
+            self.stop_early("nobody was watching")
 
-    def abandon(self, participant: int, reason: str) -> None:
-        """A player left or idled: their seat forfeits this round and the match ends."""
-        self.abandoned = self.abandoned or reason
+    def abandon(self, participant: int, ending: Ending) -> None:
+        """A player left, disconnected or idled, at any moment (in a countdown, a round or
+        between rounds): their seat forfeits the round under way, and the match is the
+        other's. The first to go decides it."""
+        if not self.abandoned:
+            name = self.names[participant]
+            self.abandoned = {Ending.LEFT: f"{name} left the match", Ending.DISCONNECTED: f"{name} disconnected",
+                              Ending.IDLE: f"{name} idled for {self.hub.pace.idle_seconds:.0f} s"}[ending]
+            self.ending, self.ended_by = ending, participant
+        reason = self.abandoned
         self.players[participant] = None
         seating = self.feed.match.seating
         session = self.feed.session
         if participant in seating and not session.over:
             self._forfeit(session, seating.index(participant), reason)
         self.round_over.set()
+        self.stop.set()  # a countdown or the pause between rounds ends now too
+
+    def stop_early(self, why: str) -> None:
+        """Stop with nobody winning (nobody watches its bots; the server stops or failed)."""
+        if not self.abandoned:
+            self.abandoned, self.ending = why, Ending.STOPPED
+        self.stop.set()
 
     def note(self, text: str) -> None:
         self._send_all(Note(text))
@@ -336,7 +356,7 @@ class HostedMatch(WatchedMatch):
             self._end()
         except Exception as exc:  # reported to the players; the hub goes on
             self.hub.log(f"match {self.id} failed: {type(exc).__name__}: {exc}")
-            self.abandoned = self.abandoned or "the match failed on the server"
+            self.stop_early("the match failed on the server")
             self._end()
         finally:
             self.feed.close()
@@ -359,17 +379,17 @@ class HostedMatch(WatchedMatch):
             now = time.monotonic()
             for participant, link in enumerate(self.players):
                 if link is not None and now - self.last_key[participant] > idle:
-                    self.abandon(participant, f"{link.name} idled for {idle:.0f} s")
+                    self.abandon(participant, Ending.IDLE)
         self.feed.pause(True)
 
     def _end(self) -> None:
         self.ended = True
-        score = self.feed.match.score
-        if self.abandoned:
-            text = f"Match over: {self.abandoned}. {score.summary()}."
-        else:
-            text = f"Match over: {score.summary()}."
-        self._send_all(End(text))
+        self._send_all(End(self.verdict_text()))
+
+    def verdict_text(self) -> str:
+        """The match's verdict, by the game's own rule (the one the players' screens use)."""
+        game = get_game(self.game_key)
+        return game.match_verdict(self.feed.match.score, self.ending, self.ended_by, self.abandoned)[1]
 
     def score_text(self) -> str:
         return self.feed.match.score.summary()
@@ -393,8 +413,17 @@ class RelayedMatch(WatchedMatch):
         self.log: list[str] = []
         self.round_forfeit: Forfeit | None = None
         self.abandoned = ""
+        self.end_text = ""  # the architect's own verdict, once it has said it
         self.ended = False
         self.stop = threading.Event()
+
+    def verdict_text(self) -> str:
+        """The architect's verdict; if it went away first, a stop, with the rounds it sent."""
+        if self.end_text:
+            return self.end_text
+        score = MatchScore(self.names, [RoundResult(index, r.seating, r.winner, r.reason, r.steps, forfeit_seat=r.forfeit_seat)
+                                        for index, r in enumerate(self.results)])
+        return get_game(self.game_key).match_verdict(score, Ending.STOPPED, None, self.abandoned or "the architect stopped")[1]
 
     def join(self, link: Link, participant: int | None) -> None:
         link.send(MatchStart(self.id, self.game_key, self.board, self.rounds, self.names, None, tuple(self.results),
@@ -417,7 +446,8 @@ class RelayedMatch(WatchedMatch):
         elif isinstance(message, Result):
             if len(self.results) >= self.rounds:
                 return "more results than rounds"
-            self.results.append(Result(message.winner, printable(message.reason, limit=200), message.seating, message.steps))
+            self.results.append(Result(message.winner, printable(message.reason, limit=200), message.seating, message.steps,
+                                       message.forfeit_seat))
         elif isinstance(message, Round):
             self.log, self.round_forfeit = [], None
             self._send_all(Round(len(self.results)))
@@ -425,6 +455,7 @@ class RelayedMatch(WatchedMatch):
             self._send_all(message)
         elif isinstance(message, End):
             self.ended = True
+            self.end_text = printable(message.text, limit=400)
             self._send_all(message)
             return "end"
         else:
@@ -676,12 +707,17 @@ class Hub:
         return None
 
     def _on_leave(self, link: Link, message: Leave) -> str | None:
+        self._leave(link, Ending.LEFT)
+        return None
+
+    def _leave(self, link: Link, ending: Ending) -> None:
+        """The link leaves the queue, what it watches, and the match it plays (handing it to
+        the other player: `ending` says how it went)."""
         self._unqueue(link)
         self._stop_watching(link)
         if link.match is not None:
             match, link.match, link.participant = link.match, None, None
-            match.leave(link)
-        return None
+            match.leave(link, ending)
 
     # --- matches ----------------------------------------------------------------------------------
     def _busy(self, link: Link) -> bool:
@@ -727,7 +763,7 @@ class Hub:
             for link in list(match.watchers):
                 if link.watching is match:
                     link.watching = None
-            self.log(f"match {match.id} end: {match.score_text()}" + (f" ({match.abandoned})" if match.abandoned else ""))
+            self.log(f"match {match.id} end: {match.verdict_text()}")
             self._lobby_changed()
 
     def _unqueue(self, link: Link) -> None:
@@ -750,14 +786,14 @@ class Hub:
             if link.publisher and isinstance(link.watching, RelayedMatch):  # the architect went away
                 match, link.watching = link.watching, None
                 if not match.ended:
-                    match.relay(End("The architect stopped publishing."))
                     match.abandoned = "the architect went away"
+                    match.relay(End(match.verdict_text()))
                 self.match_ended(match)
                 return
             if link.name and self.links.get(link.name) is link:
                 del self.links[link.name]
                 self._withdraw_all(link)
-            self._on_leave(link, Leave())
+            self._leave(link, Ending.DISCONNECTED)
             self._lobby_changed()
 
     # --- the lobby --------------------------------------------------------------------------------

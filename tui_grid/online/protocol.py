@@ -249,9 +249,10 @@ class Result:
     reason: str
     seating: tuple[int, ...]
     steps: int
+    forfeit_seat: int | None = None
 
     def to_fields(self) -> dict[str, Any]:
-        return {"result": [self.winner, self.reason, list(self.seating), self.steps]}
+        return {"result": [self.winner, self.reason, list(self.seating), self.steps, self.forfeit_seat]}
 
     @classmethod
     def from_fields(cls, data: dict[str, Any]) -> Result:
@@ -259,9 +260,13 @@ class Result:
 
     @classmethod
     def from_list(cls, value: Any) -> Result:
-        if not isinstance(value, list) or len(value) != 4:
-            raise ProtocolError("a result is [winner, reason, seating, steps]")
-        winner, reason, seating, steps = value
+        if not isinstance(value, list) or len(value) not in (4, 5):
+            raise ProtocolError("a result is [winner, reason, seating, steps, forfeit seat]")
+        winner, reason, seating, steps = value[:4]
+        forfeit_seat = value[4] if len(value) == 5 else None
+        if forfeit_seat is not None and (isinstance(forfeit_seat, bool) or not isinstance(forfeit_seat, int)
+                                         or not 0 <= forfeit_seat < MAX_SEATS):
+            raise ProtocolError("a result's forfeit seat is not a seat")
         if winner is not None and (isinstance(winner, bool) or not isinstance(winner, int) or not 0 <= winner < MAX_SEATS):
             raise ProtocolError("a result's winner is not a participant")
         if not isinstance(reason, str) or len(reason) > MAX_TEXT:
@@ -271,7 +276,7 @@ class Result:
             raise ProtocolError("a result's seating is not a list of participants")
         if isinstance(steps, bool) or not isinstance(steps, int) or not 0 <= steps <= MAX_STEPS:
             raise ProtocolError("a result's steps is not a count")
-        return cls(winner, reason, tuple(seating), steps)
+        return cls(winner, reason, tuple(seating), steps, forfeit_seat)
 
 
 @dataclass(frozen=True)

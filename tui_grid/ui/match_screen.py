@@ -289,10 +289,10 @@ class MatchScreen(GameScreen[S]):
         """The round ended; the feed has recorded it (`self.match.score`)."""
         result = self.match.score.rounds[-1]
         score = self.match.score.summary()
-        if self.feed is not None and not self.feed.steerable:
+        if self.match.finished:
+            self.say(f"{self.session.outcome.reason}. {self.game.match_verdict(self.match.score)[1]}")
+        elif self.feed is not None and not self.feed.steerable:
             self.say(f"{self.session.outcome.reason}. Score: {score}.")  # the hub says what comes next
-        elif self.match.finished:
-            self.say(f"{self.session.outcome.reason}. Match over: {score}.")
         else:
             self.say(f"{self.session.outcome.reason}. Score: {score}. enter plays round {result.index + 2} (seats swap).")
 
@@ -345,13 +345,30 @@ class MatchScreen(GameScreen[S]):
         self._leave_asking("Leave the match?", "leave", super().action_back)
 
     def _leave_asking(self, question: str, yes: str, leave: Callable[[], None]) -> None:
-        """`leave` at once, unless a human is in an unfinished match this screen runs: then
-        after a yes to `question`, with the clock held while it is asked."""
-        if not (self.feed is not None and self.runs_match and self.serves_seat(ANY_HUMAN) and not self.match.finished):
+        """`leave` at once, unless a human plays in a match still on (here or online): then
+        after a yes to `question`, with the clock held while it is asked where it is ours."""
+        if not (self.feed is not None and self.serves_seat(ANY_HUMAN) and not self.match_over):
             leave()
             return
-        lost = f"A match is not saved: this one ({self.match.score.summary()}) is lost."
+        if self.runs_match:
+            lost = f"A match is not saved: this one ({self.match.score.summary()}) is lost."
+        else:
+            others = [name for index, name in enumerate(self.match.score.names) if index != getattr(self.feed, "you", None)]
+            lost = f"Leaving now hands the match to {' and '.join(others)}, at any moment of it."
         self.push_holding_clock(ConfirmDialog(question, lost, yes=yes, no="play on"), lambda answer: answer and leave())
+
+    @property
+    def match_over(self) -> bool:
+        """Every round played, or the server has said the verdict."""
+        return self.feed is not None and (self.match.finished or bool(self.feed.ended))
+
+    def say(self, message: str, cells: tuple[tuple[int, int], ...] = ()) -> None:
+        """Once the server has said the match's verdict, it stays on the message line: a
+        round's end processed after it, or any key, only adds below."""
+        ended = self.feed.ended if self.feed is not None else ""
+        if ended and ended not in message:
+            message = f"{ended}  esc goes back.\n{message}" if message else f"{ended}  esc goes back."
+        super().say(message, cells)
 
     def action_pause(self) -> None:
         if self.feed is None:

@@ -22,9 +22,10 @@ from tui_grid.core.agents import Agent, Ask
 from tui_grid.core.control import SearchControl
 from tui_grid.core.engine import Engine, Plan
 from tui_grid.core.errors import UsageError
+from tui_grid.core.match import MatchScore, most_wins
 from tui_grid.core.players import PlayerContext, parse_player
-from tui_grid.games.evasion.engine import HUNTER, SEATS, EvasionEngine, State
-from tui_grid.games.evasion.rules import DEFAULT_MAX_STEPS, Config
+from tui_grid.games.evasion.engine import HUNTER, PREY, SEATS, EvasionEngine, State
+from tui_grid.games.evasion.rules import DEFAULT_MAX_STEPS, Config, hunting_score
 from tui_grid.games.registry import (
     DemoScene, OnlinePlay,
     GameDefinition,
@@ -209,6 +210,32 @@ class EvasionGame(Plannable, GameDefinition):
     #: random steps as prey), "nowall" (never builds; as prey, random steps).
     bot_levels = BOTS
     default_players = ("human", "builtin")
+
+    def match_winner(self, score: MatchScore) -> int | None:
+        """The sooner catch wins (the course's rule): each participant's round as hunter
+        scores `hunting_score`, the lower wins; a tie is a draw. Before both have hunted, the
+        round winner leads."""
+        hunted = {result.seating[HUNTER]: hunting_score(result.steps, result.forfeit_seat == HUNTER)
+                  for result in score.rounds}
+        if len(hunted) < 2:
+            return most_wins(score)
+        (first, a), (second, b) = list(hunted.items())[:2]
+        return first if a < b else second if b < a else None
+
+    def match_summary(self, score: MatchScore) -> str:
+        """Each round by its hunter: how long the chase took, or how it ended otherwise."""
+        parts = []
+        for result in score.rounds:
+            hunter = score.names[result.seating[HUNTER]]
+            if result.forfeit_seat == PREY:
+                parts.append(f"{hunter} caught in {result.steps} (the prey gave up)")
+            elif result.forfeit_seat == HUNTER:
+                parts.append(f"{hunter} gave up hunting at step {result.steps}")
+            elif result.winner == result.seating[HUNTER]:
+                parts.append(f"{hunter} caught in {result.steps}")
+            else:
+                parts.append(f"{hunter} did not catch ({result.steps} steps)")
+        return ", ".join(parts)
 
     def help_markdown(self) -> str:
         return HELP

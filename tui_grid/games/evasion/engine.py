@@ -177,6 +177,9 @@ class EvasionEngine(Engine[State, Action]):
     def forfeit(self, state: State, seat: int, reason: str) -> State:
         return replace(state, forfeit=(seat, reason))
 
+    def elapsed(self, state: State) -> int:
+        return state.tick
+
     def outcome(self, state: State) -> Outcome:
         if state.caught_at is not None:
             return Outcome(Result.WON, f"caught at step {state.caught_at}", winner=HUNTER)

@@ -13,6 +13,8 @@ made.
 
 from __future__ import annotations
 
+import math
+
 from collections import OrderedDict
 from collections.abc import Iterator
 from dataclasses import dataclass
@@ -23,6 +25,13 @@ PRESETS = ("course", "2016")
 
 #: Steps after which an uncaught game ends, as in the course's matches.
 DEFAULT_MAX_STEPS = 24_000
+
+
+def hunting_score(steps: int, hunter_gave_up: bool) -> float:
+    """What a hunter's round scores, as the 2016 server counts it (less is better): the
+    steps the chase took (caught, a prey that gave up, or the step limit reached), and a
+    hunter that gave up scores endless."""
+    return math.inf if hunter_gave_up else float(steps)
 
 @dataclass(frozen=True)
 class Config:

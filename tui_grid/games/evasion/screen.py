@@ -90,7 +90,6 @@ class EvasionScreen(MatchScreen[State]):
         self._selected: Wall | None = None
         self._note = ""
         self._note_until = 0.0
-        self.round_scores: list[tuple[int, int | None, int, int | None]] = []  # (hunter participant, caught_at, steps, seat that forfeited)
         super().__init__(game, loaded, settings, players, rounds, feed=feed)
 
     def make_board_view(self) -> BoardView:
@@ -224,53 +223,24 @@ class EvasionScreen(MatchScreen[State]):
         session = self.session
         result = self.match.score.rounds[-1]
         state = session.state
-        hunter = result.seating[HUNTER]
-        self.round_scores.append((hunter, state.caught_at, state.tick, state.forfeit[0] if state.forfeit else None))
-        name = self.match.score.names[hunter]
+        name = self.match.score.names[result.seating[HUNTER]]
         if state.caught_at is not None:
             what = f"{name} caught the prey at step {state.caught_at}"
         elif state.forfeit is not None and state.forfeit[1] == "conceded":
-            seat = state.forfeit[0]
-            who = self.match.score.names[result.seating[seat]]
+            who = self.match.score.names[result.seating[state.forfeit[0]]]
             what = f"Round {result.index + 1}: {session.outcome.reason} by {who} at step {state.tick}"
         else:
             what = f"{session.outcome.reason} (step {state.tick})"
         what = what[:1].upper() + what[1:]  # "you caught" starts the line
+        summary = self.game.match_summary(self.match.score)
         if self.match.finished:
-            self.say(f"{what}. Match over (esc goes back): {self.match_summary()}.")  # the summary may run past 2 lines
+            _, verdict = self.game.match_verdict(self.match.score)
+            self.say(f"{what}. {verdict} esc goes back.")  # the verdict may run past 2 lines
         elif not self.steerable:  # online: the server starts the next round and says when
-            self.say(f"{what}. So far: {self.match_summary()}. Round {result.index + 2} swaps the roles.")
+            self.say(f"{what}. So far: {summary}. Round {result.index + 2} swaps the roles.")
         else:
-            self.say(f"{what}. So far: {self.match_summary()}. enter plays round {result.index + 2}: the roles swap.")
+            self.say(f"{what}. So far: {summary}. enter plays round {result.index + 2}: the roles swap.")
         self.query_one("#title").update(self.title_text())
-
-    def match_summary(self) -> str:
-        """The winner (the sooner catch) first, where the message line may cut it, then
-        each participant's catch time as hunter."""
-        names = self.match.score.names
-        parts = []
-        keys = {}
-        for hunter, caught_at, steps, forfeited in self.round_scores:
-            # A forfeit loses the round (else a hunter who concedes at once "wins" on the
-            # shorter chase): a prey's counts as caught then, a hunter's as the worst.
-            if forfeited == PREY:
-                parts.append(f"{names[hunter]} caught in {steps} (the prey gave up)")
-                keys[hunter] = (0, steps)
-            elif forfeited == HUNTER:
-                parts.append(f"{names[hunter]} gave up hunting at step {steps}")
-                keys[hunter] = (2, 0)
-            elif caught_at is not None:
-                parts.append(f"{names[hunter]} caught in {caught_at}")
-                keys[hunter] = (0, caught_at)
-            else:
-                parts.append(f"{names[hunter]} did not catch ({steps} steps)")
-                keys[hunter] = (1, steps)
-        if len(keys) == 2:
-            (a, ka), (b, kb) = keys.items()
-            winner = names[a] if ka < kb else names[b] if kb < ka else None
-            verdict = "a draw" if winner is None else f"{winner} {'win' if winner == 'you' else 'wins'}"
-            return f"{verdict}: {', '.join(parts)}"
-        return ", ".join(parts)
 
     def action_next_round(self) -> None:
         if self.feed is not None and self.feed.advances and not self.session.over:
@@ -354,7 +324,6 @@ class EvasionScreen(MatchScreen[State]):
 
         def chosen(new: EvasionSetup | None) -> None:
             if new is not None:
-                self.round_scores = []
                 self.new_match(new.players, new.rounds, self.loaded)
                 self.start_clock()
 

@@ -50,7 +50,7 @@ from tui_grid.core.session import Change, Observer, Session
 from tui_grid.games.evasion import protocol2016 as p2016
 from tui_grid.games.evasion import protocol2023 as p2023
 from tui_grid.games.evasion.engine import HUNTER, PREY, SEATS, EvasionEngine, State
-from tui_grid.games.evasion.rules import Config
+from tui_grid.games.evasion.rules import Config, hunting_score
 from tui_grid.core.text import printable
 from tui_grid.games.registry import GameDefinition, get_game
 
@@ -348,17 +348,12 @@ class EvasionServer:
 
 
 def _winner_2016(games: list[dict[str, Any]], one: str, two: str) -> str | None:
-    """The player whose hunter caught sooner, scored as the 2016 server does: each game
-    scores the steps it reached (caught, uncaught, or the prey out of time), and a hunter
-    that forfeits gives its prey an endless score."""
+    """The player whose hunter caught sooner (`rules.hunting_score`, the rule the game's
+    definition gives every match), from the server's records of its two games."""
     if len(games) < 2:
         return None
-    scores = []
-    for game in games:
-        if game["forfeit"] == "hunter":
-            scores.append(float("inf"))
-        else:
-            scores.append(float(game["catch_steps"] if game["caught"] else game["steps"]))
+    scores = [hunting_score(game["catch_steps"] if game["caught"] else game["steps"], game["forfeit"] == "hunter")
+              for game in games]
     if scores[0] < scores[1]:
         return one
     if scores[1] < scores[0]:

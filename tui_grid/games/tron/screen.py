@@ -270,10 +270,11 @@ class TronScreen(MatchScreen[TronState]):
             line1 = line1.replace(mark, command)
         if result.winner is None:
             line1 += " A draw."
-        if not self.steerable:  # online: the server starts the next round and says when
-            line2 = f"{'Match over' if self.match.finished else 'Score'}: {self.score_text()}."
-        elif self.match.finished:
-            line2 = f"Match over: {self.score_text()}. n new match · esc back."
+        if self.match.finished:
+            _, verdict = self.game.match_verdict(self.match.score)
+            line2 = verdict if not self.steerable else f"{verdict} n new match · esc back."
+        elif not self.steerable:  # online: the server starts the next round and says when
+            line2 = f"Score: {self.score_text()}."
         elif self._humans():
             line2 = f"Score: {self.score_text()}. enter: round {result.index + 2} (seats swap)."
         else:
