@@ -57,7 +57,7 @@ async def test_every_scene_shows_its_title_and_caption_and_plays() -> None:
             screen = director.screen
             assert await until(pilot, lambda: bool(screen.query("#demo-banner")))
             assert scene.title in banner(app) and scene.caption in banner(app)
-            assert screen.game.key == scene.game and not screen.autosaves
+            assert screen.game.key == scene.game and screen.in_demo
             assert await until(pilot, lambda: played(screen), limit=60), scene.title
             clock.now += 9.0
             director.tick()
@@ -93,7 +93,7 @@ async def test_the_demo_keys() -> None:
         assert await until(pilot, lambda: played(screen), limit=30)
         await pilot.press("enter")  # take over: the demo ends, the game is the player's
         await pilot.pause()
-        assert app.demo is None and app.screen is screen and not screen.watching and screen.autosaves
+        assert app.demo is None and app.screen is screen and not screen.watching and not screen.in_demo
         assert not screen.query("#demo-banner") and screen.query_one(KeyBar).display
         before = len(screen.session.log)
         await pilot.press("u")  # the game's own keys work again
@@ -142,4 +142,21 @@ async def test_enter_in_a_match_scene_seats_the_player() -> None:
         await pilot.pause()
         assert app.demo is None and screen.session.agents[screen.match.seating.index(0)].human
         assert screen.serves_seat(0)  # its keys show, and the clock runs at a human's pace
+        title = str(screen.query_one("#title").content)
+        assert screen.match.score.names[0] == "you" and "R you" in title and "hard bot" not in title  # named as the player
+        assert "you" in str(screen.query_one("#legend").content)
         await pilot.press("space")
+
+
+async def test_a_scene_names_the_demos_keys_after_its_game_ends() -> None:
+    """A puzzle scene ends: what to do next is said in the demo's keys (n is the next scene
+    there, not a new board)."""
+    clock = FakeClock()
+    app = demo_app(clock, scenes_for(("ice",)))
+    async with app.run_test(size=(100, 34)) as pilot:
+        assert await until(pilot, lambda: app.demo is not None and app.demo.screen is not None)
+        screen = app.demo.screen
+        assert screen.next_steps() == "n shows the next scene · enter plays from here"
+        await pilot.press("enter")
+        await pilot.pause()
+        assert "n makes a new board" in screen.next_steps()

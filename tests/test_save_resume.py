@@ -102,14 +102,18 @@ async def test_starting_over_drops_the_autosave(tmp_path) -> None:
 
 
 async def test_esc_on_the_resume_offer_means_not_now_and_keeps_the_save(tmp_path) -> None:
-    """Found by a new user: esc dropped the autosave. Only n starts over."""
+    """esc is "not now": the autosave stays; only n starts over. Opened from the command
+    line (`play ice spiral`), the offer comes over the game's boards, and esc lands there
+    with that board highlighted."""
     await _play_save_quit("ice", "spiral", ["up"], tmp_path)
     app = make_app("ice", "spiral")
     async with app.run_test(size=(80, 24)) as pilot:
         await pilot.pause()
         assert isinstance(app.screen, ResumeDialog) and "after 1 move." in str(app.screen.query("Static").first().content)
+        assert isinstance(app.screen_stack[-2], BoardPickerScreen)  # not over the main menu
         await pilot.press("escape")
         assert isinstance(app.screen, BoardPickerScreen)  # to the game's boards, not the main menu
+        assert app.screen.query_one("#boards").highlighted_option.id == "spiral"
     again = make_app("ice", "spiral")
     async with again.run_test(size=(80, 24)) as pilot:
         await pilot.pause()

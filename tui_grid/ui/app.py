@@ -79,6 +79,8 @@ class TuiGridApp(App):
         if path is None:
             self._open(game, loaded)
             return
+        if not isinstance(self.screen, BoardPickerScreen):  # opened from the command line: the offer
+            self.push_screen(BoardPickerScreen(game, highlight=loaded.name))  # comes over the game's boards
         try:
             text = read_board_file(path)  # its errors name the save, not the board
             saved = replace(loaded, played=text.meta.get("played", ""), source=text.source,
@@ -97,7 +99,7 @@ class TuiGridApp(App):
         def chosen(resume: bool | None) -> None:
             if resume is None:  # esc: not now; the save stays for another time
                 if not isinstance(self.screen, BoardPickerScreen):  # opened from the command line
-                    self.push_screen(BoardPickerScreen(game))
+                    self.push_screen(BoardPickerScreen(game, highlight=loaded.name))
                 return
             if resume:
                 self._open(game, saved)

@@ -18,6 +18,7 @@ from dataclasses import dataclass
 from typing import Any, Callable
 
 from tui_grid.games.registry import LoadedBoard, all_games, get_game
+from tui_grid.ui.match_screen import MatchScreen
 from tui_grid.ui.plain import Plain, styled
 
 DEFAULT_SCENE_SECONDS = 25.0
@@ -154,7 +155,7 @@ class DemoDirector:
         if scene.game == "tron":
             options["rounds"] = 9
         screen = game.screen_class()(game, loaded, self.app.settings, **options)
-        screen.autosaves = False  # a scene is nobody's game in progress
+        screen.in_demo = True
         self.screen = screen
         self.app.push_screen(screen)
         if self.banner:  # without it (a recording) the scene is the app's own screen, key bar and all
@@ -206,31 +207,16 @@ class DemoDirector:
         self.stop(leave=False)
         if screen is None:
             return
-        screen.autosaves = True  # from here it is the player's game
+        screen.in_demo = False  # from here it is the player's game
         for banner in screen.query("#demo-banner"):
             banner.remove()
         _show_key_bar(screen, True)
-        if getattr(screen, "watching", False):
-            screen._stop_watching()
+        if isinstance(screen, MatchScreen):  # a match: the player takes participant 1's seat
+            screen.take_seat(0)
+            screen.say("Your seat now, from here: the game's own keys steer (? shows them).")
+        elif screen.watching:
+            screen.stop_watching()
             screen.say("Your game now, from here.")
-        elif getattr(screen, "feed", None) is not None:
-            self._seat_player(screen)
-
-    @staticmethod
-    def _seat_player(screen: Any) -> None:
-        """A match: the player takes participant 1's seat (its keys, a human's pace) from
-        the position shown, for this round and the next ones."""
-        from tui_grid.core.agents import HumanAgent
-        from tui_grid.ui.key_bar import KeyBar
-
-        match = screen.match
-        player: HumanAgent[Any, Any] = HumanAgent("you")
-        old = screen.session.seat_agent(match.seating.index(0), player)
-        match.participants[0] = player
-        old.close()
-        screen._pace_driver()
-        screen.query_one(KeyBar).refresh(layout=True)
-        screen.say("Your seat now, from here: the game's own keys steer (? shows them).")
 
     def stop(self, leave: bool = True) -> None:
         """Esc: the demo ends (`leave`: its scene closes too)."""

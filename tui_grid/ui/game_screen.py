@@ -291,7 +291,7 @@ class GameScreen(Screen, Generic[S]):
 
     def action_act(self, text: str, seat: int = 0) -> None:
         """A human seat's action, in the game's action encoding."""
-        self._stop_watching()
+        self.stop_watching()
         self.cancel_solver()
         self.cancel_quiet()
         self._finish_animation()
@@ -370,7 +370,7 @@ class GameScreen(Screen, Generic[S]):
         self.say("No animation to skip.")
 
     def _interrupt(self) -> None:
-        self._stop_watching()
+        self.stop_watching()
         self.cancel_solver()
         self.cancel_quiet()
         self._finish_animation()
@@ -463,7 +463,7 @@ class GameScreen(Screen, Generic[S]):
             return
         what = self._busy_what
         self._end_busy()
-        self._stop_watching()
+        self.stop_watching()
         tell(self, text, title=f"{what} failed", severity=severity)
 
     def _end_busy(self) -> None:
@@ -550,7 +550,7 @@ class GameScreen(Screen, Generic[S]):
         if self._watcher is not None or (self.animating and self._watched_until is self.state):
             # The watch may have ended (Bunny's solver plays one run) while its run still
             # animates: to the player it is still the watch, so w stops it too.
-            self._stop_watching()
+            self.stop_watching()
             self._finish_animation()
             self.say("Stopped watching.")
             return
@@ -582,7 +582,7 @@ class GameScreen(Screen, Generic[S]):
         if message.watcher is not self._watcher:
             return
         self._watched_until = self.state  # what is still animating is the watch's (see action_watch)
-        self._stop_watching()
+        self.stop_watching()
         if message.reason:
             self.say(f"{message.reason} {self.next_steps()}.")
         self.show_status()
@@ -598,7 +598,7 @@ class GameScreen(Screen, Generic[S]):
         if plan is not None and plan.message and not self.session.over:
             self.say(plan.message)  # what is being watched: an escape, or the longest line
 
-    def _stop_watching(self) -> None:
+    def stop_watching(self) -> None:
         watcher, self._watcher = self._watcher, None
         if watcher is None:
             return
@@ -665,11 +665,11 @@ class GameScreen(Screen, Generic[S]):
 
     def action_back(self) -> None:
         if self.cancel_solver():
-            self._stop_watching()
+            self.stop_watching()
             self.say("Cancelled.")
             return
         if self._watcher is not None:
-            self._stop_watching()
+            self.stop_watching()
             self.say("Stopped watching.")
             return
         if self._finish_animation():
@@ -687,13 +687,14 @@ class GameScreen(Screen, Generic[S]):
         self.cancel_solver()
         if self._quiet_cancel is not None:
             self._quiet_cancel.set()
-        self._stop_watching()
+        self.stop_watching()
         self.session.close()
 
     # --- saving -----------------------------------------------------------------------------
     _leave_unsaved = False  # the autosave failed and the player was told: leaving is their call
     _warned_about: str | None = None  # the moves (played text) that warning was about
-    autosaves = True  # False for a demo's scene: nobody's game to keep
+    #: A demo's scene: nobody's game (no autosave), and the keys are the demo's.
+    in_demo = False
 
     def autosave(self) -> bool:
         """Keep a game in progress in the user's data folder; a finished or untouched one
@@ -701,7 +702,7 @@ class GameScreen(Screen, Generic[S]):
         the game stays here, in memory, and the message offers ctrl+s to another place."""
         from tui_grid.core import saves
 
-        if not isinstance(self.game, BoardFiles) or not self.autosaves:
+        if not isinstance(self.game, BoardFiles) or self.in_demo:
             return True
         try:
             saves.autosave(self.game, self.loaded, self.session, self.app.policy)
@@ -787,7 +788,10 @@ class GameScreen(Screen, Generic[S]):
         return next((key.bar_key for key in self.KEYMAP.keys if key.common == "restart"), "r")
 
     def next_steps(self) -> str:
-        """What the player can do after the game ended, in this game's keys."""
+        """What the player can do after the game ended, in this game's keys (in a demo's
+        scene, the demo's: its n is the next scene, not a new board)."""
+        if self.in_demo:
+            return "n shows the next scene · enter plays from here"
         return messages.next_steps(self.session, self.restart_key())
 
     def legend(self) -> str:

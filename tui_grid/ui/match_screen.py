@@ -434,6 +434,27 @@ class MatchScreen(GameScreen[S]):
         """A real-time match is not saved: there is nothing to resume into."""
         return True
 
+    def take_seat(self, participant: int, name: str = "you") -> None:
+        """A person takes `participant`'s place from the position shown (the demo's enter):
+        a human in its seat for this round and the next, named `name` in the title, the
+        legend and the verdicts, at a human's pace."""
+        from tui_grid.core.agents import HumanAgent
+
+        match = self.match
+        player: HumanAgent[Any, Any] = HumanAgent(name)
+        if participant in match.seating:
+            self.session.seat_agent(match.seating.index(participant), player).close()
+        else:
+            match.participants[participant].close()
+        match.participants[participant] = player
+        self.players = tuple("human" if index == participant else kind for index, kind in enumerate(self.players))
+        names = list(match.score.names)
+        names[participant] = name
+        match.score.names = tuple(names)
+        self._pace_driver()
+        self.redraw()
+        self.query_one(KeyBar).refresh(layout=True)
+
     def new_match(self, players: Sequence[str], rounds: int, loaded: LoadedBoard) -> None:
         """Start another match on this screen (a setup dialog's choices): the old one's
         players are closed, the clock starts afresh."""

@@ -78,9 +78,11 @@ class BoardPickerScreen(Screen):
     BoardPickerScreen #preview { width: 1fr; height: 1fr; padding: 0 1; border: round $primary-muted; }
     """ % LIST_WIDTH
 
-    def __init__(self, game: GameDefinition) -> None:
+    def __init__(self, game: GameDefinition, highlight: str | None = None) -> None:
+        """`highlight`: the board to start on (the one just opened), else the first."""
         super().__init__()
         self.game = game
+        self.highlight = highlight
         self.entries: dict[str, BoardEntry] = {entry.name: entry for entry in game.boards()}
         self._cancel: threading.Event | None = None
 
@@ -97,7 +99,9 @@ class BoardPickerScreen(Screen):
 
     def on_mount(self) -> None:
         boards = self.query_one("#boards", OptionList)
-        boards.highlighted = boards.option_count - len(self.entries) if self.entries else 0  # the first board
+        first = boards.option_count - len(self.entries) if self.entries else 0
+        names = list(self.entries)
+        boards.highlighted = first + names.index(self.highlight) if self.highlight in names else first
         boards.focus()
 
     def on_option_list_option_highlighted(self, event: OptionList.OptionHighlighted) -> None:

@@ -169,7 +169,7 @@ class BunnyScreen(GameScreen[BunnyState]):
     def _edit(self, change: Callable[[Draft], str]) -> None:
         """Apply one edit to a copy of the draft: a change of the program is a session step
         (an undo step, kept in the autosave); a cursor move is only the editor's."""
-        self._stop_watching()
+        self.stop_watching()
         self._finish_animation()
         if self.stepper is not None:
             self.stepper = None
@@ -223,7 +223,7 @@ class BunnyScreen(GameScreen[BunnyState]):
         self._run_program(program, skip)
 
     def action_step_token(self) -> None:
-        self._stop_watching()
+        self.stop_watching()
         self.cancel_solver()
         if self._finish_animation():
             return
