@@ -23,7 +23,7 @@ from tui_grid.core.geometry import Pos
 from tui_grid.games.evasion.view import EvasionBoardView
 from tui_grid.games.ice.board import IceBoard, parse_ice
 from tui_grid.games.ice.rules import IceState
-from tui_grid.games.ice.screen import IceBoardView
+from tui_grid.games.ice.view import IceBoardView
 from tui_grid.games.tron.view import TronBoardView
 from tui_grid.ui.board_view import BoardView, Overlay, Zoom
 

@@ -11,6 +11,7 @@ from tests.test_session import FakeClock, Race, RaceEngine
 from tui_grid.core.agents import Agent, AgentError, Ask, FunctionAgent, HumanAgent
 from tui_grid.core.driver import Driver, drive
 from tui_grid.core.engine import Engine, Joint, Outcome, PLAYING, Result, Step
+from tui_grid.core.outcome import Rule
 from tui_grid.core.session import Session
 
 
@@ -63,7 +64,7 @@ class CountEngine(Engine[Count, int]):
         return Step(Count(state.value + n))
 
     def outcome(self, state: Count) -> Outcome:
-        return Outcome(Result.WON, "five") if state.value == 5 else PLAYING
+        return Outcome(Result.WON, Rule.WON) if state.value == 5 else PLAYING
 
     def encode_action(self, action: int) -> str:
         return str(action)
@@ -209,7 +210,7 @@ def test_a_hung_program_forfeits_every_time_and_its_ask_is_cancelled() -> None:
         driver = Driver(session, timeout=0.2)
         driver.step()
         assert session.over and session.outcome.winner == 1
-        assert seen and "hung program gave no answer within 0.2 s" in seen[0]
+        assert seen and "red (hung program) forfeits: gave no answer within 0.2 s" in seen[0]
         driver.stop()
     for _ in range(100):
         if hung.cancelled:

@@ -7,6 +7,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from tui_grid.core.engine import IllegalAction, Result
+from tui_grid.core.outcome import Failure, Fault
 from tui_grid.games.evasion.engine import (
     HUNTER,
     KEEP,
@@ -224,7 +225,7 @@ def test_max_steps_and_forfeit_outcomes():
     for _ in range(3):
         state = engine.step(state, {HUNTER: NO_WALLS}).state
     assert engine.outcome(state).winner == PREY and "3 steps" in engine.outcome(state).reason
-    lost = engine.forfeit(engine.initial_state(), PREY, "hung up")
+    lost = engine.forfeit(engine.initial_state(), PREY, Failure(Fault.FAILED, note="hung up"))
     assert engine.outcome(lost).winner == HUNTER and "hung up" in engine.outcome(lost).reason
 
 

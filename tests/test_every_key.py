@@ -413,14 +413,14 @@ async def test_every_key_of_the_bunny_bar(data_dir: Path) -> None:
         # w again stops watching (the solver held in its planning, so the stop comes first).
         await pilot.press("u")
         hold = threading.Event()
-        plan = screen.find_plan
-        screen.find_plan = lambda state, control, seat=None: (hold.wait(5), plan(state, control, seat))[1]
+        plan = screen.table.planner
+        screen.table.planner = lambda engine, state, seat, control: (hold.wait(5), plan(engine, state, seat, control))[1]
         await pilot.press("w")
         assert screen.watching
         await pilot.press("w")
         assert not screen.watching and screen.message == "Stopped watching."
         hold.set()
-        del screen.find_plan
+        screen.table.planner = plan
 
         # n New: a generated board from its id.
         game_id = fixed_id("bunny", size="5x4", squares="6")

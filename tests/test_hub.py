@@ -127,13 +127,14 @@ def test_a_player_who_disconnects_loses_by_forfeit_and_the_other_is_told(hub: Hu
     bob.expect(lambda m: m["t"] == "note" and m["text"] == "Go!")
     ann.close()
     forfeit = bob.expect(lambda m: m["t"] == "forfeit")
-    assert forfeit["reason"] == "ann disconnected"
+    assert forfeit["fault"] == "disconnected"
     end = bob.expect(lambda m: m["t"] == "end")
     assert end["text"].startswith("Match over: bob wins: ann disconnected.")
     feed = bob.client.feed
     assert feed is not None and feed.session.over
     outcome = feed.session.outcome
-    assert feed.match.seating[outcome.winner] == 1 and "ann disconnected" in outcome.reason, (outcome, feed.match.seating, bob.log)
+    said = feed.game.describe_outcome(outcome, [feed.match.score.names[p] for p in feed.match.seating])
+    assert feed.match.seating[outcome.winner] == 1 and "(ann) forfeits: disconnected" in said, (said, feed.match.seating, bob.log)
 
 
 def test_an_idle_player_forfeits(hub: Hub, players) -> None:  # type: ignore[no-untyped-def]
@@ -142,7 +143,7 @@ def test_an_idle_player_forfeits(hub: Hub, players) -> None:  # type: ignore[no-
     ann.send(t="challenge", to="bot:builtin", game="evasion")
     ann.expect(lambda m: m["t"] == "match")
     forfeit = ann.expect(lambda m: m["t"] == "forfeit")
-    assert forfeit["reason"] == "ann idled for 0 s"
+    assert (forfeit["fault"], forfeit["numbers"]) == ("idle", [0.0])
     assert "ann idled" in ann.expect(lambda m: m["t"] == "end")["text"]
 
 

@@ -7,19 +7,26 @@ import json
 
 import pytest
 
+from tui_grid.games.registry import get_game
+from tui_grid.core.outcome import Failure, Fault, Outcome
+from tui_grid.core.outcome import Result as Standing
+from tui_grid.games.tron.causes import TronCause
 from tui_grid.online.protocol import (MESSAGES, Answer, Challenge, Doing, End, Error, Forfeit, Hello, Key, Leave, Lobby,
                                       LobbyChallenge, LobbyMatch, LobbyPlayer, MatchStart, Note, ProtocolError, Publish,
                                       Queue, Result, Round, Step, Unqueue, Watch, Welcome, Withdraw, from_wire, to_wire)
 
+HEAD_ON = Outcome(Standing.DRAW, TronCause.HEAD_ON, cells=((3, 4),))
+WALL = Outcome(Standing.WON, TronCause.WALL, 1, 0, cells=((0, 5),))
+
 EXAMPLES = [
     Hello("token"), Doing("in the lobby"), Challenge("bob", "tron", "standard", 3, "bot:easy"), Answer(7, True),
     Withdraw(7), Queue("tron"), Unqueue(), Watch(3), Key("U"), Leave(), Publish("evasion", "evasion:N10:M5", ("a", "b"), 2),
-    Step("U,D"), Forfeit(1, "ran out of time"), Result(None, "both crash", (1, 0), 12), Round(1), Note("Go!"),
+    Step("U,D"), Forfeit(1, Failure(Fault.NO_ANSWER, numbers=(0.3,))), Result(None, HEAD_ON, (1, 0), 12), Round(1), Note("Go!"),
     End("Match over."), Welcome("ann", ("evasion", "tron")), Error("That match is over."),
     Lobby((LobbyPlayer("ann", "in the lobby", True),), (LobbyChallenge(3, "ann", "bob", "tron", "standard", 2),),
           (LobbyMatch(4, "tron", "standard", ("ann", "bob"), "ann 1 · bob 0 · draws 0", 2, 2, 1),)),
-    MatchStart(4, "tron", "standard", 2, ("ann", "bob"), 0, (Result(0, "green crashes", (0, 1), 9),), 1, "U,D L,R",
-               Forfeit(0, "ann left the match")),
+    MatchStart(4, "tron", "standard", 2, ("ann", "bob"), 0, (Result(0, WALL, (0, 1), 9),), 1, "U,D L,R",
+               Forfeit(0, Failure(Fault.LEFT))),
 ]
 
 
@@ -45,6 +52,20 @@ def test_a_message_comes_back_from_its_wire_form_unchanged(message) -> None:  # 
     ({"t": "publish", "game": "tron", "board": "b", "names": [1], "rounds": 1}, "'names'"),
     ({"t": "result", "result": [9, "x", [0, 1], 3]}, "winner"),
     ({"t": "result", "result": [0, "x", [0, 1], -1]}, "steps"),
+    ({"t": "result", "result": [0, "red crashed", [0, 1], 3]}, "an outcome is not an object"),
+    ({"t": "result", "result": [0, {"result": "lost big"}, [0, 1], 3]}, "'result' is not a result"),
+    ({"t": "result", "result": [0, {"result": "won", "cause": "tron:teleported"}, [0, 1], 3]}, "none this app knows"),
+    ({"t": "result", "result": [0, {"result": "won", "cause": "chess:mate"}, [0, 1], 3]}, "none this app knows"),
+    ({"t": "result", "result": [0, {"result": "won", "cause": ["tron:wall"]}, [0, 1], 3]}, "'cause' is not a cause"),
+    ({"t": "result", "result": [0, {"result": "won", "seat": 9}, [0, 1], 3]}, "'seat'"),
+    ({"t": "result", "result": [0, {"result": "won", "cells": [[1, -1]]}, [0, 1], 3]}, "'cells'"),
+    ({"t": "result", "result": [0, {"result": "won", "numbers": [True]}, [0, 1], 3]}, "'numbers'"),
+    ({"t": "result", "result": [0, {"result": "won", "detail": "x" * 401}, [0, 1], 3]}, "'detail'"),
+    ({"t": "result", "result": [0, {"result": "draw", "parts": [{"result": "lost", "parts": [{"result": "lost"}]}]},
+                                [0, 1], 3]}, "part has parts"),
+    ({"t": "forfeit", "seat": 0, "reason": "ann left"}, "'fault' is not one of the faults"),
+    ({"t": "forfeit", "seat": 0, "fault": "exploded"}, "'fault' is not one of the faults"),
+    ({"t": "forfeit", "seat": 0, "fault": "no_answer", "numbers": [float("inf")]}, "'numbers'"),
     ({"t": "match", "id": 1, "game": "tron", "board": "b", "rounds": 1, "names": ["a"], "you": 3}, "'you'"),
     ({"t": "lobby", "players": [{"name": "a"}]}, "'doing'"),
     ({"t": "lobby", "players": "everyone"}, "'players' is not a list"),
@@ -56,3 +77,27 @@ def test_a_field_out_of_shape_is_refused_and_says_which(data, why) -> None:  # t
 
 def test_an_answer_is_a_yes_only_when_it_says_true() -> None:
     assert from_wire({"t": "answer", "id": 1, "accept": "yes"}) == Answer(1, False)
+
+
+@pytest.mark.parametrize("outcome", [
+    Outcome(Standing.DRAW, TronCause.BOTH, parts=(Outcome(Standing.LOST, TronCause.WALL, 0, cells=((0, 2),)),
+                                                  Outcome(Standing.LOST, TronCause.TRAIL, 1, cells=((4, 4),)))),
+    Failure(Fault.BAD_OUTPUT, "[red]UP\x1b[2J", "not one of LEFT RIGHT UP DOWN").outcome(1, 0),
+    Failure(Fault.CRASHED, "Traceback: boom", "between moves", (3,)).outcome(0, 1),
+], ids=["both crashed", "bad output", "crashed"])
+def test_an_outcome_crosses_as_data_and_reads_the_same(outcome: Outcome) -> None:
+    """A round's end crosses by cause, seat and raw detail, and the receiver's sentence is
+    the sender's: the program's output untouched until it is said."""
+    message = Result(0, outcome, (0, 1), 7, outcome.seat)
+    back = from_wire(json.loads(json.dumps(to_wire(message))))
+    assert back == message and isinstance(back, Result)
+    assert back.outcome.detail == outcome.detail and back.outcome.cause is outcome.cause
+    tron = get_game("tron")
+    assert tron.describe_outcome(back.outcome, ("ann", "bob")) == tron.describe_outcome(outcome, ("ann", "bob"))
+
+
+def test_a_forfeit_keeps_a_long_output_raw_and_cut_to_the_wire_limit() -> None:
+    failure = Failure(Fault.BAD_OUTPUT, "\x1b]0;pwned\x07" + "x" * 1000, "not a move")
+    back = from_wire(json.loads(json.dumps(to_wire(Forfeit(1, failure)))))
+    assert isinstance(back, Forfeit) and back.failure.detail == failure.detail[:400]
+    assert back.failure.detail.startswith("\x1b]0;pwned\x07")  # raw on the wire: escaped only when said

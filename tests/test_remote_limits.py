@@ -46,11 +46,11 @@ def test_empty_files_count_so_the_quota_bounds_how_many_there_are(player_folder:
     assert REMOTE.quota_bytes // policy.FILE_BYTES_AT_LEAST == 1024  # files a player may hold, at most
 
 
-def test_a_dropped_save_takes_its_lock_file_with_it(player_folder: Path) -> None:
+def test_a_save_leaves_no_other_file_and_a_dropped_one_none(player_folder: Path) -> None:
     path = saves.data_dir() / "autosave" / "ice" / "board-1.txt"
     saves.write(path, "a game", policy=REMOTE)
-    assert saves.lock_file(path).exists()
-    assert saves.drop(path) and not path.exists() and not saves.lock_file(path).exists()
+    assert [p.name for p in path.parent.iterdir()] == [path.name]  # no lock file counts against the quota
+    assert saves.drop(path) and list(path.parent.iterdir()) == []
 
 
 def test_without_a_remote_session_nothing_is_counted(tmp_path: Path) -> None:

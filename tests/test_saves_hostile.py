@@ -103,9 +103,6 @@ def test_a_planted_link_is_never_followed(tmp_path: Path) -> None:
     path = folder / "game.txt"
     for name in ("game.txt.tmp", ".game.txt.tmp", ".game.txt.lock"):
         (folder / name).symlink_to(outside)
-    with pytest.raises(OSError):  # the lock file is a link: refused, not followed
-        saves.write(path, "new\n")
-    (folder / ".game.txt.lock").unlink()
     saves.write(path, "new\n")
     assert outside.read_text() == "keep me\n" and path.read_text() == "new\n" and not path.is_symlink()
     path.unlink()
@@ -160,7 +157,7 @@ def test_two_writers_never_corrupt_one_save(tmp_path: Path) -> None:
     watcher.join()
     assert errors == []
     assert path.read_text() in texts and all(text in texts for text in seen)
-    assert [p.name for p in tmp_path.iterdir()] == ["game.txt"] or all(p.name == "game.txt" or p.name.endswith(".lock") for p in tmp_path.iterdir())
+    assert [p.name for p in tmp_path.iterdir()] == ["game.txt"]
 
 
 async def test_ctrl_s_asks_before_replacing_a_file(tmp_path: Path) -> None:
@@ -303,6 +300,54 @@ def test_a_file_system_without_locks_still_saves(tmp_path: Path, monkeypatch) ->
     assert (tmp_path / "game.txt").read_text() == "new\n"
 
 
+def test_a_save_and_an_autosave_leave_no_lock_file(data_dir: Path) -> None:
+    """The lock is on the folder itself: nothing is left beside the saves."""
+    from tui_grid.core.session import Session
+    from tui_grid.games.registry import get_game
+
+    game = get_game("ice")
+    loaded = game.load("spiral")
+    engine, _ = game.start(loaded)
+    session = Session(engine, log=[{0: engine.legal_actions(engine.initial_state())[0]}])
+    path = saves.autosave(game, loaded, session)
+    assert path is not None and path.is_file()
+    saves.write(path.with_name("other.txt"), "a save\n")
+    assert sorted(p.name for p in path.parent.iterdir()) == sorted([path.name, "other.txt"])
+    assert list(data_dir.rglob("*.lock")) == []
+
+
+def test_two_writers_of_one_folder_exclude_each_other(tmp_path: Path, monkeypatch) -> None:
+    """While one writer holds the folder's lock another cannot take it: tried without
+    waiting from inside a save, and from a second descriptor while the lock is held."""
+    fcntl = pytest.importorskip("fcntl")
+    taken: list[bool] = []
+
+    def try_lock() -> bool:
+        fd = os.open(tmp_path, os.O_RDONLY)
+        try:
+            fcntl.flock(fd, fcntl.LOCK_EX | fcntl.LOCK_NB)
+        except BlockingIOError:
+            return False
+        finally:
+            os.close(fd)
+        return True
+
+    write_all = saves._write_all
+
+    def writing(fd: int, data: bytes) -> None:
+        taken.append(try_lock())
+        write_all(fd, data)
+
+    monkeypatch.setattr(saves, "_write_all", writing)
+    saves.write(tmp_path / "game.txt", "new\n")
+    saves.write(tmp_path / "named.txt", "new\n", lock=False)
+    assert taken == [False, True]  # locked while an autosave is written; a named file is not
+    assert try_lock()  # released once written
+    with saves._locked(tmp_path):
+        assert not try_lock()
+    assert try_lock()
+
+
 WRITER = """
 import sys
 from pathlib import Path
@@ -333,7 +378,7 @@ def test_two_app_processes_never_corrupt_one_save(tmp_path: Path) -> None:
     errors = [writer.stderr.read().decode() for writer in writers if writer.stderr]
     assert [writer.returncode for writer in writers] == [0, 0], errors
     assert path.read_text() in texts
-    assert sorted(p.name for p in tmp_path.iterdir()) == [".game.txt.lock", "game.txt"]  # no temporary file left
+    assert sorted(p.name for p in tmp_path.iterdir()) == ["game.txt"]  # no temporary or lock file left
 
 
 async def test_a_remote_player_is_not_offered_ctrl_s(monkeypatch) -> None:

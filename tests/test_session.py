@@ -10,6 +10,7 @@ import pytest
 from tui_grid.core.agents import Ask, FunctionAgent
 from tui_grid.core.engine import Engine, Event, IllegalAction, Joint, Outcome, PLAYING, Result, Step
 from tui_grid.core.match import Match, seating_for, wilson_interval
+from tui_grid.core.outcome import Failure, Rule
 from tui_grid.core.session import Session
 
 
@@ -19,7 +20,7 @@ class Race:
 
     pos: tuple[int, int] = (0, 0)
     forfeited: int | None = None
-    reason: str = ""
+    failure: Failure | None = None
 
 
 class RaceEngine(Engine[Race, int]):
@@ -41,21 +42,21 @@ class RaceEngine(Engine[Race, int]):
         return Step(Race(pos), (Event(f"now at {pos}"),))
 
     def outcome(self, state: Race) -> Outcome:
-        if state.forfeited is not None:
-            return Outcome(Result.WON, f"{self.seats[state.forfeited]} forfeits: {state.reason}", 1 - state.forfeited)
+        if state.forfeited is not None and state.failure is not None:
+            return state.failure.outcome(state.forfeited, 1 - state.forfeited, self.seats)
         done = [p >= 6 for p in state.pos]
         if all(done):
-            return Outcome(Result.DRAW, "both finished")
+            return Outcome(Result.DRAW, Rule.DRAW, seat_words=self.seats)
         if any(done):
             winner = done.index(True)
-            return Outcome(Result.WON, f"{self.seats[winner]} finished", winner)
+            return Outcome(Result.WON, Rule.WON, winner=winner, seat_words=self.seats)
         return PLAYING
 
     def default_action(self, state: Race, seat: int) -> int:
         return 1
 
-    def forfeit(self, state: Race, seat: int, reason: str) -> Race:
-        return Race(state.pos, seat, reason)
+    def forfeit(self, state: Race, seat: int, failure: Failure) -> Race:
+        return Race(state.pos, seat, failure)
 
     def encode_action(self, action: int) -> str:
         return str(action)

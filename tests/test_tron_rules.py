@@ -10,6 +10,7 @@ from tui_grid.core.boardfile import parse_board_text, read_board_file
 from tui_grid.core.engine import IllegalAction, Result
 from tui_grid.core.errors import BoardError
 from tui_grid.core.geometry import Direction, Pos
+from tui_grid.core.outcome import Failure, Fault
 from tui_grid.games.tron.board import board_from_rows, parse_tron, standard_board
 from tui_grid.games.tron.engine import TronEngine, direction_of
 from tui_grid.games.tron.rules import TronState
@@ -152,7 +153,7 @@ def test_default_action_goes_straight_and_first_toward_the_centre() -> None:
 
 def test_forfeit_and_over() -> None:
     engine = TronEngine()
-    state = engine.forfeit(engine.initial_state(), 1, "green (oneshot:x) printed 'None'")
+    state = engine.forfeit(engine.initial_state(), 1, Failure(Fault.BAD_OUTPUT, "None", "not one of LEFT RIGHT UP DOWN"))
     outcome = engine.outcome(state)
     assert outcome.result is Result.WON and outcome.winner == 0 and "None" in outcome.reason
     assert engine.acting_seats(state) == ()

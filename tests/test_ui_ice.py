@@ -47,8 +47,8 @@ async def test_watch_plays_one_undoable_move_per_step() -> None:
     async with app.run_test(size=(80, 24)) as pilot:
         screen: IceScreen = app.screen
         hold = threading.Event()  # the solver waits until the watch is paused: no race with the beat
-        plan = screen.find_plan
-        screen.find_plan = lambda state, control, seat=None: (hold.wait(5), plan(state, control, seat))[1]
+        plan = screen.table.planner
+        screen.table.planner = lambda engine, state, seat, control: (hold.wait(5), plan(engine, state, seat, control))[1]
         await pilot.press("w", "space")  # paused while the first move is being planned
         assert "watching (paused)" in status(app)
         hold.set()

@@ -93,7 +93,7 @@ async def test_quitting_while_a_hint_runs_cancels_it_saves_and_exits_cleanly(tmp
                 break
         assert screen.session.log, "a first move is played"
         await pilot.press("h")
-        assert screen.solving or screen._quiet_cancel is not None  # the answer, or the line improving
+        assert screen.solving or screen.quiet_task_running  # the answer, or the line improving
         loaded, game = screen.loaded, screen.game
         await pilot.press("q")
         await pilot.pause()
@@ -128,13 +128,13 @@ async def test_the_no_escape_hint_answers_at_once_then_improves_its_line(monkeyp
     async with app.run_test(size=(100, 30)) as pilot:
         screen = app.screen
         shown: list[str] = []
-        original = screen._show_hint
+        original = screen.show_hint
 
         def record(state, hint):  # type: ignore[no-untyped-def]
             shown.append(hint.message)
             original(state, hint)
 
-        monkeypatch.setattr(screen, "_show_hint", record)
+        monkeypatch.setattr(screen, "show_hint", record)
         await pilot.press("h")
         await wait_idle(pilot, limit=60)
         await pilot.pause()

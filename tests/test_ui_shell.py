@@ -3,12 +3,14 @@
 from __future__ import annotations
 
 import threading
+from types import SimpleNamespace
 
 import pytest
-from textual.widgets import OptionList
+from textual.widgets import Input, OptionList
 
 from tests.conftest import make_app, settle, status
 from tui_grid.games.ice.screen import IceScreen
+from tui_grid.games.registry import Generated, all_games, get_game
 from tui_grid.ui.game_screen import GameScreen
 from tui_grid.ui.help_screen import HelpScreen
 from tui_grid.ui.menu import BoardPickerScreen, MenuScreen
@@ -61,6 +63,42 @@ async def test_new_board_dialog_makes_a_reproducible_board() -> None:
         assert screen.loaded.game_id == "ice:14x10:m6#seed42"
         assert "ice:14x10:m6#seed42" in str(screen.query_one("#title").content)
         assert (screen.board.width, screen.board.height) == (14, 10)
+
+
+NEW_BOARD_GAMES = [game.key for game in all_games() if isinstance(game, Generated)]
+
+
+@pytest.mark.parametrize("key", NEW_BOARD_GAMES)
+async def test_the_new_board_dialog_opens_for_every_game_with_its_first_field_focused(key: str) -> None:
+    app = make_app(key)
+    async with app.run_test(size=(80, 24)) as pilot:
+        picker = app.screen
+        assert isinstance(picker, BoardPickerScreen)
+        await pilot.press("n")
+        dialog = app.screen
+        assert isinstance(dialog, NewBoardDialog)
+        assert app.focused is dialog.query(Input).first()
+        await pilot.press("escape")
+        assert app.screen is picker
+
+
+async def test_a_new_board_dialog_closed_before_it_is_mounted_is_no_error() -> None:
+    app = make_app("ice")
+    async with app.run_test(size=(80, 24)) as pilot:
+        picker = app.screen
+        app.push_screen(NewBoardDialog(get_game("ice")))
+        app.pop_screen()  # before the dialog's mount ran: its fields are gone
+        await pilot.pause()
+        assert app.screen is picker
+
+
+async def test_a_game_without_options_still_focuses_the_seed() -> None:
+    bare = SimpleNamespace(key="ice", title="Ice", options=())
+    app = make_app("ice")
+    async with app.run_test(size=(80, 24)) as pilot:
+        await app.push_screen(NewBoardDialog(bare))  # type: ignore[arg-type]
+        await pilot.pause()
+        assert app.focused is app.screen.query_one("#field-seed")
 
 
 async def test_new_board_dialog_reports_bad_values_inline() -> None:
@@ -131,14 +169,14 @@ async def test_escape_cancels_a_slow_solve_and_the_ui_stays_responsive() -> None
     app = make_app("ice", "spiral")
     started = threading.Event()
 
-    def slow_plan(self, state, control):
+    def slow_plan(engine, state, seat, control):
         started.set()
         while True:  # a solver that never ends unless cancelled
             control.tick()
 
     async with app.run_test(size=(80, 24)) as pilot:
         screen: GameScreen = app.screen
-        screen.find_plan = slow_plan.__get__(screen)
+        screen.table.planner = slow_plan
         await pilot.press("s")
         started.wait(5)
         await pilot.pause(0.1)
@@ -155,12 +193,12 @@ async def test_escape_cancels_a_slow_solve_and_the_ui_stays_responsive() -> None
 async def test_a_crashing_solver_shows_a_notification_not_a_traceback() -> None:
     app = make_app("ice", "spiral")
 
-    def broken(self, state, control):
+    def broken(engine, state, seat, control):
         raise RuntimeError("boom")
 
     async with app.run_test(size=(80, 24)) as pilot:
         screen = app.screen
-        screen.find_plan = broken.__get__(screen)
+        screen.table.planner = broken
         await pilot.press("s")
         await settle(pilot)
         assert any("boom" in n.message for n in app._notifications)

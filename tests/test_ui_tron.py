@@ -19,6 +19,8 @@ from tests.conftest import make_app, status, until, wait_idle
 from tui_grid.core.agents import AgentError
 from tui_grid.core.external import ExternalProgramAgent
 from tui_grid.core.geometry import Direction, Pos
+from tui_grid.core.outcome import Failure, Fault, Outcome, Result
+from tui_grid.games.tron.causes import TronCause
 from tui_grid.games.tron.screen import TronScreen
 from tui_grid.games.tron.setup_dialog import SETUP_FILE, TronSetupDialog
 from tui_grid.ui.board_view import Overlay
@@ -275,7 +277,7 @@ async def test_a_failing_program_loses_and_the_match_goes_on(data_dir) -> None:
         while not screen.session.over and time.monotonic() < deadline:
             await pilot.pause(0.05)
         label = f"{Path(sys.executable).name} -c"  # python3 here, python in a virtual environment
-        assert f"Round 1: green ({label}) forfeits: green printed 'BANANA', not one of LEFT RIGHT UP DOWN." in message(app)
+        assert f"Round 1: green ({label}) forfeits: printed 'BANANA', not one of LEFT RIGHT UP DOWN." in message(app)
         assert screen.match.score.wins(0) == 1
         await pilot.press("enter")
         deadline = time.monotonic() + 10
@@ -448,15 +450,15 @@ async def test_the_view_keeps_the_human_cycle_on_a_board_larger_than_the_screen(
 
 
 def test_a_programs_output_in_a_verdict_is_never_rewritten() -> None:
-    """Found by a new user: a program printed '[red]UP[/red]' and the verdict read
-    "green printed '[red (you)]UP[/red]'": the seat naming reached into its output."""
-    from tui_grid.games.tron.screen import name_seats
+    """A program that prints '[red]UP[/red]' is quoted as it printed it: the seats are
+    named from the outcome's seat, never by looking for colours in its output."""
+    from tui_grid.games.registry import get_game
 
-    reason = "green forfeits: printed '[red]UP[/red] red green', not a move"
-    named = name_seats(reason, {"red": "you", "green": "prog"})
-    assert named == "green (prog) forfeits: printed '[red]UP[/red] red green', not a move"
-    assert name_seats("red crashed into green's trail: green wins", {"red": "you", "green": "easy bot"}) == \
-        "red (you) crashed into green's trail: green (easy bot) wins"
+    tron = get_game("tron")
+    forfeit = Failure(Fault.BAD_OUTPUT, "[red]UP[/red] red green", "not a move").outcome(1, 0)
+    assert tron.describe_outcome(forfeit, ("you", "prog")) == "green (prog) forfeits: printed '[red]UP[/red] red green', not a move"
+    crash = Outcome(Result.WON, TronCause.TRAIL, 0, 1, cells=((2, 4),))
+    assert tron.describe_outcome(crash, ("you", "easy bot")) == "red (you) crashed into green's trail at row 3, col 5: green (easy bot) wins"
 
 
 async def test_a_long_board_id_never_hides_who_plays(data_dir) -> None:

@@ -128,7 +128,7 @@ async def test_a_program_seat_is_named_by_its_command(data_dir, command: str, na
         assert f"G green: {name}" in str(screen.query_one("#legend").content)
         if command.startswith("[red]"):
             assert await until(pilot, lambda: screen.session.over)
-            assert f"green ({name}) forfeits: green could not start '{command}': No such file or directory." in message(app)
+            assert f"green ({name}) forfeits: could not start '{command}': No such file or directory." in message(app)
 
 
 async def test_q_in_a_match_asks_first(data_dir) -> None:  # noqa: F811
@@ -170,3 +170,28 @@ async def test_q_during_the_countdown_holds_it_until_answered(data_dir, monkeypa
         await pilot.press("escape")
         await pilot.pause()
         assert app.screen is screen and screen.counting_down and "Get ready: 3" in message(app)
+
+
+async def test_the_zoom_stays_from_a_rounds_play_to_its_end_at_80x24(data_dir) -> None:  # noqa: F811
+    """Found by a user: at 80x24 the verdict's longer message took lines from the board,
+    which then changed to half blocks at every round's end and back at the next round.
+    Two easy bots meet head-on on the standard board: a draw, the longest verdict."""
+    remember(data_dir, players=["easy", "easy"], rounds=2)
+    app = make_app("tron", "standard", speed=1)
+    async with app.run_test(size=(80, 24)) as pilot:
+        screen = await start(pilot)
+        view = screen.view
+        playing = {view.zoom}
+        height = view.size.height
+        for _ in range(40):
+            if screen.session.over:
+                break
+            await step(pilot)
+            playing.add(view.zoom)
+        assert screen.session.over and "A draw" in message(app)
+        assert view.size.height < height  # the verdict took lines from the board...
+        assert playing == {view.zoom}  # ...and the zoom stayed
+        await pilot.press("enter")  # the next round, paused at its start
+        await pilot.pause()
+        await step(pilot)
+        assert screen.match.round_index == 1 and playing == {view.zoom}

@@ -15,12 +15,13 @@ import sys
 import time
 from collections.abc import Callable, Iterator, Sequence
 from contextlib import contextmanager
-from typing import Any, NoReturn
+from pathlib import Path
+from typing import Any, NamedTuple, NoReturn
 
 from tui_grid import __version__
 from tui_grid.core.control import DEFAULT_TIME_LIMIT, OutOfTime, SearchControl
 from tui_grid.core.policy import Policy
-from tui_grid.core.errors import BoardError, UsageError
+from tui_grid.core.errors import BoardError, UsageError, listen_error
 from tui_grid.core.text import SafeStream, echo, write_control
 from tui_grid.games.registry import (
     BoardFiles,
@@ -48,10 +49,26 @@ BOARD_HELP = "file path, board name, game id, or - for stdin"
 
 
 class _Parser(argparse.ArgumentParser):
-    """argparse that reports a usage mistake in one line, as every other error."""
+    """argparse that reports a usage mistake in one line, as every other error, quoting
+    what was typed cut short (`echo`)."""
 
     def error(self, message: str) -> NoReturn:
         raise UsageError(f"{message} (see '{self.prog} --help')")
+
+    def parse_args(self, args: Sequence[str] | None = None, namespace: Any = None) -> Any:
+        parsed, extra = self.parse_known_args(args, namespace)
+        if extra:
+            self.error(_unrecognized(extra))
+        return parsed
+
+    def _check_value(self, action: argparse.Action, value: Any) -> None:
+        if action.choices is not None and value not in action.choices:
+            choices = ", ".join(map(str, action.choices))
+            raise argparse.ArgumentError(action, f"invalid choice: '{echo(value)}' (choose from {choices})")
+
+
+def _unrecognized(extra: list[str]) -> str:
+    return f"unrecognized arguments: {echo(' '.join(extra))}"
 
 
 def _game_verbs() -> dict[str, list[tuple[GameDefinition, Verb]]]:
@@ -63,6 +80,11 @@ def _game_verbs() -> dict[str, list[tuple[GameDefinition, Verb]]]:
 
 
 COMMON = ("play", "boards", "solve", "hint", "watch", "generate", "replay", "demo")
+#: What `tui-grid serve` serves besides a game's own server (a game's `serve` verb).
+SERVE_APP = {
+    "web": "the whole app to web browsers: each tab gets its own app",
+    "ssh": "the app over SSH: each connection gets its own app on its own terminal",
+}
 
 
 @functools.lru_cache(maxsize=1)
@@ -110,6 +132,7 @@ def build_parser() -> argparse.ArgumentParser:
     demo.add_argument("--record", default=None, metavar="FILE.cast", help="record the demo as an asciicast v2 file instead")
     demo.add_argument("--duration", default="60", metavar="S", help="seconds to record (default 60)")
     demo.add_argument("--size", default="80x24", metavar="WxH", help="the recording's terminal size (default 80x24)")
+    demo.add_argument("--force", action="store_true", help="with --record, overwrite FILE.cast if it exists")
     demo.add_argument("--only", default=None, help=argparse.SUPPRESS)  # GAME=BOARD: one scene, no banner (record)
 
     online = commands.add_parser("online", help="the Online lobby of the 'tui-grid serve ssh' this session runs in")
@@ -121,6 +144,7 @@ def build_parser() -> argparse.ArgumentParser:
     record.add_argument("-o", "--output", required=True, metavar="FILE.cast", help="the recording to write")
     record.add_argument("--duration", default="20", metavar="S", help="seconds to record (default 20)")
     record.add_argument("--size", default="80x24", metavar="WxH", help="the terminal size (default 80x24)")
+    record.add_argument("--force", action="store_true", help="overwrite FILE.cast if it exists")
 
     replay = commands.add_parser("replay", help="print a saved game move by move")
     replay.add_argument("file", metavar="FILE", help="a saved game (a board file with a 'played:' header)")
@@ -131,7 +155,8 @@ def build_parser() -> argparse.ArgumentParser:
         if name in COMMON:
             continue
         owners = ", ".join(game.key for game, _ in entries)
-        sub = commands.add_parser(name, help=f"{entries[0][1].help} ({owners})", add_help=False)
+        text = f"serve the app ({', '.join(SERVE_APP)}) or a game's server ({owners})" if name == "serve" else f"{entries[0][1].help} ({owners})"
+        sub = commands.add_parser(name, help=text, add_help=False)
         sub.add_argument("game", metavar="GAME", nargs="?", help=f"one of: {owners}")
         sub.add_argument("rest", nargs=argparse.REMAINDER)
     return parser
@@ -170,7 +195,7 @@ def _main(argv: Sequence[str] | None, policy: Policy) -> int:
         if extra:  # named against the command's own help, where its options are listed
             command = words[0] if words and words[0] in _commands() else ""
             see = f"tui-grid {command} --help" if command else "tui-grid --help"
-            raise UsageError(f"unrecognized arguments: {echo(' '.join(extra))} (see '{see}')")
+            raise UsageError(f"{_unrecognized(extra)} (see '{see}')")
         return _dispatch(args, policy)
     except (BoardError, UsageError) as exc:
         print(f"tui-grid: error: {exc}", file=sys.stderr)
@@ -242,13 +267,31 @@ def _asks_for_help(argv: list[str]) -> bool:
 def _command_help(command: str) -> int:
     """Help for a command that takes a GAME first: which games offer it, and where the
     rest of its options are."""
+    if command == "serve":
+        return _serve_help()
     owners = [game.key for game in all_games() if command in GAME_FIRST or any(verb.name == command for verb in game.verbs())]
     about = {"solve": "solve boards headless", "generate": "print a new random board in file format"}.get(command)
     if about is None:
         about = next(verb.help for game in all_games() for verb in game.verbs() if verb.name == command)
-    web = "\n'tui-grid serve web' serves the whole app to web browsers (see 'tui-grid serve web --help')." if command == "serve" else ""
     print(f"usage: tui-grid {command} GAME ...  (or tui-grid GAME {command} ...)\n\n{about}.\n\n"
-          f"GAME: one of {', '.join(owners)}\nSee 'tui-grid {command} GAME --help' for that game's options.{web}")
+          f"GAME: one of {', '.join(owners)}\nSee 'tui-grid {command} GAME --help' for that game's options.")
+    return 0
+
+
+def _serve_rows() -> list[tuple[str, str]]:
+    """Everything `tui-grid serve` serves: the app (SERVE_APP), then each game's server."""
+    games = [(game.key, f"{verb.help} (or tui-grid {game.key} serve)") for game in all_games() for verb in game.verbs() if verb.name == "serve"]
+    return [*SERVE_APP.items(), *games]
+
+
+def _serve_help() -> int:
+    rows = _serve_rows()
+    width = max(len(name) for name, _ in rows)
+    print(f"usage: tui-grid serve GAME|{'|'.join(SERVE_APP)} ...\n\nServe to others over the network:")
+    for name, text in rows:
+        print(f"  {name:<{width}}  {text}")
+    pages = ", ".join(f"'tui-grid serve {name} --help'" for name in SERVE_APP)
+    print(f"\nSee {pages} or 'tui-grid serve GAME --help' for the options of each.")
     return 0
 
 
@@ -274,10 +317,8 @@ def _dispatch(args: argparse.Namespace, policy: Policy) -> int:
         return _run_app(policy, game.key, loaded)
     if command == "boards":
         return _list_boards(args.game)
-    if command == "serve" and args.game == "web":
-        return _serve_web(args.rest)
-    if command == "serve" and args.game == "ssh":
-        return _serve_ssh(args.rest)
+    if command == "serve":
+        return _serve(args.game, args.rest)
     if command == "solve":
         return _solve(_need_game("solve", args.game), args.rest)
     if command == "generate":
@@ -292,7 +333,7 @@ def _dispatch(args: argparse.Namespace, policy: Policy) -> int:
         options = _demo_options(args)
         if args.record:
             argv = ["demo", "--scene-seconds", args.scene_seconds, "--seed", args.seed] + (["--games", args.games] if args.games else [])
-            return _record(argv, args.record, args.size, args.duration, "tui-grid demo")
+            return _record(argv, OutputFile("--record", args.record, args.force), args.size, args.duration, "tui-grid demo")
         return _run_app(policy, demo=options)
     if command == "online":
         from tui_grid.online.client import hub_available
@@ -303,8 +344,21 @@ def _dispatch(args: argparse.Namespace, policy: Policy) -> int:
     if command == "record":
         game = get_game(args.game)
         game.load(args.board)  # a bad board is one line here, before any terminal is made
-        return _record(["demo", "--only", f"{game.key}={args.board}"], args.output, args.size, args.duration, f"tui-grid {game.key} {args.board}")
+        output = OutputFile("-o", args.output, args.force)
+        return _record(["demo", "--only", f"{game.key}={args.board}"], output, args.size, args.duration, f"tui-grid {game.key} {args.board}")
     return _run_verb(_need_game(command, args.game), command, args.rest, f"tui-grid {command}")
+
+
+def _serve(what: str | None, rest: list[str]) -> int:
+    """`tui-grid serve WHAT`: the app (SERVE_APP) or a game's own server."""
+    if what == "web":
+        return _serve_web(rest)
+    if what == "ssh":
+        return _serve_ssh(rest)
+    if what in game_keys():
+        return _run_verb(get_game(what), "serve", rest, "tui-grid serve")
+    asked = "serve needs what to serve" if what is None else f"cannot serve '{echo(what)}'"
+    raise UsageError(f"{asked}: choose from {', '.join(name for name, _ in _serve_rows())} (see 'tui-grid serve --help')")
 
 
 def _serve_web(rest: list[str]) -> int:
@@ -366,7 +420,7 @@ def _serve_ssh(rest: list[str]) -> int:
     port = parse_count("--port", args.port, 0, 65535)
     auth = args.auth or ("none" if is_loopback(args.host) else "keys")
     if auth not in ("none", "keys"):
-        raise UsageError(f"--auth must be none or keys, got {echo(args.auth)!r}")
+        raise UsageError(f"--auth must be none or keys, got '{echo(args.auth)}'")
     keys = Path(args.authorized_keys).expanduser() if args.authorized_keys else None
     if auth == "keys" and (keys is None or not keys.is_file()):
         raise UsageError("--auth keys needs --authorized-keys FILE (an OpenSSH authorized_keys file)")
@@ -422,7 +476,7 @@ def serve_ssh(host: str, port: int, key_path: Any, data: Any, auth: str, keys: A
     try:
         asyncio.run(serve())
     except OSError as exc:
-        raise UsageError(f"cannot serve ssh on {host}:{port}: {exc.strerror or exc}") from None
+        raise listen_error(host, port, exc) from None
     return 0
 
 
@@ -463,23 +517,60 @@ def _run_app(policy: Policy, game_key: str | None = None, loaded: LoadedBoard | 
     return 0
 
 
-def _record(argv: list[str], output: str, size: str, duration: str, title: str) -> int:
-    """Run the app (`python -m tui_grid ARGV`) on a pseudo-terminal and record it."""
-    from pathlib import Path
+class OutputFile(NamedTuple):
+    """A file a command writes: the option that named it, its path, and whether an
+    existing file may be replaced (`--force`)."""
 
+    option: str
+    path: str
+    force: bool
+
+    def checked(self) -> Path:
+        """The path to write, or a UsageError naming the option: a folder, a missing
+        folder, or a file that exists without --force."""
+        path = Path(self.path)
+        if path.is_dir() or not path.parent.is_dir():
+            raise UsageError(f"{self.option}: {echo(self.path, limit=PATH_ECHO)} is not a file in an existing folder")
+        if os.path.lexists(path) and not self.force:
+            raise UsageError(f"{self.option}: {echo(self.path, limit=PATH_ECHO)} exists: add --force to overwrite it")
+        return path
+
+
+#: A path the user typed is quoted whole in an error, up to Linux's PATH_MAX.
+PATH_ECHO = 4096
+
+
+#: The largest terminal a recording may have: past any real screen. The smallest is the
+#: app's own minimum (ui.too_small): below it the app draws only its "too small" notice.
+MAX_TERMINAL_WIDTH, MAX_TERMINAL_HEIGHT = 500, 200
+
+
+def _terminal_size(text: str) -> tuple[int, int]:
+    """A recording's `--size`: WxH from the app's minimum to the largest terminal, or a
+    one-line UsageError that says the range."""
     from tui_grid.core.boardfile import parse_size
-    from tui_grid.core.recording import record
+    from tui_grid.ui.too_small import MIN_HEIGHT, MIN_WIDTH
 
     try:
-        width, height = parse_size(size)
-    except ValueError as exc:
-        raise UsageError(f"--size: {exc}") from None
+        width, height = parse_size(text)  # the one WxH reader; it refuses runaway digits early
+    except ValueError:
+        width = height = 0
+    if MIN_WIDTH <= width <= MAX_TERMINAL_WIDTH and MIN_HEIGHT <= height <= MAX_TERMINAL_HEIGHT:
+        return width, height
+    raise UsageError(f"--size must be a terminal size WxH from {MIN_WIDTH}x{MIN_HEIGHT} (the smallest the app draws in) "
+                     f"to {MAX_TERMINAL_WIDTH}x{MAX_TERMINAL_HEIGHT}, got '{echo(text)}'")
+
+
+def _record(argv: list[str], output: OutputFile, size: str, duration: str, title: str) -> int:
+    """Run the app (`python -m tui_grid ARGV`) on a pseudo-terminal and record it; every
+    option is checked before the terminal is made."""
+    from tui_grid.core.recording import record
+
+    width, height = _terminal_size(size)
     seconds = parse_seconds("--duration", duration, 24 * 3600)
-    path = Path(output)
-    if path.is_dir() or not path.parent.is_dir():
-        raise UsageError(f"-o: {output} is not a file in an existing folder")
+    path = output.checked()
     count = record([sys.executable, "-m", "tui_grid", *argv], path, width, height, seconds, title)
-    print(f"tui-grid: recorded {count} frames to {output} ({width}x{height}, {seconds:g} s): asciinema play {output}", file=sys.stderr)
+    print(f"tui-grid: recorded {count} frames to {output.path} ({width}x{height}, {seconds:g} s): asciinema play {output.path}", file=sys.stderr)
     return 0
 
 
@@ -487,7 +578,7 @@ def _demo_options(args: argparse.Namespace) -> dict[str, Any]:
     """`tui-grid demo`'s choices, checked before any terminal is touched."""
     from tui_grid.ui.demo import scene_of, scenes_for
 
-    games = tuple(part.strip() for part in args.games.split(",") if part.strip()) if args.games else None
+    games = None if args.games is None else tuple(part.strip() for part in args.games.split(",") if part.strip())
     try:
         scenes = scenes_for(games) if args.only is None else (scene_of(*args.only.split("=", 1)),)
     except ValueError as exc:
@@ -498,7 +589,7 @@ def _demo_options(args: argparse.Namespace) -> dict[str, Any]:
     try:
         seed = int(args.seed)
     except ValueError:
-        raise UsageError(f"--seed must be a whole number, got {args.seed!r}") from None
+        raise UsageError(f"--seed must be a whole number, got '{echo(args.seed)}'") from None
     return {"scenes": scenes, "scene_seconds": seconds, "seed": seed}
 
 

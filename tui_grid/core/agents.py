@@ -18,6 +18,7 @@ from typing import Any, Callable, Generic, TypeVar
 
 from tui_grid.core.control import SearchControl
 from tui_grid.core.engine import Engine, Plan
+from tui_grid.core.outcome import Failure, Fault
 
 S = TypeVar("S")
 A = TypeVar("A")
@@ -28,12 +29,15 @@ Clock = Callable[[], float]
 class AgentError(Exception):
     """An agent failed to give an action: it crashed, timed out or answered garbage.
     `forfeit` says whether the seat should lose the game (an external program) or just
-    get the default action (a builtin bot that was slow)."""
+    get the default action (a builtin bot that was slow). `reason` says it in words, the
+    agent named; `failure` is what the seat's outcome keeps when it forfeits (by default
+    the reason itself, as a `Fault.FAILED` note)."""
 
-    def __init__(self, reason: str, *, forfeit: bool = True) -> None:
+    def __init__(self, reason: str, *, forfeit: bool = True, failure: Failure | None = None) -> None:
         super().__init__(reason)
         self.reason = reason
         self.forfeit = forfeit
+        self.failure = failure if failure is not None else Failure(Fault.FAILED, note=reason)
 
 
 @dataclass

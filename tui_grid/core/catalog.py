@@ -9,6 +9,7 @@ from pathlib import Path
 
 from tui_grid.core.boardfile import BoardText, read_board_file
 from tui_grid.core.errors import BoardError, UsageError
+from tui_grid.core.text import echo
 
 BOARD_SUFFIX = ".txt"
 
@@ -73,5 +74,5 @@ def read_board_arg(game: str, arg: str) -> BoardText:
         return read_board_file(arg)
     entry = find_board(game, arg)
     if entry is None:
-        raise UsageError(f"{arg}: no such file, and no {game} board by that name (see 'tui-grid boards {game}')")
+        raise UsageError(f"{echo(arg)}: no such file, and no {game} board by that name (see 'tui-grid boards {game}')")
     return entry.load()

@@ -9,8 +9,8 @@ let the session notify its observers.
 Deadlines are decided here and nowhere else. An answer that arrives after the deadline
 (read on the injected clock) is late: a builtin bot's seat gets the engine's default
 action, while an external program or a network player (`Agent.forfeits_when_late`)
-forfeits with "gave no answer within X s". Agents never run a timer of their own that
-could race this one: the driver cancels a late ask through its control.
+forfeits (`Fault.NO_ANSWER`: "gave no answer within X s"). Agents never run a timer of
+their own that could race this one: the driver cancels a late ask through its control.
 
 Pace is the driver's too: paused, single step, speed, and the time between steps, all on
 the injected `clock` and `sleep`, so tests run without real time.
@@ -27,6 +27,7 @@ from typing import Callable, Generic, TypeVar
 from tui_grid.core.agents import Agent, AgentError, Ask, Clock
 from tui_grid.core.control import Cancelled, OutOfTime, SearchControl
 from tui_grid.core.engine import Step
+from tui_grid.core.outcome import Failure, Fault
 from tui_grid.core.session import Session
 
 S = TypeVar("S")
@@ -43,8 +44,9 @@ def _raise(error: BaseException) -> None:
     raise error
 
 
-def late_reason(timeout: float) -> str:
-    return f"gave no answer within {timeout:.3g} s"
+def late(timeout: float) -> Failure:
+    """A seat's failure to answer within `timeout` seconds."""
+    return Failure(Fault.NO_ANSWER, numbers=(timeout,))
 
 
 @dataclass(frozen=True)
@@ -183,7 +185,8 @@ class Driver(Generic[S, A]):
         assert self.timeout is not None
         # A program or network player forfeits (its stream is out of step with the game);
         # a builtin bot's seat gets the default action.
-        return AgentError(f"{agent.name} {late_reason(self.timeout)}", forfeit=agent.forfeits_when_late)
+        failure = late(self.timeout)
+        return AgentError(f"{agent.name} {failure.phrase()}", forfeit=agent.forfeits_when_late, failure=failure)
 
     # --- stepping -----------------------------------------------------------------------
     def step(self) -> Step[S] | None:

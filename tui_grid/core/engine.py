@@ -11,43 +11,14 @@ from __future__ import annotations
 import re
 from abc import ABC, abstractmethod
 from dataclasses import dataclass, field
-from enum import Enum
 from typing import Generic, Mapping, Sequence, TypeVar
+
+from tui_grid.core.outcome import PLAYING, Failure, Outcome, Result
+
+__all__ = ["PLAYING", "Engine", "Event", "IllegalAction", "Joint", "LogError", "Outcome", "Plan", "Result", "Step"]
 
 S = TypeVar("S")
 A = TypeVar("A")
-
-
-class Result(Enum):
-    """How a game stands. WON/LOST are from the puzzle player's view; a multi-seat game
-    names the winner in `Outcome.winner` and uses WON, or DRAW."""
-
-    PLAYING = "playing"
-    WON = "won"
-    LOST = "lost"
-    DRAW = "draw"
-
-
-@dataclass(frozen=True)
-class Outcome:
-    result: Result = Result.PLAYING
-    reason: str = ""
-    winner: int | None = None  # seat index, for multi-seat games
-
-    @property
-    def over(self) -> bool:
-        return self.result is not Result.PLAYING
-
-    def returns(self, seat: int, seats: int = 1) -> float:
-        """+1 for a win, -1 for a loss, 0 for a draw or a game still going (OpenSpiel's `returns`)."""
-        if self.result is Result.DRAW or self.result is Result.PLAYING:
-            return 0.0
-        if seats == 1:
-            return 1.0 if self.result is Result.WON else -1.0
-        return 1.0 if self.winner == seat else -1.0
-
-
-PLAYING = Outcome()
 
 
 @dataclass(frozen=True)
@@ -146,10 +117,10 @@ class Engine(ABC, Generic[S, A]):
         turns ahead (Tron) or merge requests (Evasion's walls)."""
         return (action,)
 
-    def forfeit(self, state: S, seat: int, reason: str) -> S | None:
+    def forfeit(self, state: S, seat: int, failure: Failure) -> S | None:
         """The state in which `seat` has lost by forfeit (a bot crashed), or None when the game
-        has no forfeits and the seat gets its default action instead. The outcome's reason
-        names the seat and the `reason` ("red forfeits: gave no answer within 2 s")."""
+        has no forfeits and the seat gets its default action instead. Its outcome keeps the
+        `failure` whole (`Failure.outcome`): "red forfeits: gave no answer within 2 s"."""
         return None
 
     def observation(self, state: S, seat: int) -> str:

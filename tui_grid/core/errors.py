@@ -2,6 +2,10 @@
 
 from __future__ import annotations
 
+import errno
+
+from tui_grid.core.text import echo
+
 
 class BoardError(ValueError):
     """Bad board input, located by source name, 1-based line and 1-based column."""
@@ -22,6 +26,14 @@ class UsageError(ValueError):
 
     def __str__(self) -> str:
         return one_line(super().__str__())
+
+
+def listen_error(host: str, port: int, exc: OSError) -> UsageError:
+    """Why a server cannot listen on `host`:`port`, in one line; a busy port is the usual
+    case, and its cure is another --port."""
+    if exc.errno == errno.EADDRINUSE:
+        return UsageError(f"port {port} is in use: choose another with --port")
+    return UsageError(f"cannot listen on {echo(host)}:{port}: {exc.strerror or exc}")
 
 
 def one_line(text: str) -> str:

@@ -12,14 +12,15 @@ Two modes:
   stdin; each answer is its next non-blank output line. Output left unread from an
   earlier state is discarded before each new state is sent.
 
-A program that crashes, exits, prints nothing in time or prints something the game cannot
-parse raises `AgentError(reason, forfeit=True)`, with a reason naming the seat, the
-program and what went wrong. The deadline is the ask's (`ask.remaining()`), or `timeout`
-when the ask has none. Every program runs in its own process group with a token in its
-environment; ending it kills the group and every process that descends from it or
-carries the token, `setsid` and double-forked ones included (`reaper.py`). `close()` ends
-it, and an atexit hook closes whatever is still running when the interpreter exits, so no
-process outlives the app.
+A program that cannot start, crashes, exits, prints nothing in time or prints something
+the game cannot parse raises `AgentError(reason, forfeit=True)`: its `failure` says what
+went wrong (`core.outcome.Fault`) and keeps the program's output, command or last stderr
+line raw; its reason says it in words, naming the seat and the program. The deadline is
+the ask's (`ask.remaining()`), or `timeout` when the ask has none. Every program runs in
+its own process group with a token in its environment; ending it kills the group and
+every process that descends from it or carries the token, `setsid` and double-forked ones
+included (`reaper.py`). `close()` ends it, and an atexit hook closes whatever is still
+running when the interpreter exits, so no process outlives the app.
 
 Limits: each program starts (before exec) with RLIMIT_DATA `TUI_GRID_PROGRAM_MEMORY_MB`
 (default 4096 MiB; 0 for none), RLIMIT_NPROC at the user's current processes and threads
@@ -27,7 +28,7 @@ plus `TUI_GRID_PROGRAM_PROCESSES` (default 256; 0 for none) and no core files. I
 cannot run away with time or memory: reading is linear and checks the deadline between
 chunks, at most `MAX_OUTPUT` bytes are read per move and a line may be `MAX_LINE` bytes,
 beyond either it forfeits; its stderr goes to a bounded buffer (`stderr_tail`), never to
-the terminal. Outside text in a reason is clipped (`text.echo`).
+the terminal. Outside text in a reason is escaped and clipped (`text.echo`).
 """
 
 from __future__ import annotations
@@ -48,6 +49,7 @@ from typing import Any
 
 from tui_grid.core import reaper
 from tui_grid.core.agents import Agent, AgentError, Ask
+from tui_grid.core.outcome import Failure, Fault
 from tui_grid.core.text import echo
 
 try:
@@ -407,17 +409,22 @@ class ExternalProgramAgent(Agent[Any, Any]):
         seat = seats[ask.seat] if 0 <= ask.seat < len(seats) else f"seat {ask.seat}"
         return f"{seat} ({echo(self.label)})"
 
-    def _fail(self, ask: Ask[Any, Any], what: str) -> AgentError:
+    def _fail(self, ask: Ask[Any, Any], failure: Failure) -> AgentError:
+        return AgentError(f"{self._who(ask)} {failure.phrase()}", forfeit=True, failure=failure)
+
+    def _ended(self, code: int | None, when: str = "") -> Failure:
+        """A program that exited: crashed (a code other than 0) or exited, `when` (without
+        answering, by default), with its last stderr line."""
         tail = self.stderr_tail(200).strip().splitlines()
-        extra = f"; stderr: {echo(tail[-1])}" if tail else ""
-        return AgentError(f"{self._who(ask)} {what}{extra}", forfeit=True)
+        fault = Fault.CRASHED if code not in (0, None) else Fault.EXITED
+        return Failure(fault, tail[-1] if tail else "", when, () if code is None else (code,))
 
     # --- processes ------------------------------------------------------------------------
     def _spawn(self, ask: Ask[Any, Any]) -> _Process:
         try:
             process = _Process(self.argv, self._stderr, self.cwd, self.env)
         except OSError as exc:
-            raise self._fail(ask, f"could not start: {echo(exc.strerror or exc)}") from None
+            raise self._fail(ask, Failure(Fault.COULD_NOT_START, self.command, str(exc.strerror or exc))) from None
         self.pids.append(process.pid)
         return process
 
@@ -470,7 +477,7 @@ class ExternalProgramAgent(Agent[Any, Any]):
                 code = process.proc.poll()
                 process.kill()
                 self._process = None
-                raise self._fail(ask, f"exited (code {code}) between moves")
+                raise self._fail(ask, self._ended(code, "between moves"))
             if process is None:
                 process = self._process = self._spawn(ask)
             self._active = process
@@ -495,7 +502,7 @@ class ExternalProgramAgent(Agent[Any, Any]):
                 pass  # it may have answered without reading its input
             else:
                 code = process.proc.poll()
-                raise self._fail(ask, f"exited (code {code}) before reading its state") from None
+                raise self._fail(ask, self._ended(code, "before reading its state")) from None
         if oneshot:
             process.close_stdin()
         line: str | None = None
@@ -503,22 +510,20 @@ class ExternalProgramAgent(Agent[Any, Any]):
             try:
                 line = process.read_line(deadline, ask.control.cancel)
             except ValueError as exc:
-                raise self._fail(ask, f"printed {exc}") from None
+                raise self._fail(ask, Failure(Fault.BAD_OUTPUT, note=str(exc))) from None
         if line is None:
             if ask.control.cancel is not None and ask.control.cancel.is_set():
                 raise AgentError(f"{self._who(ask)} was cancelled", forfeit=False)
-            raise self._fail(ask, f"gave no answer within {budget:.3g} s")
+            raise self._fail(ask, Failure(Fault.NO_ANSWER, numbers=(budget,)))
         if line == "":
             try:
                 code = process.proc.wait(timeout=0.5)
             except subprocess.TimeoutExpired:
                 code = None
-            how = "crashed" if code not in (0, None) else "exited"
-            code_text = f" with code {code}" if code is not None else ""
             if code is not None:
                 process.settle_stderr()  # its last words name the reason: read them before saying it
-            raise self._fail(ask, f"{how}{code_text} without answering")
+            raise self._fail(ask, self._ended(code))
         try:
             return self.parse_answer(line)
         except ValueError as exc:
-            raise self._fail(ask, f"printed '{echo(line)}', {echo(exc)}") from None
+            raise self._fail(ask, Failure(Fault.BAD_OUTPUT, line, str(exc))) from None

@@ -15,7 +15,7 @@ from typing import Callable, Generic, Sequence, TypeVar
 
 from tui_grid.core.agents import Agent, Clock
 from tui_grid.core.driver import drive
-from tui_grid.core.engine import Engine, Result
+from tui_grid.core.engine import Engine, Outcome, Result
 from tui_grid.core.session import Session
 
 S = TypeVar("S")
@@ -29,7 +29,7 @@ class RoundResult:
     index: int
     seating: tuple[int, ...]  # seating[seat] = participant index
     winner: int | None  # participant index, None for a draw
-    reason: str
+    outcome: Outcome  # the round's end, by seat (say it with `GameDefinition.describe_outcome`)
     steps: int
     log: str = ""
     forfeit_seat: int | None = None  # the seat that lost by forfeit, if one did
@@ -181,7 +181,7 @@ class Match(Generic[S, A]):
         elif outcome.result is Result.WON and len(self.seating) == 1:
             winner = self.seating[0]
         steps = session.engine.elapsed(session.state)
-        result = RoundResult(self.round_index, self.seating, winner, outcome.reason, len(session.log) if steps is None else steps,
+        result = RoundResult(self.round_index, self.seating, winner, outcome, len(session.log) if steps is None else steps,
                              session.played_text(), session.forfeited)
         self.score.rounds.append(result)
         return result

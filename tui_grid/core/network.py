@@ -4,7 +4,8 @@ Game-agnostic: a game's server decides what line to send for an ask and how to r
 answer (`NetworkAgent(observe=..., parse=...)`); by default the engine's `observation`
 and `decode_action` are used. Each network player has a thinking clock (seconds in
 total, charged from sending a state to receiving its answer); running out, hanging up or
-answering garbage raises `AgentError(forfeit=True)` with a message that says which.
+answering garbage raises `AgentError(forfeit=True)` whose failure says which
+(`core.outcome.Fault`: disconnected, out of time, garbage).
 """
 
 from __future__ import annotations
@@ -17,7 +18,7 @@ from collections.abc import Callable
 from typing import Any
 
 from tui_grid.core.agents import Agent, AgentError, Ask
-from tui_grid.core.text import echo
+from tui_grid.core.outcome import Failure, Fault
 
 #: A line without its newline that sits this long with nothing after it counts as sent
 #: (some course clients send an answer without "\n"), if it reads as a whole answer; a
@@ -48,6 +49,14 @@ class TimedOut(AgentError):
     pass
 
 
+def failed(who: str, failure: Failure, kind: type[AgentError] = AgentError) -> AgentError:
+    """The error of a player who failed so, its reason naming it: "ann disconnected"."""
+    return kind(f"{who} {failure.phrase()}", failure=failure)
+
+
+DISCONNECTED = Failure(Fault.DISCONNECTED)
+
+
 class LineConnection:
     """One TCP client spoken to in lines (UTF-8, "\\n"-terminated; "\\r" stripped)."""
 
@@ -72,7 +81,7 @@ class LineConnection:
             with self._lock:
                 self.sock.sendall((text + "\n").encode("utf-8"))
         except OSError as exc:
-            raise Disconnected(f"{self.name} disconnected ({exc.strerror or exc})") from None
+            raise failed(self.name, Failure(Fault.DISCONNECTED, note=str(exc.strerror or exc)), Disconnected) from None
 
     def read_line(self, timeout: float | None, stop: threading.Event | None = None, complete: Callable[[str], bool] | None = None) -> str:
         """The next line, waiting at most `timeout` seconds (None: forever, or until `stop`).
@@ -86,14 +95,14 @@ class LineConnection:
                 raw, self._buffer = self._buffer[:newline], self._buffer[newline + 1 :]
                 return self._decode(raw)
             if len(self._buffer) > MAX_LINE:
-                raise AgentError(f"{self.name} sent a line longer than {MAX_LINE} bytes")
+                raise failed(self.name, Failure(Fault.GARBAGE, note=f"a line longer than {MAX_LINE} bytes"))
             now = time.monotonic()
             left = None if deadline is None else deadline - now
             if left is not None and left <= 0:
                 if self._buffer:  # part of an answer and no more: what came is the answer
                     raw, self._buffer = self._buffer, b""
                     return self._decode(raw)
-                raise TimedOut(f"{self.name} ran out of time (no answer)")
+                raise failed(self.name, Failure(Fault.NO_ANSWER, numbers=() if timeout is None else (timeout,)), TimedOut)
             wait = 0.2 if left is None else min(left, 0.2)
             if self._buffer:
                 wait = min(wait, UNTERMINATED_GRACE)
@@ -102,7 +111,7 @@ class LineConnection:
             try:
                 ready, _, _ = select.select([self.sock], [], [], wait)
             except (OSError, ValueError):
-                raise Disconnected(f"{self.name} disconnected") from None
+                raise failed(self.name, DISCONNECTED, Disconnected) from None
             if not ready:
                 if self._buffer and (complete is None or complete(self._buffer.decode("utf-8", "replace"))):
                     raw, self._buffer = self._buffer, b""  # an answer without a newline, and nothing more coming
@@ -111,12 +120,12 @@ class LineConnection:
             try:
                 chunk = self.sock.recv(65536)
             except OSError as exc:
-                raise Disconnected(f"{self.name} disconnected ({exc.strerror or exc})") from None
+                raise failed(self.name, Failure(Fault.DISCONNECTED, note=str(exc.strerror or exc)), Disconnected) from None
             if not chunk:
                 if self._buffer:
                     raw, self._buffer = self._buffer, b""
                     return self._decode(raw)
-                raise Disconnected(f"{self.name} disconnected")
+                raise failed(self.name, DISCONNECTED, Disconnected)
             self._buffer += chunk
 
     def discard_pending(self) -> None:
@@ -133,7 +142,7 @@ class LineConnection:
         try:
             return raw.decode("utf-8").rstrip("\r")
         except UnicodeDecodeError:
-            raise AgentError(f"{self.name} sent bytes that are not UTF-8 text") from None
+            raise failed(self.name, Failure(Fault.GARBAGE, note="bytes that are not UTF-8 text")) from None
 
     def close(self) -> None:
         if self.closed:
@@ -281,17 +290,14 @@ class NetworkAgent(Agent[Any, Any]):
         except TimedOut:
             self.clock.charge(time.monotonic() - started)
             total = self.clock.total
-            raise TimedOut(
-                f"{self.name} ran out of thinking time"
-                + (f" ({total:g} s in all)" if total is not None else "")
-            ) from None
+            raise failed(self.name, Failure(Fault.OUT_OF_TIME, numbers=() if total is None else (total,)), TimedOut) from None
         except Disconnected as exc:
-            raise Disconnected(f"{self.name} disconnected") from exc
+            raise failed(self.name, exc.failure, Disconnected) from exc
         self.clock.charge(time.monotonic() - started)
         try:
             return self.parse(answer, ask)
         except (ValueError, IndexError, KeyError) as exc:
-            raise AgentError(f"{self.name} sent garbage: {echo(answer)!r} ({echo(exc)})") from None
+            raise failed(self.name, Failure(Fault.GARBAGE, answer, str(exc))) from None
 
     def close(self) -> None:
         self.conn.close()

@@ -18,6 +18,7 @@ from typing import Any, Callable, Protocol, Sequence
 from tui_grid.core.policy import ALL_KINDS
 from tui_grid.core.agents import Agent, Ask, HumanAgent
 from tui_grid.core.errors import UsageError
+from tui_grid.core.text import echo
 
 #: How a program is sent a state and how its answer line is read (ValueError: garbage).
 ProgramCodec = tuple[Callable[[Ask[Any, Any]], str], Callable[[str], Any]]
@@ -100,7 +101,7 @@ class BotKind(PlayerKind):
         if level is None:
             return text if text in game.bot_levels else None
         if level not in game.bot_levels:
-            raise UsageError(f"{game.key} has no bot {level!r}; its bots: {', '.join(game.bot_levels)}")
+            raise UsageError(f"{game.key} has no bot '{echo(level)}'; its bots: {', '.join(game.bot_levels)}")
         return level
 
     def make(self, spec: PlayerSpec, game: Roster, context: PlayerContext) -> Agent[Any, Any]:
@@ -129,7 +130,7 @@ class ProgramKind(PlayerKind):
         try:
             argv = shlex.split(command)
         except ValueError as exc:
-            raise UsageError(f"{text!r}: bad command line: {exc}") from None
+            raise UsageError(f"'{echo(text)}': bad command line: {exc}") from None
         if not argv:
             raise UsageError(f"{self.prefix} needs a command line, e.g. {self.prefix}python3 mybot.py")
         if game.program_codec() is None:
@@ -145,7 +146,7 @@ class ProgramKind(PlayerKind):
         try:
             return ExternalProgramAgent(spec.value, self.mode, encode, parse, name=self.label(spec))
         except ValueError as exc:
-            raise UsageError(f"{spec.text!r}: {exc}") from None
+            raise UsageError(f"'{echo(spec.text)}': {exc}") from None
 
     def label(self, spec: PlayerSpec) -> str:
         return program_label(spec.value)
@@ -245,7 +246,7 @@ def parse_player(game: Roster, text: str, kinds: Sequence[str] | None = None) ->
         value = kind.value_of(text, game)
         if value is not None:
             return PlayerSpec(kind.name, value, text)
-    raise UsageError(f"unknown {game.key} player {text!r}; use {player_choices(game, kinds)}")
+    raise UsageError(f"unknown {game.key} player '{echo(text)}'; use {player_choices(game, kinds)}")
 
 
 def make_player(game: Roster, text: str, context: PlayerContext | None = None, kinds: Sequence[str] | None = None) -> Agent[Any, Any]:

@@ -84,15 +84,9 @@ def drop(path: Path) -> bool:
     Never raises: nothing is lost by a save that stays, it is only offered again."""
     try:
         path.unlink(missing_ok=True)
-        lock_file(path).unlink(missing_ok=True)  # (a writer holding it still finishes: its lock is on the open file)
     except OSError:
         return False
     return True
-
-
-def lock_file(path: Path) -> Path:
-    """The lock file beside a save (see `_locked`)."""
-    return path.with_name(f".{path.name}.lock")
 
 
 def set_aside(path: Path) -> Path | None:
@@ -130,9 +124,9 @@ def write(path: Path, text: str, *, lock: bool = True, replace: bool = True, mak
     """Write a save so that nothing can lose or leak it: the text goes to a new temporary
     file with a random name, created exclusively (a link planted in the folder is never
     followed), flushed to disk, then renamed over `path` in one step, so a reader sees the
-    old save or the new one, never half of one. With `lock` (autosaves), a lock file next to
-    the save keeps two app instances from writing it at once; without it (a file the player
-    named, where a lock file would be litter) two writers still never mix: the last rename
+    old save or the new one, never half of one. With `lock` (autosaves), a lock on the save's
+    folder keeps two app instances from writing in it at once; without it (a file the player
+    named, in a folder that is the player's) two writers still never mix: the last rename
     wins whole. Without `replace`, a file at `path` (even one made a moment ago by someone
     else) is never replaced: FileExistsError. Any failure (a read-only folder, a full disk)
     raises OSError, removes the temporary file and leaves the old save as it was. The app's
@@ -142,7 +136,7 @@ def write(path: Path, text: str, *, lock: bool = True, replace: bool = True, mak
         path.parent.mkdir(parents=True, exist_ok=True)
     data = text.encode("utf-8")
     policy.ensure_room(data_dir(), len(data), path)
-    with _locked(path) if lock else contextlib.nullcontext():
+    with _locked(path.parent) if lock else contextlib.nullcontext():
         fd, temporary = _new_temporary(path)
         try:
             try:
@@ -193,7 +187,7 @@ def _sync_folder(folder: Path) -> None:
     """Make the rename itself durable (a crash right after keeps the new save), where the OS
     lets a folder be synced; the save is already whole either way."""
     with contextlib.suppress(OSError, AttributeError):
-        fd = os.open(folder, os.O_RDONLY | getattr(os, "O_DIRECTORY", 0))
+        fd = _open_folder(folder)
         try:
             os.fsync(fd)
         finally:
@@ -208,22 +202,33 @@ def _write_all(fd: int, data: bytes) -> None:
         view = view[written:]
 
 
+def _open_folder(folder: Path) -> int:
+    """A descriptor of the folder itself, read-only: enough to sync it or lock it."""
+    return os.open(folder, os.O_RDONLY | getattr(os, "O_DIRECTORY", 0) | getattr(os, "O_CLOEXEC", 0))
+
+
+#: Errors where a folder cannot be locked (file systems without locks; NFS locks only a
+#: descriptor open for writing, EBADF): the rename alone is kept.
+NO_LOCKS = frozenset({errno.ENOLCK, errno.EOPNOTSUPP, errno.EINVAL, errno.EBADF})
+
+
 @contextlib.contextmanager
-def _locked(path: Path) -> Iterator[None]:
-    """An exclusive lock on `path`'s lock file (never a link), where the OS has flock."""
+def _locked(folder: Path) -> Iterator[None]:
+    """An exclusive lock on the folder itself, where the OS has flock: the folder is there
+    anyway, so locking leaves no file behind. The lock belongs to the open descriptor:
+    closing it releases the lock, and so does a crash."""
     try:
         import fcntl
     except ImportError:  # not on this OS: the rename alone still never leaves half a save
         yield
         return
-    flags = os.O_RDWR | os.O_CREAT | getattr(os, "O_NOFOLLOW", 0) | getattr(os, "O_CLOEXEC", 0)
-    fd = os.open(lock_file(path), flags, 0o600)
+    fd = _open_folder(folder)
     try:
         try:
             fcntl.flock(fd, fcntl.LOCK_EX)
-        except OSError as exc:  # a file system without locks (some network ones): the rename alone
-            if exc.errno not in (errno.ENOLCK, errno.EOPNOTSUPP, errno.EINVAL):
+        except OSError as exc:
+            if exc.errno not in NO_LOCKS:
                 raise
         yield
     finally:
-        os.close(fd)  # closing releases the lock
+        os.close(fd)

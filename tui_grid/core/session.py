@@ -20,6 +20,7 @@ from typing import Callable, Generic, Mapping, Sequence, TypeVar
 from tui_grid.core.agents import Agent, AgentError, Clock, HumanAgent
 from tui_grid.core.engine import Engine, Event, IllegalAction, Outcome, Step
 from tui_grid.core.history import History
+from tui_grid.core.outcome import Failure, describe
 
 S = TypeVar("S")
 A = TypeVar("A")
@@ -218,23 +219,25 @@ class Session(Generic[S, A]):
         failures are reported and the seat gets its default. True if the game ended."""
         with self.lock:
             for seat, error in failures:
-                if error.forfeit and self.forfeit(seat, error.reason):
+                if error.forfeit and self.forfeit(seat, error.failure):
                     return True
                 self._notify(Change("message", self.state, message=f"{self.engine.seats[seat]}: {error.reason}"))
             return False
 
-    def forfeit(self, seat: int, reason: str) -> bool:
-        """`seat` loses now (a failed program, or a player who concedes); False where the
-        game has no forfeits or is over already."""
+    def forfeit(self, seat: int, failure: Failure) -> bool:
+        """`seat` loses now by `failure` (a failed program, or a player who concedes); False
+        where the game has no forfeits or is over already."""
         with self.lock:
             if self.over:
                 return False
-            lost = self.engine.forfeit(self.state, seat, reason)
+            lost = self.engine.forfeit(self.state, seat, failure)
             if lost is None:
                 return False
             self.state = lost
             self.forfeited = seat
-            event = Event(self.engine.outcome(lost).reason, "forfeit", seat)
+            # Said with who sits where: "red (bot.py) forfeits: gave no answer within 2 s".
+            text = describe(self.engine.outcome(lost), [agent.name for agent in self.agents])
+            event = Event(text, "forfeit", seat)
             self._notify(Change("forfeit", self.state, events=(event,), message=event.text))
             return True
 

@@ -4,7 +4,8 @@ program output and network messages safe to show.
 Anything that did not come from this package's own source is hostile: it may hold
 terminal escapes (an OSC that retitles the window, a CSI that clears the screen), bidi
 overrides that make text read differently than it is, or be megabytes long. `printable`
-turns every such character into a visible escape (`\\x1b`, `\\u202e`), so what reaches a
+turns every such character into a visible escape (`\\x1b`, `\\u202e`), and a byte that was
+not UTF-8 (read with `surrogateescape`) into the byte's own (`\\xab`), so what reaches a
 screen, a terminal or a log is exactly what was sent, character by character. The app's
 widgets (`tui_grid.ui.plain`) and the command line's streams (`SafeStream`) both go
 through it, so a new path cannot forget.
@@ -16,15 +17,20 @@ import re
 from typing import TextIO
 
 #: C0 and C1 controls, DEL, zero-width and bidi formatting characters, line and paragraph
-#: separators, and the byte-order mark. Newline and tab are decided by the caller.
-_UNSAFE = re.compile("[\x00-\x08\x0b-\x1f\x7f-\x9f\u200b-\u200f\u2028-\u202e\u2060-\u2069\ufeff]")
-_UNSAFE_LINE = re.compile("[\x00-\x1f\x7f-\x9f\u200b-\u200f\u2028-\u202e\u2060-\u2069\ufeff]")
+#: separators, the byte-order mark, and lone surrogates (no terminal can show one, and a
+#: UTF-8 stream refuses to write one). Newline and tab are decided by the caller.
+_UNSAFE = re.compile("[\x00-\x08\x0b-\x1f\x7f-\x9f\u200b-\u200f\u2028-\u202e\u2060-\u2069\ud800-\udfff\ufeff]")
+_UNSAFE_LINE = re.compile("[\x00-\x1f\x7f-\x9f\u200b-\u200f\u2028-\u202e\u2060-\u2069\ud800-\udfff\ufeff]")
+#: `surrogateescape` reads an undecodable byte 0xNN as the lone surrogate U+DC00 + 0xNN.
+_ESCAPED_BYTES = range(0xDC80, 0xDD00)
 #: Characters of outside text echoed in a reason or a result, at most.
 ECHO_LIMIT = 80
 
 
 def _escape(match: re.Match[str]) -> str:
     code = ord(match.group())
+    if code in _ESCAPED_BYTES:  # the byte that was not UTF-8, as it was sent
+        code -= 0xDC00
     return f"\\x{code:02x}" if code < 0x100 else f"\\u{code:04x}"
 
 

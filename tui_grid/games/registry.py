@@ -29,6 +29,7 @@ from tui_grid.core.control import SearchControl
 from tui_grid.core.engine import Engine, Plan
 from tui_grid.core.errors import BoardError, UsageError
 from tui_grid.core.match import Ending, MatchScore, MatchVerdict, most_wins, verdict
+from tui_grid.core.outcome import Cause, Outcome, cause_families, cause_named, describe
 from tui_grid.core.players import PlayerContext, ProgramCodec, make_player
 from tui_grid.core.text import echo
 from tui_grid.core.words import article
@@ -129,6 +130,8 @@ class GameDefinition(ABC):
     online: OnlinePlay | None = None
     #: Its scenes in the attract mode (`tui-grid demo`).
     demo_scenes: tuple[DemoScene, ...] = ()
+    #: How its sentences call the seats ("red", "the hunter"); a puzzle's one seat goes unnamed.
+    seat_words: tuple[str, ...] = ()
 
     @abstractmethod
     def help_markdown(self) -> str:
@@ -141,6 +144,12 @@ class GameDefinition(ABC):
     def make_bot(self, level: str, context: PlayerContext) -> Agent[Any, Any]:
         """One of `bot_levels` (core.players checked the level)."""
         raise UsageError(f"{self.title} has no bots")
+
+    def describe_outcome(self, outcome: Outcome, names: Sequence[str | None] | None = None) -> str:
+        """The outcome in one sentence, as every front end shows it. `names`: who plays each
+        seat ("red (ann) crashed…"); without them, or for a seat without one, the seat's
+        own word ("red crashed…"). By default the cause's family says it (`Cause.sentence`)."""
+        return describe(outcome, names, self.seat_words or None)
 
     def match_winner(self, score: MatchScore) -> int | None:
         """Who wins a match played out (a participant; None: a draw): by default, whoever
@@ -365,7 +374,7 @@ _cache: dict[str, GameDefinition] = {}
 
 def get_game(key: str) -> GameDefinition:
     if key not in _modules:
-        raise UsageError(f"unknown game {key!r}; choose from: {', '.join(game_keys())}")
+        raise UsageError(f"unknown game '{echo(key)}'; choose from: {', '.join(game_keys())}")
     if key not in _cache:
         _cache[key] = importlib.import_module(_modules[key]).GAME
     return _cache[key]
@@ -380,6 +389,15 @@ def game_keys() -> tuple[str, ...]:
     return tuple(game.key for game in all_games())
 
 
+def outcome_cause(key: str) -> Cause:
+    """The cause a key names ("fault:crashed", "tron:wall"), the game's rules loaded first
+    when the family is a game's; KeyError when there is no such cause."""
+    family = key.partition(":")[0]
+    if family not in cause_families() and family in _modules:
+        get_game(family)  # its rules declare its causes
+    return cause_named(key)
+
+
 def online_games() -> tuple[str, ...]:
     """The games played online, in the menu's order."""
     return tuple(game.key for game in all_games() if game.online is not None)
@@ -390,7 +408,7 @@ def parse_seed(text: str) -> int:
     try:
         return int(text)
     except ValueError:
-        raise UsageError(f"seed must be a whole number, got {echo(text)!r}") from None
+        raise UsageError(f"seed must be a whole number, got '{echo(text)}'") from None
 
 
 def parse_size_option(text: str) -> tuple[int, int]:
@@ -408,7 +426,7 @@ def parse_seconds(name: str, text: str, most: float, *, zero: bool = False) -> f
     try:
         value = float(text) if "_" not in text else float("nan")
     except ValueError:
-        raise UsageError(f"{name} must be a number of seconds, got {echo(text)!r}") from None
+        raise UsageError(f"{name} must be a number of seconds, got '{echo(text)}'") from None
     low_ok = value >= 0 if zero else value > 0
     if not math.isfinite(value) or not low_ok or value > most:
         low = "between 0 and" if zero else "more than 0 and at most"
@@ -421,7 +439,7 @@ def parse_count(name: str, text: str, minimum: int = 1, maximum: int | None = No
     try:
         value = int(text)
     except ValueError:
-        raise UsageError(f"{name} must be a whole number, got {echo(text)!r}") from None
+        raise UsageError(f"{name} must be a whole number, got '{echo(text)}'") from None
     if value < minimum:
         raise UsageError(f"{name} must be at least {minimum}, got {value}")
     if maximum is not None and value > maximum:

@@ -180,14 +180,14 @@ class HubFeed(MatchFeed[Any, Any]):
             HubSeat(client, name) if index == self.you else Placeholder(name) for index, name in enumerate(names)]
         super().__init__(Match(self._engine, participants, start.rounds, names=names))
         for index, result in enumerate(start.results):
-            self.match.score.rounds.append(RoundResult(index, result.seating, result.winner, result.reason, result.steps,
+            self.match.score.rounds.append(RoundResult(index, result.seating, result.winner, result.outcome, result.steps,
                                                        forfeit_seat=result.forfeit_seat))
         session = self.match.new_session()
         joints = session.engine.parse_log(start.log)
         if joints:
             session.play_steps(joints, notify=False)
         if start.forfeit is not None:
-            session.forfeit(start.forfeit.seat, start.forfeit.reason)
+            session.forfeit(start.forfeit.seat, start.forfeit.failure)
         self._begin(session)
 
     def _engine(self, index: int) -> Engine[Any, Any]:
@@ -201,7 +201,7 @@ class HubFeed(MatchFeed[Any, Any]):
             with session.lock:
                 session.tick(session.engine.parse_step(message.joint, session.state))
         elif isinstance(message, Forfeit):
-            session.forfeit(message.seat, message.reason)
+            session.forfeit(message.seat, message.failure)
         elif isinstance(message, Round):
             session.close()
             self._begin(self.match.new_session())

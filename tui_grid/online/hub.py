@@ -32,9 +32,11 @@ from pathlib import Path
 from typing import Any, Callable
 
 from tui_grid.core.agents import Agent, HumanAgent, LowPriority
+from tui_grid.core.countdown import Countdown
 from tui_grid.core.live import LiveMatch
 from tui_grid.core.match import Ending, MatchScore, RoundResult
 from tui_grid.core.network import hang_up
+from tui_grid.core.outcome import Failure, Fault
 from tui_grid.core.players import PlayerContext
 from tui_grid.core.session import Change, Session
 from tui_grid.core.text import printable
@@ -243,7 +245,6 @@ class HostedMatch(WatchedMatch):
         self.abandoned = ""  # why the match ended early, in words (its verdict says it in full)
         self.ending = Ending.PLAYED
         self.ended_by: int | None = None  # the participant who left, idled or disconnected
-        self._forfeit_reason = ""
         self.round_forfeit: Forfeit | None = None
         self.ended = False
         self.feed.subscribe(self._changed)
@@ -255,7 +256,7 @@ class HostedMatch(WatchedMatch):
         and none twice (the session's lock holds the driver while the snapshot is taken)."""
         session = self.feed.session
         with session.lock:
-            results = tuple(Result(r.winner, r.reason, r.seating, r.steps, r.forfeit_seat) for r in self.feed.match.score.rounds)
+            results = tuple(Result(r.winner, r.outcome, r.seating, r.steps, r.forfeit_seat) for r in self.feed.match.score.rounds)
             link.send(MatchStart(self.id, self.game_key, self.board, self.rounds, self.names, participant, results,
                                  self.feed.match.round_index, session.engine.format_log(session.log), self.round_forfeit))
             self.watchers.append(link)
@@ -279,12 +280,13 @@ class HostedMatch(WatchedMatch):
             self.abandoned = {Ending.LEFT: f"{name} left the match", Ending.DISCONNECTED: f"{name} disconnected",
                               Ending.IDLE: f"{name} idled for {self.hub.pace.idle_seconds:.0f} s"}[ending]
             self.ending, self.ended_by = ending, participant
-        reason = self.abandoned
+        failure = {Ending.LEFT: Failure(Fault.LEFT), Ending.DISCONNECTED: Failure(Fault.DISCONNECTED),
+                   Ending.IDLE: Failure(Fault.IDLE, numbers=(self.hub.pace.idle_seconds,))}[ending]
         self.players[participant] = None
         seating = self.feed.match.seating
         session = self.feed.session
         if participant in seating and not session.over:
-            self._forfeit(session, seating.index(participant), reason)
+            session.forfeit(seating.index(participant), failure)
         self.round_over.set()
         self.stop.set()  # a countdown or the pause between rounds ends now too
 
@@ -298,13 +300,8 @@ class HostedMatch(WatchedMatch):
         self._send_all(Note(text))
 
     # --- what the driver did ------------------------------------------------------------------
-    def _forfeit(self, session: Session[Any, Any], seat: int, reason: str) -> None:
-        with session.lock:
-            self._forfeit_reason = reason
-            session.forfeit(seat, reason)
-
     def _changed(self, session: Session[Any, Any], change: Change[Any]) -> None:
-        message = change_message(session, change, self._forfeit_reason)
+        message = change_message(session, change)
         if isinstance(message, Forfeit):
             self.round_forfeit = message
         if message is not None:
@@ -347,7 +344,8 @@ class HostedMatch(WatchedMatch):
                     break
                 result = self.feed.match.score.rounds[-1]
                 pause = self.hub.pace.between_rounds
-                self.note(f"{result.reason}. Score: {self.feed.match.score.summary()}. Round {result.index + 2} in {pause:.0f} s (seats swap).")
+                said = get_game(self.game_key).describe_outcome(result.outcome, [self.names[p] for p in result.seating])
+                self.note(f"{said}. Score: {self.feed.match.score.summary()}. Round {result.index + 2} in {pause:.0f} s (seats swap).")
                 if self.stop.wait(pause):
                     break
                 self.feed.pause(True)
@@ -364,13 +362,16 @@ class HostedMatch(WatchedMatch):
 
     def _count_down(self) -> None:
         pace = self.hub.pace
-        for left in range(pace.countdown, 0, -1):
-            self.note(f"Get ready: {left}…")
+        countdown = Countdown(pace.countdown)
+        words = countdown.start()
+        while countdown.running:
+            self.note(words)
             if self.stop.wait(pace.beat):
                 return
+            words = countdown.beat()
         now = time.monotonic()
         self.last_key = [now] * len(self.last_key)
-        self.note("Go!")
+        self.note(words)
         self.feed.pause(False)
 
     def _await_round_end(self) -> None:
@@ -421,7 +422,7 @@ class RelayedMatch(WatchedMatch):
         """The architect's verdict; if it went away first, a stop, with the rounds it sent."""
         if self.end_text:
             return self.end_text
-        score = MatchScore(self.names, [RoundResult(index, r.seating, r.winner, r.reason, r.steps, forfeit_seat=r.forfeit_seat)
+        score = MatchScore(self.names, [RoundResult(index, r.seating, r.winner, r.outcome, r.steps, forfeit_seat=r.forfeit_seat)
                                         for index, r in enumerate(self.results)])
         return get_game(self.game_key).match_verdict(score, Ending.STOPPED, None, self.abandoned or "the architect stopped")[1]
 
@@ -446,8 +447,7 @@ class RelayedMatch(WatchedMatch):
         elif isinstance(message, Result):
             if len(self.results) >= self.rounds:
                 return "more results than rounds"
-            self.results.append(Result(message.winner, printable(message.reason, limit=200), message.seating, message.steps,
-                                       message.forfeit_seat))
+            self.results.append(message)  # its texts are raw: whoever says it escapes them
         elif isinstance(message, Round):
             self.log, self.round_forfeit = [], None
             self._send_all(Round(len(self.results)))

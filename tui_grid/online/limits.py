@@ -81,10 +81,11 @@ class ServerLimits:
     input_burst_bytes: int = 8 * 1024
     #: A session that keeps its keys at that pace for this long is pasting or flooding: for
     #: the rest of the session its app runs at this niceness and is given keys at this pace
-    #: (a quarter of a human's fastest), so it costs other players little.
+    #: (above a held arrow key's auto-repeat, about 90 bytes a second; each key costs its
+    #: app a redraw), so it costs other players little.
     flood_seconds: float = 2.0
     flood_niceness: int = 15
-    flood_bytes_per_second: float = 512
+    flood_bytes_per_second: float = 128
     #: Screen output waiting for a slow client, at most; while it waits, the app's output
     #: is not read (the app waits on its terminal).
     output_high_water: int = 256 * 1024

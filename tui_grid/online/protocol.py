@@ -4,7 +4,9 @@ architect) and the hub, as a frozen dataclass with its wire form.
 On the wire a message is one JSON object per line (online.wire), its type in "t". `to_wire`
 gives that object; `from_wire` reads one back and checks every field (type, length, range)
 before anything trusts it, raising ProtocolError when one is wrong. Text from a peer stays
-text here: whoever shows it shows it through core.text.
+text here: whoever shows it shows it through core.text. A round's end crosses as data (its
+cause by key, the seat, the raw detail; `outcome_fields`, `read_outcome`), so every
+receiver says it in its own words, with its own players' names.
 
     app -> hub        Hello, Doing, Challenge, Answer, Withdraw, Queue, Unqueue, Watch, Key, Leave
     publisher -> hub  Hello (with the token), Publish, Step, Forfeit, Result, Round, Note, End
@@ -13,8 +15,13 @@ text here: whoever shows it shows it through core.text.
 
 from __future__ import annotations
 
+import math
 from dataclasses import dataclass, fields
 from typing import Any, ClassVar, Union
+
+from tui_grid.core.outcome import Failure, Fault, Outcome
+from tui_grid.core.outcome import Result as Standing
+from tui_grid.games.registry import outcome_cause
 
 #: Bounds on what a peer may send.
 MAX_NAME = 40
@@ -27,6 +34,10 @@ MAX_SEATS = 8
 MAX_LISTED = 200
 MAX_ID = 1 << 31
 MAX_STEPS = 10_000_000
+MAX_CAUSE = 60
+MAX_NUMBERS = 4
+MAX_CELLS = 16
+MAX_COORD = 1 << 16
 #: A quick match's rounds (two: each player plays both seats), and the most a challenge may ask.
 QUICK_ROUNDS = 2
 MAX_ROUNDS = 9
@@ -73,6 +84,70 @@ def _object(value: Any, what: str) -> dict[str, Any]:
     if not isinstance(value, dict):
         raise ProtocolError(f"{what} is not an object")
     return value
+
+
+def _is_int(value: Any, low: int, high: int) -> bool:
+    return isinstance(value, int) and not isinstance(value, bool) and low <= value <= high
+
+
+def _numbers(data: dict[str, Any], key: str) -> tuple[float, ...]:
+    items = _list(data, key, MAX_NUMBERS)
+    if not all(isinstance(item, (int, float)) and not isinstance(item, bool) and math.isfinite(item) for item in items):
+        raise ProtocolError(f"{key!r} holds something other than numbers")
+    return tuple(items)
+
+
+def _cells(data: dict[str, Any], key: str) -> tuple[tuple[int, int], ...]:
+    items = _list(data, key, MAX_CELLS)
+    if not all(isinstance(item, list) and len(item) == 2 and all(_is_int(n, 0, MAX_COORD) for n in item) for item in items):
+        raise ProtocolError(f"{key!r} holds something other than cells")
+    return tuple((item[0], item[1]) for item in items)
+
+
+# --- a round's end, as data ------------------------------------------------------------------
+def failure_fields(failure: Failure) -> dict[str, Any]:
+    """A failure's wire fields; outside text is cut to what a peer may send, never escaped."""
+    return {"fault": failure.fault.value, "detail": failure.detail[:MAX_TEXT], "note": failure.note[:MAX_TEXT],
+            "numbers": list(failure.numbers)}
+
+
+def read_failure(data: dict[str, Any]) -> Failure:
+    fault = data.get("fault")
+    if fault not in {member.value for member in Fault}:
+        raise ProtocolError("'fault' is not one of the faults")
+    return Failure(Fault(fault), _text(data, "detail", MAX_TEXT, ""), _text(data, "note", MAX_TEXT, ""), _numbers(data, "numbers"))
+
+
+def outcome_fields(outcome: Outcome) -> dict[str, Any]:
+    """An outcome's wire form: its cause by key ("tron:wall"), the rest as data."""
+    return {"result": outcome.result.value, "cause": None if outcome.cause is None else outcome.cause.key,
+            "seat": outcome.seat, "winner": outcome.winner, "detail": outcome.detail[:MAX_TEXT],
+            "note": outcome.note[:MAX_TEXT], "numbers": list(outcome.numbers), "cells": [list(cell) for cell in outcome.cells],
+            "parts": [outcome_fields(part) for part in outcome.parts]}
+
+
+def read_outcome(value: Any, *, parts: bool = True) -> Outcome:
+    """An outcome from its wire form, every field checked: its cause must be one a game
+    (or core) declares, and its parts (one level deep) outcomes too."""
+    data = _object(value, "an outcome")
+    result = data.get("result")
+    if result not in {member.value for member in Standing}:
+        raise ProtocolError("an outcome's 'result' is not a result")
+    cause = data.get("cause")
+    if cause is not None:
+        if not isinstance(cause, str) or len(cause) > MAX_CAUSE:
+            raise ProtocolError("an outcome's 'cause' is not a cause")
+        try:
+            cause = outcome_cause(cause)
+        except KeyError:
+            raise ProtocolError(f"an outcome's cause {cause[:MAX_CAUSE]!r} is none this app knows") from None
+    inner = _list(data, "parts", MAX_SEATS)
+    if inner and not parts:
+        raise ProtocolError("an outcome's part has parts")
+    return Outcome(Standing(result), cause, _optional_int(data, "seat", 0, MAX_SEATS - 1),
+                   _optional_int(data, "winner", 0, MAX_SEATS - 1), _text(data, "detail", MAX_TEXT, ""),
+                   _text(data, "note", MAX_TEXT, ""), _numbers(data, "numbers"), _cells(data, "cells"),
+                   tuple(read_outcome(part, parts=False) for part in inner))
 
 
 # --- the messages ----------------------------------------------------------------------------
@@ -229,30 +304,34 @@ class Step:
 
 @dataclass(frozen=True)
 class Forfeit:
-    """A seat lost the round without its move: why, in the words of whoever decided."""
+    """A seat lost the round without its move: why, as the failure whoever decided saw."""
 
     TYPE: ClassVar[str] = "forfeit"
     seat: int
-    reason: str
+    failure: Failure
+
+    def to_fields(self) -> dict[str, Any]:
+        return {"seat": self.seat, **failure_fields(self.failure)}
 
     @classmethod
     def from_fields(cls, data: dict[str, Any]) -> Forfeit:
-        return cls(_int(data, "seat", 0, MAX_SEATS - 1), _text(data, "reason", MAX_TEXT))
+        return cls(_int(data, "seat", 0, MAX_SEATS - 1), read_failure(data))
 
 
 @dataclass(frozen=True)
 class Result:
-    """A finished round: the winning participant (None: a draw), why, who sat where, its length."""
+    """A finished round: the winning participant (None: a draw), its outcome (by seat), who
+    sat where, its length."""
 
     TYPE: ClassVar[str] = "result"
     winner: int | None
-    reason: str
+    outcome: Outcome
     seating: tuple[int, ...]
     steps: int
     forfeit_seat: int | None = None
 
     def to_fields(self) -> dict[str, Any]:
-        return {"result": [self.winner, self.reason, list(self.seating), self.steps, self.forfeit_seat]}
+        return {"result": [self.winner, outcome_fields(self.outcome), list(self.seating), self.steps, self.forfeit_seat]}
 
     @classmethod
     def from_fields(cls, data: dict[str, Any]) -> Result:
@@ -261,22 +340,20 @@ class Result:
     @classmethod
     def from_list(cls, value: Any) -> Result:
         if not isinstance(value, list) or len(value) not in (4, 5):
-            raise ProtocolError("a result is [winner, reason, seating, steps, forfeit seat]")
-        winner, reason, seating, steps = value[:4]
+            raise ProtocolError("a result is [winner, outcome, seating, steps, forfeit seat]")
+        winner, outcome, seating, steps = value[:4]
         forfeit_seat = value[4] if len(value) == 5 else None
         if forfeit_seat is not None and (isinstance(forfeit_seat, bool) or not isinstance(forfeit_seat, int)
                                          or not 0 <= forfeit_seat < MAX_SEATS):
             raise ProtocolError("a result's forfeit seat is not a seat")
         if winner is not None and (isinstance(winner, bool) or not isinstance(winner, int) or not 0 <= winner < MAX_SEATS):
             raise ProtocolError("a result's winner is not a participant")
-        if not isinstance(reason, str) or len(reason) > MAX_TEXT:
-            raise ProtocolError("a result's reason is not a short text")
         if (not isinstance(seating, list) or not 1 <= len(seating) <= MAX_SEATS
                 or not all(isinstance(s, int) and not isinstance(s, bool) and 0 <= s < MAX_SEATS for s in seating)):
             raise ProtocolError("a result's seating is not a list of participants")
         if isinstance(steps, bool) or not isinstance(steps, int) or not 0 <= steps <= MAX_STEPS:
             raise ProtocolError("a result's steps is not a count")
-        return cls(winner, reason, tuple(seating), steps, forfeit_seat)
+        return cls(winner, read_outcome(outcome), tuple(seating), steps, forfeit_seat)
 
 
 @dataclass(frozen=True)
@@ -427,16 +504,14 @@ class MatchStart:
     def to_fields(self) -> dict[str, Any]:
         return {"id": self.id, "game": self.game, "board": self.board, "rounds": self.rounds, "names": list(self.names),
                 "you": self.you, "results": [result.to_fields()["result"] for result in self.results], "round": self.round,
-                "log": self.log, "forfeit": [self.forfeit.seat, self.forfeit.reason] if self.forfeit else None}
+                "log": self.log, "forfeit": self.forfeit.to_fields() if self.forfeit else None}
 
     @classmethod
     def from_fields(cls, data: dict[str, Any]) -> MatchStart:
         names = _texts(data, "names", MAX_SEATS, MAX_NAME)
         forfeit = data.get("forfeit")
         if forfeit is not None:
-            if not isinstance(forfeit, list) or len(forfeit) != 2:
-                raise ProtocolError("a forfeit is [seat, reason]")
-            forfeit = Forfeit.from_fields({"seat": forfeit[0], "reason": forfeit[1]})
+            forfeit = Forfeit.from_fields(_object(forfeit, "a forfeit"))
         return cls(_int(data, "id", 0, MAX_ID), _text(data, "game", MAX_GAME), _text(data, "board", MAX_BOARD),
                    _int(data, "rounds", 1, MAX_ROUNDS), names, _optional_int(data, "you", 0, max(0, len(names) - 1)),
                    tuple(Result.from_list(item) for item in _list(data, "results", MAX_ROUNDS)),
@@ -450,18 +525,18 @@ MESSAGES: dict[str, Any] = {kind.TYPE: kind for kind in (
     Note, End, Welcome, Error, Lobby, MatchStart)}
 
 
-def change_message(session: Any, change: Any, forfeit_reason: str = "") -> Step | Forfeit | None:
+def change_message(session: Any, change: Any) -> Step | Forfeit | None:
     """What a session's change is on the wire, if anything: a step as its joint action in
-    the engine's log encoding, a forfeit with its seat and why (`forfeit_reason`, else the
-    engine's own record, else the event's text). The one encoder of a change: the hub's
-    matches and the publisher both send it."""
+    the engine's log encoding, a forfeit as its seat and the failure its outcome keeps. The
+    one encoder of a change: the hub's matches and the publisher both send it."""
     if change.kind == "step" and session.log:
         return Step(session.engine.format_log([session.log[-1]]))
     if change.kind == "forfeit" and change.events:
-        seat = change.events[0].seat
-        recorded = getattr(change.state, "forfeit", None)  # an engine that keeps why a seat forfeited
-        reason = forfeit_reason or (recorded[1] if isinstance(recorded, tuple) and len(recorded) == 2 else change.events[0].text)
-        return Forfeit(seat, str(reason)[:MAX_TEXT])
+        outcome = session.engine.outcome(change.state)
+        failure = outcome.failure
+        if failure is None or outcome.seat is None:
+            return None
+        return Forfeit(outcome.seat, failure)
     return None
 
 

@@ -76,7 +76,7 @@ class HubPublisher:
             outcome = engine.outcome(change.state)
             seating = seating_for(self.rounds_begun - 1, len(engine.seats), len(engine.seats))
             winner = seating[outcome.winner] if outcome.winner is not None else None
-            self._send(Result(winner, outcome.reason[:MAX_TEXT], tuple(seating), len(session.log), session.forfeited))
+            self._send(Result(winner, outcome, tuple(seating), len(session.log), session.forfeited))
 
     def note(self, text: str) -> None:
         self._send(Note(text[:MAX_TEXT]))

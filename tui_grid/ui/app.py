@@ -209,8 +209,7 @@ class TuiGridApp(App):
         if self.demo is not None:
             self.demo.stop(leave=False)
         for screen in self.screen_stack:
-            if isinstance(screen, GameScreen) and not screen.autosave() and not screen._leave_unsaved:
-                screen._leave_unsaved = True  # told once; q again quits without the save
-                return
+            if isinstance(screen, GameScreen) and not screen.autosave():
+                return  # told; q again quits without the save
         self.quitting = True
         self.exit()

@@ -114,14 +114,19 @@ class BoardView(ScrollView, can_focus=False):
         width: 1fr;
         scrollbar-size: 1 1;
     }
+    /* A scrollbar is drawn by colour alone: without colour only the partial blocks at the
+       ends of its thumb are left, stray marks beside the board. The frame and the screen's
+       pointer to a player off screen say where the view is. */
+    BoardView:nocolor { scrollbar-size: 0 0; }
     BoardView > .board--mark { text-style: reverse bold; }
     BoardView > .board--coords { color: $text-muted; }
     BoardView > .board--frame { color: $text-muted; }
     """
     #: Kind names; each needs a component class `board--<kind>` styled in CSS.
     KINDS: ClassVar[tuple[str, ...]] = ()
-    #: Draw a line frame around the board in the glyph zooms: where the board's edge is a
-    #: wall (ice), the player must see it.
+    #: Draw a line frame around the board where its edge stops play (ice: a wall; evasion:
+    #: the hunter bounces off it), so the player sees it: in the glyph zooms always, and in
+    #: the half-block zooms without colour (with colour the floor's own colour shows it).
     FRAMED: ClassVar[bool] = False
     #: Kinds drawn as a glyph even in the half-block zooms: kind -> one character.
     MARKERS: ClassVar[dict[str, str]] = {}
@@ -155,6 +160,9 @@ class BoardView(ScrollView, can_focus=False):
         #: Each kind's glyph (its first character), learnt while drawing: without colour,
         #: a half block shows the glyph of the more important of its two cells instead.
         self._glyph_of: dict[str, str] = dict(self.GLYPHS)
+        #: (terminal and board size, the widest and tallest this view has been for them):
+        #: what the automatic zoom is fitted to (see `_fit_size`).
+        self._largest: tuple[Hashable, Size] = (None, Size(0, 0))
 
     # --- to implement ------------------------------------------------------------
     def cell(self, row: int, col: int) -> tuple[str, str]:
@@ -165,6 +173,13 @@ class BoardView(ScrollView, can_focus=False):
         """Cells `first..last-1` of a row; a game may override this to hand over a row at once."""
         cell = self.cell
         return [cell(row, col) for col in range(first, last)]
+
+    def glyph_corner(self, row: int, col: int, kind: str) -> tuple[int, int]:
+        """Where a cell's glyph sits in the zooms of several rows per cell, as (down,
+        across), each -1 (top or left edge), 0 (the middle) or 1 (bottom or right edge).
+        The middle by default; a game puts two glyphs that belong together (Evasion's
+        hunter and its heading) toward each other, so they read as neighbours in every zoom."""
+        return 0, 0
 
     def row_kinds(self, row: int, first: int, last: int) -> list[str]:
         """The kinds of cells `first..last-1` of a row, all the half-block zoom needs; a game
@@ -194,16 +209,33 @@ class BoardView(ScrollView, can_focus=False):
         """The zoom for a view of this size (the chosen one, else the largest that fits)."""
         if self.zoom_choice is not None:
             return self.zoom_choice
+        return self._fitting_zoom(self._fit_size(view))
+
+    def _fit_size(self, view: Size) -> Size:
+        """The size the automatic zoom is fitted to: the widest and tallest this view has
+        been at this terminal size for a board of this size. Lines the widgets around it
+        take for a while (a round's longer verdict, the busy bar) then scroll the board by
+        those lines instead of changing its zoom at every round's end and back."""
+        key = (self.app.size, self.grid_width, self.grid_height)
+        held_key, held = self._largest
+        if held_key == key:
+            view = Size(max(view.width, held.width), max(view.height, held.height))
+        self._largest = (key, view)
+        return view
+
+    def _fitting_zoom(self, view: Size) -> Zoom:
+        """The largest zoom whose board fits a view of this size."""
         width, height = view
         if width <= 0 or height <= 0:
             return Zoom.WIDE
-        for zoom in (Zoom.HUGE, Zoom.LARGE, Zoom.WIDE, Zoom.NARROW):  # the largest that fits
+        for zoom in (Zoom.HUGE, Zoom.LARGE, Zoom.WIDE, Zoom.NARROW):
             size = self._board_size(zoom)
             if size.width <= width and size.height <= height:
                 return zoom
         # Half blocks by themselves only where colour tells a block's two cells apart: without
         # it a glyph cannot say which of its two rows it is on.
-        if self.grid_width <= width and (self.grid_height + 1) // 2 <= height and not self.app.no_color:
+        half = self._board_size(Zoom.HALF)
+        if half.width <= width and half.height <= height and not self.app.no_color:
             return Zoom.HALF
         return Zoom.NARROW  # too big: scroll with glyphs visible (z reaches the whole board)
 
@@ -216,7 +248,8 @@ class BoardView(ScrollView, can_focus=False):
     def _block_in(self, zoom: Zoom, view: Size) -> int:
         if zoom is not Zoom.WHOLE:
             return 1
-        width, height = max(1, view.width), max(1, view.height)
+        edges = 2 if self._framed(zoom) else 0
+        width, height = max(1, view.width - edges), max(1, view.height - edges)
         return max(1, -(-self.grid_width // width), -(-self.grid_height // (2 * height)))
 
     def cycle_zoom(self) -> Zoom:
@@ -249,31 +282,40 @@ class BoardView(ScrollView, can_focus=False):
         self.scroll_to_focus()
 
     def _framed(self, zoom: Zoom) -> bool:
-        return self.FRAMED and zoom in GLYPH_ZOOMS
+        """Whether this zoom draws the frame (see FRAMED)."""
+        return self.FRAMED and (zoom in GLYPH_ZOOMS or self.app.no_color)
+
+    def _coords(self, zoom: Zoom) -> bool:
+        """Row and column numbers, in the zooms that draw one cell per glyph."""
+        return self.show_coords and zoom in GLYPH_ZOOMS
 
     def _decorated(self, zoom: Zoom) -> bool:
-        """Glyph zooms with a frame or coordinates are drawn by `_decorated_line`."""
-        return zoom in GLYPH_ZOOMS and (self.FRAMED or self.show_coords)
+        """Zooms with a frame or coordinates are drawn by `_decorated_line`."""
+        return self._framed(zoom) or self._coords(zoom)
 
     def _origin(self, zoom: Zoom) -> tuple[int, int]:
         """Content (x, y) of cell (0, 0): after the row-number gutter, the ruler and the frame."""
-        if not self._decorated(zoom):
-            return 0, 0
         edge = 1 if self._framed(zoom) else 0
-        gutter = len(str(self.grid_height)) + 1 if self.show_coords else 0
-        return gutter + edge, (1 if self.show_coords else 0) + edge
+        if not self._coords(zoom):
+            return edge, edge
+        return len(str(self.grid_height)) + 1 + edge, 1 + edge
+
+    def _columns(self, zoom: Zoom, block: int) -> int:
+        """Board columns drawn: cells, or k x k blocks in the whole-board zoom."""
+        return -(-self.grid_width // block) if zoom is Zoom.WHOLE else self.grid_width
+
+    def _cells_size(self, zoom: Zoom, block: int) -> Size:
+        """Columns and lines the cells alone take, without frame or coordinates."""
+        rows = -(-self.grid_height // block) if zoom is Zoom.WHOLE else self.grid_height
+        lines = -(-rows // zoom.rows_per_line)
+        return Size(self._columns(zoom, block) * zoom.cell_width, lines * zoom.scale)
 
     def _board_size(self, zoom: Zoom, block: int | None = None) -> Size:
-        if self._decorated(zoom):
-            x0, y0 = self._origin(zoom)
-            edge = 1 if self._framed(zoom) else 0
-            return Size(x0 + self.grid_width * zoom.cell_width + edge, y0 + self.grid_height * zoom.scale + edge)
-        if zoom is Zoom.WHOLE:
-            k = self.block if block is None else block
-            columns, rows = -(-self.grid_width // k), -(-self.grid_height // k)
-            return Size(columns, (rows + 1) // 2)
-        lines = (self.grid_height + zoom.rows_per_line - 1) // zoom.rows_per_line
-        return Size(self.grid_width * zoom.cell_width, lines * zoom.scale)
+        k = (self.block if block is None else block) if zoom is Zoom.WHOLE else 1
+        cells = self._cells_size(zoom, k)
+        x0, y0 = self._origin(zoom)
+        edge = 1 if self._framed(zoom) else 0
+        return Size(x0 + cells.width + edge, y0 + cells.height + edge)
 
     def _update_virtual_size(self) -> None:
         self.virtual_size = self._board_size(self.zoom)
@@ -424,14 +466,14 @@ class BoardView(ScrollView, can_focus=False):
     def line_rows(self, line: int, frame: Frame) -> range:
         """The board rows a board line draws (none for the ruler and the frame)."""
         zoom = frame.zoom
+        relative = line - self._origin(zoom)[1]
+        if relative < 0 or relative >= self._cells_size(zoom, frame.block).height:
+            return range(0)
         if zoom is Zoom.WHOLE:
-            top = line * 2 * frame.block
+            top = relative * 2 * frame.block
             return range(top, min(self.grid_height, top + 2 * frame.block))
         if zoom is Zoom.HALF:
-            return range(2 * line, min(self.grid_height, 2 * line + 2))
-        relative = line - self._origin(zoom)[1]
-        if relative < 0 or relative >= self.grid_height * zoom.scale:
-            return range(0)
+            return range(2 * relative, min(self.grid_height, 2 * relative + 2))
         row = relative // zoom.scale
         return range(row, row + 1)
 
@@ -452,56 +494,50 @@ class BoardView(ScrollView, can_focus=False):
         zoom, width, base = frame.zoom, frame.width, frame.base
         scroll_x, margin_x = frame.scroll_x, frame.margin_x
         if self._decorated(zoom):
-            return self._decorated_line(line, frame.board_lines, zoom, scroll_x, margin_x, width, base)
+            return self._decorated_line(line, frame)
         first_col = max(0, scroll_x // zoom.cell_width)
-        last_col = min(self.grid_width, (scroll_x + width) // zoom.cell_width + 1)
-        if zoom is Zoom.WHOLE:
-            columns = -(-self.grid_width // frame.block)
-            segments = self._block_segments(line * 2, first_col, min(last_col, columns), frame.block, frame.no_color)
-        elif zoom is Zoom.HALF:
-            segments = self._half_block_segments(line * 2, first_col, last_col, frame.no_color)
-        elif zoom.scale > 1:
-            segments = self._scaled_segments(line // zoom.scale, line % zoom.scale, first_col, last_col, zoom.scale)
-        else:
-            segments = self._glyph_segments(line, first_col, last_col, zoom)
+        last_col = min(self._columns(zoom, frame.block), (scroll_x + width) // zoom.cell_width + 1)
+        segments = self._line_segments(line, first_col, last_col, frame)
         left = [Segment(" " * margin_x, base)] if margin_x else []
         strip = Strip(left + segments).crop(scroll_x - first_col * zoom.cell_width, None)
         return strip.extend_cell_length(width, base).crop(0, width)
 
-    def _decorated_line(self, line: int, lines: int, zoom: Zoom, scroll_x: int, margin_x: int, width: int, base: Style) -> Strip:
-        """A glyph-zoom line with the optional column ruler, row numbers and frame; board
-        column c starts at content x `x0 + c * cell width`."""
-        cw = zoom.cell_width
+    def _line_segments(self, relative: int, first_col: int, last_col: int, frame: Frame) -> list[Segment]:
+        """Columns `first_col..last_col-1` of the cells' line `relative` (counted from the
+        first line of cells, after the ruler and the frame)."""
+        zoom = frame.zoom
+        if zoom is Zoom.WHOLE:
+            return self._block_segments(relative * 2, first_col, last_col, frame.block, frame.no_color)
+        if zoom is Zoom.HALF:
+            return self._half_block_segments(relative * 2, first_col, last_col, frame.no_color)
+        if zoom.scale > 1:
+            return self._scaled_segments(relative // zoom.scale, relative % zoom.scale, first_col, last_col, zoom.scale)
+        return self._glyph_segments(relative, first_col, last_col, zoom)
+
+    def _decorated_line(self, line: int, frame: Frame) -> Strip:
+        """A line with the optional column ruler, row numbers and frame; board column c
+        starts at content x `x0 + c * cell width`."""
+        zoom, scroll_x, width, base = frame.zoom, frame.scroll_x, frame.width, frame.base
+        cw, scale = zoom.cell_width, zoom.scale
         x0, y0 = self._origin(zoom)
         framed = self._framed(zoom)
-        frame = self.style_of("frame")
-        coords = self.style_of("coords")
+        coords, edge = self.style_of("coords"), self.style_of("frame")
         gutter = x0 - (1 if framed else 0)
-        left = [Segment(" " * margin_x, base)] if margin_x else []
-        scale = zoom.scale
+        left = [Segment(" " * frame.margin_x, base)] if frame.margin_x else []
+        columns = self._columns(zoom, frame.block)
         relative = line - y0
         row, sub = (relative // scale, relative % scale) if relative >= 0 else (-1, 0)
-        if self.show_coords and line == 0:
-            ruler = [" "] * (self.grid_width * cw)
-            step = 5 if cw == 1 else 2 if cw == 2 else 1
-            for col in range(0, self.grid_width, step):
-                label = str(col + 1)
-                at = col * cw
-                if at + len(label) <= len(ruler):
-                    ruler[at : at + len(label)] = label
-            text = " " * x0 + "".join(ruler)
+        if self._coords(zoom) and line == 0:
+            text = " " * x0 + self._ruler(cw)
             return Strip(left + [Segment(text, coords)]).crop(scroll_x, None).extend_cell_length(width, base).crop(0, width)
-        if framed and (relative == -1 or relative == self.grid_height * scale):
+        if framed and (relative == -1 or relative == self._cells_size(zoom, frame.block).height):
             corners = ("┌", "┐") if relative == -1 else ("└", "┘")
-            border = corners[0] + "─" * (self.grid_width * cw) + corners[1]
-            strip = Strip(left + [Segment(" " * gutter, base), Segment(border, frame)]).crop(scroll_x, None)
+            border = corners[0] + "─" * (columns * cw) + corners[1]
+            strip = Strip(left + [Segment(" " * gutter, base), Segment(border, edge)]).crop(scroll_x, None)
             return strip.extend_cell_length(width, base).crop(0, width)
         first_col = max(0, (scroll_x - x0) // cw)
-        last_col = min(self.grid_width, (scroll_x + width) // cw + 1)
-        if scale > 1:
-            segments = self._scaled_segments(row, sub, first_col, last_col, scale)
-        else:
-            segments = self._glyph_segments(row, first_col, last_col, zoom)
+        last_col = min(columns, (scroll_x + width) // cw + 1)
+        segments = self._line_segments(relative, first_col, last_col, frame)
         start = x0 + first_col * cw
         if first_col == 0:
             prefix: list[Segment] = []
@@ -509,13 +545,25 @@ class BoardView(ScrollView, can_focus=False):
                 number = f"{row + 1}" if sub == scale // 2 else ""
                 prefix.append(Segment(f"{number:>{gutter - 1}} ", coords))
             if framed:
-                prefix.append(Segment("│", frame))
+                prefix.append(Segment("│", edge))
             segments = prefix + segments
             start = 0
-        if last_col == self.grid_width and framed:
-            segments.append(Segment("│", frame))
+        if last_col == columns and framed:
+            segments.append(Segment("│", edge))
         strip = Strip(left + segments).crop(max(0, scroll_x - start), None)
         return strip.extend_cell_length(width, base).crop(0, width)
+
+    def _ruler(self, cw: int) -> str:
+        """The column numbers above the cells: every fifth narrow cell, every second wide
+        one, every large one."""
+        ruler = [" "] * (self.grid_width * cw)
+        step = 5 if cw == 1 else 2 if cw == 2 else 1
+        for col in range(0, self.grid_width, step):
+            label = str(col + 1)
+            at = col * cw
+            if at + len(label) <= len(ruler):
+                ruler[at : at + len(label)] = label
+        return "".join(ruler)
 
     def _glyph_segments(self, row: int, first: int, last: int, zoom: Zoom) -> list[Segment]:
         segments: list[Segment] = []
@@ -537,21 +585,16 @@ class BoardView(ScrollView, can_focus=False):
 
     def _scaled_segments(self, row: int, sub: int, first: int, last: int, scale: int) -> list[Segment]:
         """One of `scale` terminal lines of a board row in a large zoom: each cell is a
-        block of its kind's colours, its glyph in the middle (filling glyphs fill it)."""
-        width = 2 * scale
-        middle = sub == scale // 2
-        pad = (width - 2) // 2
+        block of its kind's colours, its glyph where `glyph_corner` puts it (the middle,
+        unless the game says otherwise). A glyph that starts with a filling character fills
+        the cell with it, so walls stay solid and a mark after it ("░*") still shows."""
         marked = self.marked
         segments: list[Segment] = []
         for col, (glyph, kind) in enumerate(self.row_cells(row, first, last), first):
+            pad = glyph[0] if glyph[:1] in FILL_GLYPHS else " "
+            text = _placed(glyph, self.glyph_corner(row, col, kind), sub, scale, pad)
             if marked and (row, col) in marked:
                 kind = "mark"
-            if glyph[:1] in FILL_GLYPHS:
-                text = glyph[0] * width
-            elif middle:
-                text = " " * pad + glyph + " " * (width - 2 - pad)
-            else:
-                text = " " * width
             segments.append(Segment(text, self.style_of(kind)))
         return list(Segment.simplify(segments))
 
@@ -649,3 +692,15 @@ class BoardView(ScrollView, can_focus=False):
     def _fill_colour(self, kind: str):
         style = self.style_of(kind)
         return style.bgcolor or style.color
+
+
+def _placed(glyph: str, corner: tuple[int, int], sub: int, scale: int, pad: str = " ") -> str:
+    """Line `sub` of a cell `scale` lines high and `2 * scale` columns wide with its
+    two-character glyph toward `corner` (down, across): on the cell's top, middle or bottom
+    line, at its left edge, centre or right edge; `pad` around it and on its other lines."""
+    width = 2 * scale
+    down, across = corner
+    if sub != {-1: 0, 0: scale // 2, 1: scale - 1}[down]:
+        return pad * width
+    at = {-1: 0, 0: (width - 2) // 2, 1: width - 2}[across]
+    return pad * at + glyph + pad * (width - 2 - at)

@@ -17,6 +17,7 @@ from concurrent.futures import Future, ThreadPoolExecutor
 from dataclasses import dataclass
 from typing import Any, Callable
 
+from tui_grid.core.text import echo
 from tui_grid.games.registry import LoadedBoard, all_games, get_game
 from tui_grid.ui.match_screen import MatchScreen
 from tui_grid.ui.plain import Plain, styled
@@ -45,12 +46,16 @@ SCENES = all_scenes()
 
 
 def scenes_for(games: tuple[str, ...] | None) -> tuple[Scene, ...]:
-    """The scenes of these games (all when None), in the usual order."""
-    if not games:
+    """The scenes of these games (all when None), in the usual order; ValueError naming
+    the games that have scenes when `games` names none, or one without a scene."""
+    if games is None:
         return SCENES
-    unknown = [key for key in games if key not in {scene.game for scene in SCENES}]
+    known = sorted({scene.game for scene in SCENES})
+    unknown = [key for key in games if key not in known]
     if unknown:
-        raise ValueError(f"no demo scene for {', '.join(unknown)} (choose from {', '.join(sorted({scene.game for scene in SCENES}))})")
+        raise ValueError(f"no demo scene for {echo(', '.join(unknown))} (choose from {', '.join(known)})")
+    if not games:
+        raise ValueError(f"names no game (choose from {', '.join(known)})")
     return tuple(scene for scene in SCENES if scene.game in games)
 
 

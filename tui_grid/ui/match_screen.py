@@ -15,13 +15,15 @@ from textual.message import Message
 from textual.screen import Screen
 
 from tui_grid.core.agents import Agent
+from tui_grid.core.countdown import Countdown
 from tui_grid.core.driver import Driver
 from tui_grid.core.engine import Engine
 from tui_grid.core.live import LiveMatch, MatchFeed
 from tui_grid.core.match import Match
 from tui_grid.core.players import PlayerContext, participant_names
 from tui_grid.core.session import Change, Session
-from tui_grid.games.registry import GameDefinition, LoadedBoard
+from tui_grid.core.table import Table
+from tui_grid.games.registry import GameDefinition, LoadedBoard, Plannable
 from tui_grid.ui.confirm_dialog import ConfirmDialog
 from tui_grid.ui.game_screen import GameScreen, S
 from tui_grid.ui.key_bar import KeyBar
@@ -100,10 +102,13 @@ class MatchScreen(GameScreen[S]):
         self.loaded = loaded
         if self.feed is None:
             self.feed = self.make_feed()
+        # The feed relays every round's session, so the table follows the feed's news.
+        self.table: Table[S] = Table(self.feed.session, loaded, to_owner=self.to_owner, on_event=self.table_event,
+                                     planner=self.game.plan if isinstance(self.game, Plannable) else None,
+                                     max_cells=self.app.policy.max_cells, follow=False)
         self.feed.subscribe(self.observe)
         self.feed.on_round(self._round_began)
         self.feed.on_note(self._feed_note)
-        self.session: Session[S, Any] = self.feed.session
         self.shown = self.session.state
         self._pace_driver()
 
@@ -151,7 +156,7 @@ class MatchScreen(GameScreen[S]):
 
     def show_round(self, session: Session[S, Any]) -> None:
         """A new round's session: show it from its start."""
-        self.session = session
+        self.table.follow(session)
         self.shown = session.state
         self._pace_driver()
         self.hint = None
@@ -179,22 +184,20 @@ class MatchScreen(GameScreen[S]):
         return self.settings.countdown > 0 and self.feed is not None and self.feed.advances and self.serves_seat(ANY_HUMAN)
 
     def _count_down(self) -> None:
-        """3, 2, 1 on screen, a second each, then the clock runs: nobody is caught unready."""
+        """3, 2, 1 on screen, a beat each, then the clock runs: nobody is caught unready."""
         self._stop_countdown()
         self._countdown_held = False
-        self._countdown_left = self.settings.countdown
+        self.countdown = Countdown(self.settings.countdown)
         self._countdown_timer = self.set_interval(self.COUNTDOWN_BEAT, self._countdown_tick)
-        self.say(f"Get ready: {self._countdown_left}…")  # counting down already: the status knows
+        self.say(self.countdown.start())
 
     def _countdown_tick(self) -> None:
-        self._countdown_left -= 1
-        if self._countdown_left > 0:
-            self.say(f"Get ready: {self._countdown_left}…")
-            return
-        self._stop_countdown()
-        if self.feed is not None and self.paused:
-            self.feed.pause(False)
-        self.say("Go!")
+        words = self.countdown.beat()
+        if not self.countdown.running:
+            self._stop_countdown()
+            if self.feed is not None and self.paused:
+                self.feed.pause(False)
+        self.say(words)
 
     def _stop_countdown(self) -> bool:
         timer = getattr(self, "_countdown_timer", None)
@@ -430,10 +433,6 @@ class MatchScreen(GameScreen[S]):
         self._pace_driver()
         self.show_status()
 
-    def autosave(self) -> bool:
-        """A real-time match is not saved: there is nothing to resume into."""
-        return True
-
     def take_seat(self, participant: int, name: str = "you") -> None:
         """A person takes `participant`'s place from the position shown (the demo's enter):
         a human in its seat for this round and the next, named `name` in the title, the
@@ -459,6 +458,7 @@ class MatchScreen(GameScreen[S]):
         """Start another match on this screen (a setup dialog's choices): the old one's
         players are closed, the clock starts afresh."""
         self.close_feed()
+        self.table.close()
         self.players = tuple(players)
         self.rounds = rounds
         self.start_game(loaded)

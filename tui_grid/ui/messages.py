@@ -5,6 +5,7 @@ from __future__ import annotations
 from typing import Any
 
 from tui_grid.core.session import Session
+from tui_grid.games.registry import GameDefinition
 
 
 def next_steps(session: Session[Any, Any], restart_key: str = "r") -> str:
@@ -19,5 +20,8 @@ def next_steps(session: Session[Any, Any], restart_key: str = "r") -> str:
     return " · ".join(options)
 
 
-def game_over(session: Session[Any, Any], restart_key: str = "r") -> str:
-    return f"{session.outcome.reason}. {next_steps(session, restart_key)}."
+def game_over(game: GameDefinition, session: Session[Any, Any], restart_key: str = "r") -> str:
+    """How the game ended, in the game's words (`GameDefinition.describe_outcome`), and
+    what comes next."""
+    said = game.describe_outcome(session.outcome)
+    return f"{said}. {next_steps(session, restart_key)}."

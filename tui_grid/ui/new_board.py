@@ -57,7 +57,11 @@ class NewBoardDialog(FormDialog[str | None]):
                 yield Button("Make board", variant="primary", compact=True, id="make")
 
     def on_mount(self) -> None:
-        self.query(Input).first().focus()
+        """Typing goes to the first field; a dialog closed before it was mounted has no
+        fields left to focus, and that is no error."""
+        for field in self.query(Input).results(Input):
+            field.focus()
+            return
 
     def chosen(self) -> str:
         """The game id: the pasted one, else one made from the fields."""

@@ -84,7 +84,7 @@ class SaveDialog(ModalScreen[Path | None]):
     def _write(self, path: Path, *, replace: bool) -> bool:
         """Save; False (and the question) when the file appeared meanwhile and was not to be
         replaced, or a message when it cannot be written."""
-        try:  # no lock file: it would be litter next to the player's own file
+        try:  # unlocked: a file the player names is theirs to write, and the last rename wins whole
             saves.write(path, saves.save_text(self.game, self.loaded, self.session), lock=False, replace=replace, make_folder=False)
         except FileExistsError:
             return False

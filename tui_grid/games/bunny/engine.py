@@ -36,8 +36,10 @@ from tui_grid.core.engine import (
     Step,
 )
 from tui_grid.core.geometry import Pos
+from tui_grid.core.text import echo
 from tui_grid.core.words import plural
 from tui_grid.games.bunny.board import EAST, BunnyBoard, draw
+from tui_grid.games.bunny.causes import BunnyCause
 from tui_grid.games.bunny.interpreter import (
     COMPLETE,
     LIMIT,
@@ -175,7 +177,7 @@ class BunnyEngine(Engine[BunnyState, Action]):
 
     def outcome(self, state: BunnyState) -> Outcome:
         if state.complete and state.program is not None:
-            return Outcome(Result.WON, f"Complete in {plural(state.program.tokens, 'token')}")
+            return Outcome(Result.WON, BunnyCause.COMPLETE, 0, numbers=(state.program.tokens,))
         return PLAYING
 
     def observation(self, state: BunnyState, seat: int = 0) -> str:
@@ -191,7 +193,7 @@ class BunnyEngine(Engine[BunnyState, Action]):
         if stripped.startswith(EDIT_PREFIX):
             cursor, _, typed = stripped[len(EDIT_PREFIX):].partition(":")
             if not cursor.isdigit() or len(cursor) > 9:
-                raise ProgramError(0, f"an edit reads {EDIT_PREFIX}CURSOR:PROGRAM, got {stripped[:40]!r}")
+                raise ProgramError(0, f"an edit reads {EDIT_PREFIX}CURSOR:PROGRAM, got '{echo(stripped)}'")
             edit = Edit(parse_program(typed), int(cursor))
             if edit.cursor > _items(edit.typed):
                 raise ProgramError(0, f"cursor {edit.cursor} is outside the program")
@@ -213,7 +215,7 @@ class BunnyEngine(Engine[BunnyState, Action]):
             try:
                 steps.append({0: self.decode_action(part)})
             except ProgramError as exc:
-                raise ValueError(f"run {index + 1} ({part.strip()!r}): {exc}") from None
+                raise ValueError(f"run {index + 1} ('{echo(part.strip())}'): {exc}") from None
         return steps
 
 

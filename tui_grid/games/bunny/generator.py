@@ -41,7 +41,7 @@ def parse_game_id(text: str) -> tuple[int, int, int, int]:
     """`bunny:WxH:nN#seedS` to (width, height, squares, seed); ValueError when malformed."""
     match = _GAME_ID.match(text.strip())
     if not match:
-        raise ValueError(f"not a bunny game id: {echo(text)!r} (expected e.g. bunny:8x6:n14#seed42)")
+        raise ValueError(f"not a bunny game id: '{echo(text)}' (expected e.g. bunny:8x6:n14#seed42)")
     width, height, squares, seed = (int(group) for group in match.groups())
     return width, height, squares, seed
 

@@ -15,6 +15,8 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Iterator, Union
 
+from tui_grid.core.text import echo
+
 
 @dataclass(frozen=True)
 class Op:
@@ -142,7 +144,7 @@ class _Parser:
 
     def found(self) -> str:
         ch = self.peek()
-        return f"found {ch!r}" if ch else "found the end of the program"
+        return f"found '{echo(ch)}'" if ch else "found the end of the program"
 
     def expect(self, ch: str) -> None:
         self.skip(commas=False)
@@ -172,7 +174,7 @@ class _Parser:
                 nodes.append(Op(ch.upper()))
                 self.i += 1
             else:
-                raise self.error(f"unexpected {ch!r} (expected F, L, R, LOOP or [)")
+                raise self.error(f"unexpected '{echo(ch)}' (expected F, L, R, LOOP or [)")
 
     def enter(self, width: int) -> None:
         self.depth += 1

@@ -24,7 +24,7 @@ from tui_grid.games.bunny.draft import CLOSE, Draft, reveal_text
 from tui_grid.core.words import plural
 from tui_grid.games.bunny.view import BunnyBoardView, ProgramPanel
 from tui_grid.ui.board_view import BoardView
-from tui_grid.ui.game_screen import GameScreen
+from tui_grid.ui.puzzle_screen import PuzzleScreen
 from tui_grid.ui.keys import Key, keymap
 
 #: Most frames one run animates (the engine already caps them); esc skips to the end.
@@ -66,16 +66,16 @@ def typed_prefix(draft: Draft, best: Program) -> int | None:
     return sum(1 for item in items if item != CLOSE)
 
 
-class BunnyScreen(GameScreen[BunnyState]):
+class BunnyScreen(PuzzleScreen[BunnyState]):
     KEYMAP = keymap(OWN_KEYS, COMMON_KEYS)
     game: BunnyGame
 
-    def start_game(self, loaded: Any) -> None:
-        super().start_game(loaded)
+    def game_started(self) -> None:
+        super().game_started()
         self.draft = Draft()
         self._load_draft(self.session.state)
         self.stepper: Runner | None = None
-        self.solution: Solution | None = self.game.known_solution(loaded.board)
+        self.solution: Solution | None = self.game.known_solution(self.loaded.board)
         self.revealed = 0
         self._skip_upto = 0
 
@@ -120,8 +120,8 @@ class BunnyScreen(GameScreen[BunnyState]):
         state: BunnyState = change.state
         self._load_draft(state)
         self.message = ""  # said when the animation reaches the end, not before
-        self._end_message = self._after_run(state)
-        self._run_frames(frames, state)
+        self.run_frames(frames, state)
+        self.say_after_animation(self._after_run(state))
 
     def _load_draft(self, state: BunnyState) -> None:
         """The editor shows what the state says was typed (or last run), cursor included."""
@@ -170,7 +170,7 @@ class BunnyScreen(GameScreen[BunnyState]):
         """Apply one edit to a copy of the draft: a change of the program is a session step
         (an undo step, kept in the autosave); a cursor move is only the editor's."""
         self.stop_watching()
-        self._finish_animation()
+        self.finish_animation()
         if self.stepper is not None:
             self.stepper = None
             self.display_state(self.state)
@@ -213,7 +213,7 @@ class BunnyScreen(GameScreen[BunnyState]):
 
     # --- running -------------------------------------------------------------------------------
     def action_run(self) -> None:
-        self._interrupt()
+        self.interrupt()
         program, _ = self.draft.program()
         if not program.body:
             self.say("Type a program first: f l r insert tokens, [ ] make a loop.")
@@ -225,7 +225,7 @@ class BunnyScreen(GameScreen[BunnyState]):
     def action_step_token(self) -> None:
         self.stop_watching()
         self.cancel_solver()
-        if self._finish_animation():
+        if self.finish_animation():
             return
         program, _ = self.draft.program()
         if not program.body:
@@ -323,7 +323,7 @@ class BunnyScreen(GameScreen[BunnyState]):
         self.run_in_worker(what, lambda control: game.solution(board, APP_TIME_LIMIT, control), found)
 
     def action_hint(self) -> None:
-        self._interrupt()
+        self.interrupt()
         self._with_solution(self._reveal_one, "Hint")
 
     def _reveal_one(self, solution: Solution) -> None:
@@ -344,7 +344,7 @@ class BunnyScreen(GameScreen[BunnyState]):
         self._show_panel()
 
     def action_solve(self) -> None:
-        self._interrupt()
+        self.interrupt()
         self._with_solution(self._play_solution, "Solving")
 
     def _play_solution(self, solution: Solution) -> None:
@@ -360,7 +360,7 @@ class BunnyScreen(GameScreen[BunnyState]):
 
     def action_back(self) -> None:
         if self.animating and not self.solving and not self.watching:
-            self._finish_animation()  # the run's own end message, not "skipped"
+            self.finish_animation()  # the run's own end message, not "skipped"
             return
         super().action_back()
 

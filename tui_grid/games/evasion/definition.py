@@ -21,9 +21,11 @@ from typing import Any, Mapping
 from tui_grid.core.agents import Agent, Ask
 from tui_grid.core.control import SearchControl
 from tui_grid.core.engine import Engine, Plan
-from tui_grid.core.errors import UsageError
+from tui_grid.core.errors import UsageError, listen_error
 from tui_grid.core.match import MatchScore, most_wins
 from tui_grid.core.players import PlayerContext, parse_player
+from tui_grid.core.text import echo
+from tui_grid.games.evasion.causes import SEAT_WORDS
 from tui_grid.games.evasion.engine import HUNTER, PREY, SEATS, EvasionEngine, State
 from tui_grid.games.evasion.rules import DEFAULT_MAX_STEPS, Config, hunting_score
 from tui_grid.games.registry import (
@@ -118,7 +120,7 @@ def check_range(name: str, text: Any, low: int, high: int) -> int:
     try:
         value = int(str(text).strip())
     except ValueError:
-        raise UsageError(f"{name} must be a whole number, got {text!r}") from None
+        raise UsageError(f"{name} must be a whole number, got '{echo(text)}'") from None
     if not low <= value <= high:
         raise UsageError(f"{name} must be between {low} and {high}, got {value}")
     return value
@@ -133,13 +135,13 @@ def parse_setup(arg: str) -> tuple[Config, int | None]:
         return Config(n=n, m=m), None
     if not text.startswith("evasion:") and text != "evasion":
         if re.match(r"^[a-z]+:", text):
-            raise UsageError(f"{arg}: that is a {text.split(':', 1)[0]} game id, not an evasion setup")
-        raise UsageError(f"{arg!r}: an evasion setup is 'standard' or an id like evasion:N10:M5 (N 1..50, M 2..10)")
+            raise UsageError(f"{echo(arg)}: that is a {text.split(':', 1)[0]} game id, not an evasion setup")
+        raise UsageError(f"'{echo(arg)}': an evasion setup is 'standard' or an id like evasion:N10:M5 (N 1..50, M 2..10)")
     body, _, seed_text = text.partition("#")
     seed = None
     if seed_text:
         if not seed_text.startswith("seed"):
-            raise UsageError(f"{arg}: the part after # is seedS, e.g. #seed7")
+            raise UsageError(f"{echo(arg)}: the part after # is seedS, e.g. #seed7")
         seed = parse_seed(seed_text[4:])
     n, m, preset, cap, every = DEFAULT_N, DEFAULT_M, "course", None, False
     for part in body.split(":")[1:]:
@@ -154,7 +156,7 @@ def parse_setup(arg: str) -> tuple[Config, int | None]:
         elif part in ("E", "e"):
             every = True
         else:
-            raise UsageError(f"{arg}: unknown part {part!r} (expected N<steps>, M<walls>, 2016, S<step cap>, E)")
+            raise UsageError(f"{echo(arg)}: unknown part '{echo(part)}' (expected N<steps>, M<walls>, 2016, S<step cap>, E)")
     return Config(n=n, m=m, preset=preset, max_steps=cap, prey_every_step=every), seed
 
 
@@ -210,6 +212,7 @@ class EvasionGame(Plannable, GameDefinition):
     #: random steps as prey), "nowall" (never builds; as prey, random steps).
     bot_levels = BOTS
     default_players = ("human", "builtin")
+    seat_words = SEAT_WORDS
 
     def match_winner(self, score: MatchScore) -> int | None:
         """The sooner catch wins (the course's rule): each participant's round as hunter
@@ -328,7 +331,7 @@ def status_line(engine: EvasionEngine, state: State) -> str:
         f"step {state.tick} · H {hx},{hy} P {px},{py} · walls {len(state.walls)}/{config.m}"
         f" · wall wait {engine.build_wait(state)}/{config.n} · distance {math.hypot(px - hx, py - hy):.1f}"
     )
-    return f"{text} · {outcome.reason}" if outcome.over else text
+    return f"{text} · {GAME.describe_outcome(outcome)}" if outcome.over else text
 
 
 # --- verbs -----------------------------------------------------------------------------
@@ -343,7 +346,7 @@ def _setup(args: argparse.Namespace) -> tuple[int, int]:
 
 def _choice(name: str, value: str, choices: tuple[str, ...]) -> str:
     if value not in choices:
-        raise UsageError(f"{name} must be one of {', '.join(choices)}, got {value!r}")
+        raise UsageError(f"{name} must be one of {', '.join(choices)}, got '{echo(value)}'")
     return value
 
 
@@ -351,7 +354,7 @@ def _seat(name: str, text: str, role: str) -> str:
     """A served seat: any player the table knows (core.players), a bot fit for its role."""
     spec = parse_player(GAME, text)
     if spec.kind == "bot" and role == "prey" and spec.value not in MATCH_PREYS:
-        raise UsageError(f"{name}: {spec.value!r} is a hunter's bot; a prey is {', '.join(MATCH_PREYS)}")
+        raise UsageError(f"{name}: '{spec.value}' is a hunter's bot; a prey is {', '.join(MATCH_PREYS)}")
     return spec.text
 
 
@@ -460,7 +463,7 @@ def _run_serve(args: argparse.Namespace) -> int:
     try:
         server = EvasionServer(config, protocol, port, hunter, prey, max_steps, log=log, **options)
     except OSError as exc:
-        raise UsageError(f"cannot listen on {args.host}:{port}: {exc.strerror or exc}") from None
+        raise listen_error(args.host, port, exc) from None
     if server.listener is not None:
         log(f"evasion architect ({protocol} protocol, N={n} M={m}) listening on {args.host}:{server.port}")
     if publisher is not None:

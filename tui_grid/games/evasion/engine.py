@@ -35,7 +35,9 @@ from tui_grid.core.engine import (
     Result,
     Step,
 )
+from tui_grid.core.outcome import Failure
 from tui_grid.core.words import plural
+from tui_grid.games.evasion.causes import SEAT_WORDS, EvasionCause
 from tui_grid.games.evasion.rules import (
     Config,
     Grid,
@@ -87,7 +89,7 @@ Action = Union[HunterAction, PreyAction]
 @dataclass(frozen=True, slots=True)
 class State:
     """A position between steps. `tick`: steps played; `last_build`: the step of the last
-    wall creation; `caught_at`: the capture step; `forfeit`: (seat, reason)."""
+    wall creation; `caught_at`: the capture step; `forfeit`: (seat, why it forfeited)."""
 
     tick: int
     hunter: tuple[int, int]
@@ -97,7 +99,7 @@ class State:
     walls: tuple[Wall, ...] = ()
     last_build: int | None = None
     caught_at: int | None = None
-    forfeit: tuple[int, str] | None = None
+    forfeit: tuple[int, Failure] | None = None
     grid: Grid | None = field(default=None, compare=False, repr=False)
 
     @property
@@ -174,21 +176,21 @@ class EvasionEngine(Engine[State, Action]):
             return (HunterAction(build, remove),)
         return (action,)
 
-    def forfeit(self, state: State, seat: int, reason: str) -> State:
-        return replace(state, forfeit=(seat, reason))
+    def forfeit(self, state: State, seat: int, failure: Failure) -> State:
+        return replace(state, forfeit=(seat, failure))
 
     def elapsed(self, state: State) -> int:
         return state.tick
 
     def outcome(self, state: State) -> Outcome:
         if state.caught_at is not None:
-            return Outcome(Result.WON, f"caught at step {state.caught_at}", winner=HUNTER)
+            return Outcome(Result.WON, EvasionCause.CAUGHT, PREY, HUNTER, numbers=(state.caught_at,), seat_words=SEAT_WORDS)
         if state.forfeit is not None:
-            seat, reason = state.forfeit
-            return Outcome(Result.WON, f"the {SEATS[seat]} forfeits: {reason}", winner=1 - seat)
+            seat, failure = state.forfeit
+            return failure.outcome(seat, 1 - seat, SEAT_WORDS)
         limit = self.config.max_steps
         if limit is not None and state.tick >= limit:
-            return Outcome(Result.WON, f"not caught in {limit} steps (step limit)", winner=PREY)
+            return Outcome(Result.WON, EvasionCause.TIME_UP, PREY, PREY, numbers=(limit,), seat_words=SEAT_WORDS)
         return PLAYING
 
     def step(self, state: State, actions: Mapping[int, Action]) -> Step[State]:

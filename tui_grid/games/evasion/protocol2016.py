@@ -74,7 +74,7 @@ def _numbers(line: str, who: str) -> list[int]:
     try:
         return [int(w) for w in line.split()]
     except ValueError:
-        raise ValueError(f"{who} answer has a non-number: {echo(line.strip())!r}") from None
+        raise ValueError(f"{who} answer has a non-number: '{echo(line.strip())}'") from None
 
 
 def _current(nums: list[int], game_num: int, tick: int) -> bool:

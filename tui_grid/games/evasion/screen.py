@@ -20,6 +20,7 @@ from tui_grid.core.control import SearchControl
 from tui_grid.core.engine import Event
 from tui_grid.core.geometry import Pos
 from tui_grid.core.live import MatchFeed
+from tui_grid.core.outcome import Failure, Fault
 from tui_grid.core.session import Session
 from tui_grid.games.evasion.engine import (
     HUNTER,
@@ -145,7 +146,7 @@ class EvasionScreen(MatchScreen[State]):
             (f"walls {len(state.walls)}/{self.config.m}", 7),
             (f"dist {math.hypot(px - hx, py - hy):.0f}", 6),  # the pointer, when shown, says more
             (f"N={self.config.n}", 2),
-            (outcome.reason if outcome.over else "", 1),  # the message says it too
+            (self.game.describe_outcome(outcome) if outcome.over else "", 1),  # the message says it too
         ]
         return fit([(text, rank) for text, rank in parts if text], self.status_room())
 
@@ -226,11 +227,11 @@ class EvasionScreen(MatchScreen[State]):
         name = self.match.score.names[result.seating[HUNTER]]
         if state.caught_at is not None:
             what = f"{name} caught the prey at step {state.caught_at}"
-        elif state.forfeit is not None and state.forfeit[1] == "conceded":
+        elif state.forfeit is not None and state.forfeit[1].fault is Fault.CONCEDED:
             who = self.match.score.names[result.seating[state.forfeit[0]]]
-            what = f"Round {result.index + 1}: {session.outcome.reason} by {who} at step {state.tick}"
+            what = f"Round {result.index + 1}: {self.game.describe_outcome(session.outcome)} by {who} at step {state.tick}"
         else:
-            what = f"{session.outcome.reason} (step {state.tick})"
+            what = f"{self.game.describe_outcome(session.outcome)} (step {state.tick})"
         what = what[:1].upper() + what[1:]  # "you caught" starts the line
         summary = self.game.match_summary(self.match.score)
         if self.match.finished:
@@ -343,7 +344,7 @@ class EvasionScreen(MatchScreen[State]):
 
         def answered(yes: bool) -> None:
             if yes and not self.session.over and self.is_human(seat):
-                self.session.forfeit(seat, "conceded")
+                self.session.forfeit(seat, Failure(Fault.CONCEDED))
 
         # One key next to the hint's must not end a long round by a slip.
         question = ConfirmDialog("Concede this round?", f"Your {role} loses it at step {self.state.tick}.", yes="concede", no="play on")
@@ -363,7 +364,7 @@ class EvasionScreen(MatchScreen[State]):
         seats = [seat for seat in (HUNTER, PREY) if self.is_human(seat)]
 
         def plan(control: SearchControl) -> str:
-            return "Hint: " + "; ".join(hint_text(self.engine, state, seat, self.find_plan(state, control, seat).actions[0]) for seat in seats)  # type: ignore[arg-type]
+            return "Hint: " + "; ".join(hint_text(self.engine, state, seat, self.table.plan(state, control, seat).actions[0]) for seat in seats)  # type: ignore[arg-type]
 
         self.run_in_worker("Hint", plan, self.note)
 

@@ -63,7 +63,7 @@ def serve_live(
     """Run the architect with its game on screen; the result once the app closes."""
     from dataclasses import replace
 
-    from tui_grid.core.errors import UsageError
+    from tui_grid.core.errors import listen_error
 
     if protocol == "2016":
         config = replace(config, preset="2016")
@@ -73,7 +73,7 @@ def serve_live(
     try:
         server = EvasionServer(config, protocol, port, hunter, prey, max_steps, keep_preset=True, **options)
     except OSError as exc:
-        raise UsageError(f"cannot listen on {options.get('host', '127.0.0.1')}:{port}: {exc.strerror or exc}") from None
+        raise listen_error(options.get("host", "127.0.0.1"), port, exc) from None
     app = ServeApp(game, loaded, server)
     if publisher is not None:  # the lobby of a `serve ssh` watches too
         publisher.attach(server)

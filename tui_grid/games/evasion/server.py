@@ -38,6 +38,7 @@ from tui_grid.core.driver import Driver
 from tui_grid.core.engine import Event
 from tui_grid.core.live import MatchFeed
 from tui_grid.core.match import Match
+from tui_grid.core.outcome import Failure, Fault
 from tui_grid.core.network import (
     Disconnected,
     LineConnection,
@@ -72,7 +73,7 @@ class Player:
     name: str
     conn: LineConnection | None = None
     agent: Agent[Any, Any] | None = None
-    gone: str | None = None  # why a TCP player can no longer play (it forfeits what is left)
+    gone: Failure | None = None  # why a TCP player can no longer play (it forfeits what is left)
     dead: bool = False  # its connection is unusable
     extra: dict[str, Any] = field(default_factory=dict)
 
@@ -82,7 +83,7 @@ class Player:
                 self.conn.send_line(line)
             except AgentError as exc:
                 self.dead = True
-                self.gone = self.gone or exc.reason
+                self.gone = self.gone or exc.failure
 
     def close(self) -> None:
         if self.conn is not None:
@@ -159,7 +160,7 @@ class EvasionServer:
             try:
                 conn = self.listener.accept(self.accept_timeout, self.stop)
             except (TimeoutError, InterruptedError) as exc:
-                return Player(kind, f"{key} (nobody)", gone=str(exc))
+                return Player(kind, f"{key} (nobody)", gone=Failure(Fault.FAILED, note=str(exc)))
             self.log(f"{conn.peer} connected for the {key}'s seat")
             player = Player(kind, conn.peer, conn=conn)
             try:
@@ -171,7 +172,7 @@ class EvasionServer:
                 if self.protocol == "2023":
                     conn.send_line(p2023.role_line(role, self.config))
             except AgentError as exc:
-                player.gone = f"{player.name}: {exc.reason} (before sending its name)"
+                player.gone = Failure(Fault.FAILED, note=f"{exc.reason} (before sending its name)")
                 player.dead = isinstance(exc, Disconnected)
             return player
         agent = self.agents.get(key) or make_player(self.game, kind, PlayerContext(index, seed=self.seed))
@@ -216,7 +217,7 @@ class EvasionServer:
             session.subscribe(observer)
         for seat, player in enumerate(seats):
             if player.gone is not None:
-                session.report_failures([(seat, AgentError(player.gone))])
+                session.report_failures([(seat, AgentError(player.gone.phrase(), failure=player.gone))])
                 break
         self.session = session
         driver = self.driver
@@ -249,7 +250,7 @@ class EvasionServer:
             "steps": state.tick,
             "hunter": seats[HUNTER].name,
             "prey": seats[PREY].name,
-            "reason": "stopped" if stopped else outcome.reason,
+            "reason": "stopped" if stopped else self.game.describe_outcome(outcome),
             "winner": None if stopped or not outcome.over else SEATS[outcome.winner or 0],
             "forfeit": None if state.forfeit is None else SEATS[state.forfeit[0]],
             "refused": refused[0],

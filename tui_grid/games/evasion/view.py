@@ -1,6 +1,7 @@
 """The Evasion board: 300x300 cells drawn fast (wall rows and k x k blocks cached per set
 of walls, lines named by the walls and marks on them so a step redraws only its own), the
-hunter, its heading, the prey and the selected wall over them."""
+hunter, its heading (drawn next to H in every zoom), the prey and the selected wall over
+them, in a frame."""
 
 from __future__ import annotations
 
@@ -25,10 +26,12 @@ class EvasionBoardView(BoardView):
     EvasionBoardView > .board--heading  { background: #5c2a2a; color: #ff8080; text-style: bold; }
     EvasionBoardView > .board--hunter   { background: #e0414f; color: #ffffff; text-style: bold; }
     EvasionBoardView > .board--prey     { background: #3ccf6e; color: #000000; text-style: bold; }
+    EvasionBoardView > .board--frame    { color: #8a93a6; }
     """
     #: From the most important down: in the whole-board zoom a block shows its first kind.
     KINDS = ("prey", "hunter", "heading", "selected", "wall", "floor")
-    COMPONENT_CLASSES = {f"board--{kind}" for kind in KINDS}
+    COMPONENT_CLASSES = {f"board--{kind}" for kind in KINDS} | {"board--frame"}
+    FRAMED = True  # the hunter bounces off the arena's edge; without colour only a frame shows it
     MARKERS = {"prey": "P", "hunter": "H"}  # visible in the whole-board zoom in every colour mode
     GLYPHS = {"floor": " ", "wall": "█", "selected": "▒", "heading": "·"}  # blocks never see a cell
 
@@ -81,16 +84,30 @@ class EvasionBoardView(BoardView):
 
     def marks(self, state: State) -> list[tuple[int, int, tuple[str, str]]]:
         """(x, y, cell) drawn over the walls, least important first."""
-        config = self.engine.config
         out: list[tuple[int, int, tuple[str, str]]] = []
         hx, hy = state.hunter
         vx, vy = state.hunter_velocity
-        nx, ny = hx + vx, hy + vy
-        if 0 <= nx < config.width and 0 <= ny < config.height:
-            out.append((nx, ny, (HEADING.get((vx, vy), "· "), "heading")))
+        if self._heading_shown(state):
+            out.append((hx + vx, hy + vy, (HEADING.get((vx, vy), "· "), "heading")))
         out.append((hx, hy, ("H ", "hunter")))
         out.append((*state.prey, ("P ", "prey")))
         return out
+
+    def _heading_shown(self, state: State) -> bool:
+        """Whether the cell the hunter moves to next is drawn: it moves and stays on the board."""
+        config = self.engine.config
+        (hx, hy), (vx, vy) = state.hunter, state.hunter_velocity
+        return (vx, vy) != (0, 0) and 0 <= hx + vx < config.width and 0 <= hy + vy < config.height
+
+    def glyph_corner(self, row: int, col: int, kind: str) -> tuple[int, int]:
+        """In the zooms of several rows per cell, H sits in the corner of its cell toward
+        its heading and the arrow in the corner of its cell toward H, so the arrow is drawn
+        next to H as in the one-row zooms, not a cell's height away."""
+        state: State = self.state
+        if kind not in ("hunter", "heading") or not self._heading_shown(state):
+            return 0, 0
+        vx, vy = state.hunter_velocity
+        return (vy, vx) if kind == "hunter" else (-vy, -vx)
 
     def selected(self, state: State) -> Wall | None:
         """The selected wall, while it stands."""
@@ -108,7 +125,8 @@ class EvasionBoardView(BoardView):
         wall = self.selected(state)
         chosen = wall if wall is not None and wall.y1 < last and wall.y2 >= first else None
         marks = tuple(mark for mark in self.marks(state) if first <= mark[1] < last)
-        return walls, chosen, marks
+        hunter = any(kind in ("hunter", "heading") for _, _, (_, kind) in marks)
+        return walls, chosen, marks, state.hunter_velocity if hunter else None  # where H and its arrow sit
 
     # --- drawing --------------------------------------------------------------------------------
     def cell(self, row: int, col: int) -> tuple[str, str]:

@@ -8,8 +8,8 @@ from typing import Sequence
 from tui_grid.core.engine import Engine, Event, IllegalAction, Joint, Outcome, PLAYING, Result, Step
 from tui_grid.core.geometry import DIRECTIONS, Direction
 from tui_grid.games.ice.board import IceBoard
+from tui_grid.games.ice.causes import IceCause
 from tui_grid.games.ice.rules import IceState, initial_state, is_won, play, slide_cells
-from tui_grid.core.words import plural
 
 DIRECTION_NAMES = {Direction.UP: "up", Direction.DOWN: "down", Direction.LEFT: "left", Direction.RIGHT: "right"}
 
@@ -42,7 +42,7 @@ class IceEngine(Engine[IceState, Direction]):
 
     def outcome(self, state: IceState) -> Outcome:
         if is_won(self.board, state):
-            return Outcome(Result.WON, f"Solved in {plural(state.moves, 'move')} (distance {state.distance})")
+            return Outcome(Result.WON, IceCause.SOLVED, 0, numbers=(state.moves, state.distance))
         return PLAYING
 
     def observation(self, state: IceState, seat: int = 0) -> str:

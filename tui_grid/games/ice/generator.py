@@ -40,7 +40,7 @@ def parse_game_id(text: str) -> tuple[int, int, int, int]:
     """`ice:WxH:mN#seedS` to (width, height, min_moves, seed); ValueError when malformed."""
     match = _GAME_ID.match(text.strip())
     if not match:
-        raise ValueError(f"not an ice game id: {echo(text)!r} (expected e.g. ice:16x12:m10#seed42)")
+        raise ValueError(f"not an ice game id: '{echo(text)}' (expected e.g. ice:16x12:m10#seed42)")
     width, height, min_moves, seed = (int(group) for group in match.groups())
     return width, height, min_moves, seed
 

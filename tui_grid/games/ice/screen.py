@@ -2,81 +2,22 @@
 
 from __future__ import annotations
 
-from collections.abc import Hashable
 from typing import Any
 
 from tui_grid.core.engine import Plan
-from tui_grid.core.geometry import Direction, Pos
-from tui_grid.games.ice.board import IceBoard
+from tui_grid.core.geometry import Pos
 from tui_grid.games.ice.definition import short_route
 from tui_grid.games.ice.engine import DIRECTION_NAMES
 from tui_grid.games.ice.rules import IceState, slide_cells
 from tui_grid.games.ice.solver import solve
-from tui_grid.ui.board_view import BoardView
-from tui_grid.ui.game_screen import GameScreen, Hint
-from tui_grid.ui.keys import arrow_moves, keymap
+from tui_grid.core.table import Hint
 from tui_grid.core.words import plural
+from tui_grid.games.ice.view import ARROWS, IceBoardView
+from tui_grid.ui.board_view import BoardView
+from tui_grid.ui.keys import arrow_moves, keymap
+from tui_grid.ui.puzzle_screen import PuzzleScreen
 
-TILES = {" ": ("  ", "ice"), "x": ("░░", "rough"), "#": ("██", "wall"), "S": ("S ", "start"), "E": ("E ", "end")}
-ARROWS = {Direction.UP: "↑ ", Direction.DOWN: "↓ ", Direction.LEFT: "← ", Direction.RIGHT: "→ "}
-
-
-class IceBoardView(BoardView):
-    #: This game's colours; each kind also has a glyph, so NO_COLOR stays playable.
-    DEFAULT_CSS = """
-    IceBoardView > .board--ice      { background: #cfe6f5; color: #5b7f99; }
-    IceBoardView > .board--rough    { background: #b9a17a; color: #5e4a2c; }
-    IceBoardView > .board--wall     { background: #3b4252; color: #6b7385; }
-    IceBoardView > .board--start    { background: #cfe6f5; color: #1d4f91; text-style: bold; }
-    IceBoardView > .board--end      { background: #2e9e5b; color: #ffffff; text-style: bold; }
-    IceBoardView > .board--player   { background: #d64545; color: #ffffff; text-style: bold; }
-    IceBoardView > .board--won      { background: #ffd23f; color: #000000; text-style: bold; }
-    IceBoardView > .board--hint     { background: #fff3b0; color: #9a6700; text-style: bold; }
-    IceBoardView > .board--target   { background: #ffd23f; color: #000000; text-style: bold; }
-    IceBoardView > .board--frame    { color: #6b7385; }
-    """
-    #: From the most important down: in the whole-board zoom a block shows its first kind.
-    KINDS = ("player", "won", "target", "hint", "end", "start", "wall", "rough", "ice")
-    COMPONENT_CLASSES = {f"board--{kind}" for kind in KINDS} | {"board--frame"}
-    FRAMED = True  # the map's edge stops slides like a wall
-    MARKERS = {"player": "@", "won": "@", "end": "E", "start": "S", "target": "*"}
-
-    def cell(self, row: int, col: int) -> tuple[str, str]:
-        board: IceBoard = self.board
-        state: IceState = self.state
-        pos = Pos(row, col)
-        if pos == state.pos:
-            return ("@ ", "won") if pos == board.end else ("@ ", "player")
-        marks = self.overlay.marks
-        if pos in marks:
-            return marks[pos]
-        return TILES[board.rows[row][col]]
-
-    def row_cells(self, row: int, first: int, last: int) -> list[tuple[str, str]]:
-        """A whole row from the map string; only the player and hint marks need a lookup."""
-        line = self.board.rows[row]
-        cells = [TILES[ch] for ch in line[first:last]]
-        state: IceState = self.state
-        if state.pos.row == row and first <= state.pos.col < last:
-            cells[state.pos.col - first] = self.cell(row, state.pos.col)
-        for pos, mark in self.overlay.marks.items():
-            if pos.row == row and first <= pos.col < last and pos != state.pos:
-                cells[pos.col - first] = mark
-        return cells
-
-    def rows_key(self, first: int, last: int) -> Hashable | None:
-        """The map is fixed for a board (`use` drops every line when it changes), so rows
-        `first..last-1` differ only by the player and the hint marks on them: a slide redraws
-        the lines it left and reached, not the whole 1000-row map."""
-        state: IceState | None = self.state
-        if state is None or self.board is None:
-            return None
-        pos = state.pos
-        player = (pos, pos == self.board.end) if first <= pos.row < last else None
-        return player, frozenset((at, mark) for at, mark in self.overlay.marks.items() if first <= at.row < last)
-
-
-class IceScreen(GameScreen[IceState]):
+class IceScreen(PuzzleScreen[IceState]):
     KEYMAP = keymap(arrow_moves({"up": "u", "down": "d", "left": "l", "right": "r"}, help_text="slide"))
 
     def make_board_view(self) -> BoardView:
@@ -85,7 +26,7 @@ class IceScreen(GameScreen[IceState]):
     def status_text(self, state: IceState) -> str:
         outcome = self.engine.outcome(state)
         if outcome.over:
-            return outcome.reason
+            return self.game.describe_outcome(outcome)
         return f"Moves {state.moves}  ·  Distance {state.distance}"
 
     def focus_of(self, state: IceState) -> Pos:

@@ -9,6 +9,7 @@ from tui_grid.core.boardfile import BoardText
 from tui_grid.core.control import OutOfTime, SearchControl
 from tui_grid.core.engine import Plan
 from tui_grid.core.errors import UsageError
+from tui_grid.core.text import echo
 from tui_grid.core.geometry import Direction
 from tui_grid.games.jimmy.board import JimmyBoard, parse_jimmy
 from tui_grid.games.jimmy.engine import LETTERS, JimmyEngine
@@ -121,7 +122,7 @@ class JimmyGame(BoardFiles, Generated, Solvable, GameDefinition):
         ghosts = parse_count("ghosts", values.get("ghosts", ""))
         escape_text = values.get("escape", "any")
         if escape_text not in ESCAPE_CHOICES:
-            raise UsageError(f"escape must be yes, no or any, got {escape_text!r}")
+            raise UsageError(f"escape must be yes, no or any, got '{echo(escape_text)}'")
         escape = {"yes": True, "no": False, "any": None}[escape_text]
         try:
             text = game_id(width, height, ghosts, escape, seed)
@@ -179,7 +180,7 @@ class JimmyGame(BoardFiles, Generated, Solvable, GameDefinition):
 
     def draw(self, engine: JimmyEngine, state: JimmyState) -> str:
         outcome = engine.outcome(state)
-        status = f" — {outcome.reason}" if outcome.over else ""
+        status = f" — {self.describe_outcome(outcome)}" if outcome.over else ""
         return engine.observation(state) + f"\nmoves {state.moves}{status}"
 
 

@@ -8,10 +8,10 @@ from dataclasses import replace
 from typing import Sequence
 
 from tui_grid.core.engine import Engine, Event, IllegalAction, Joint, Outcome, PLAYING, Result, Step
+from tui_grid.games.jimmy.causes import JimmyCause
 from tui_grid.core.geometry import Direction, cell_name
 from tui_grid.games.jimmy.board import JimmyBoard
 from tui_grid.games.jimmy.rules import JimmyState, Outcome as JimmyOutcome, initial_state, legal_moves, play, step_ghosts
-from tui_grid.core.words import plural
 
 LETTERS = {Direction.UP: "U", Direction.DOWN: "D", Direction.LEFT: "L", Direction.RIGHT: "R"}
 NAMES = {Direction.UP: "up", Direction.DOWN: "down", Direction.LEFT: "left", Direction.RIGHT: "right"}
@@ -60,10 +60,11 @@ class JimmyEngine(Engine[JimmyState, Direction]):
 
     def outcome(self, state: JimmyState) -> Outcome:
         if state.outcome is JimmyOutcome.ESCAPED:
-            return Outcome(Result.WON, f"Escaped in {plural(state.moves, 'move')}")
+            return Outcome(Result.WON, JimmyCause.ESCAPED, 0, numbers=(state.moves,))
+        if state.outcome is JimmyOutcome.CAUGHT and state.caught_by is not None:
+            return Outcome(Result.LOST, JimmyCause.CAUGHT, 0, cells=(tuple(state.jimmy), tuple(state.caught_by)))
         if state.outcome is JimmyOutcome.CAUGHT:
-            reason = state.reason
-            return Outcome(Result.LOST, reason[0].upper() + reason[1:] if reason.startswith("caught") else f"Caught: {reason}")
+            return Outcome(Result.LOST, JimmyCause.STUCK, 0)
         return PLAYING
 
     def observation(self, state: JimmyState, seat: int = 0) -> str:

@@ -53,7 +53,7 @@ def parse_game_id(text: str) -> tuple[int, int, int, bool | None, int]:
     """(width, height, ghosts, escape, seed) from a game id; ValueError when malformed or impossible."""
     match = _ID.match(text.strip())
     if not match:
-        raise ValueError(f"not a Jimmy game id: {echo(text)!r} (expected e.g. jimmy:10x10:g3:yes#seed42)")
+        raise ValueError(f"not a Jimmy game id: '{echo(text)}' (expected e.g. jimmy:10x10:g3:yes#seed42)")
     width, height, ghosts = int(match.group(1)), int(match.group(2)), int(match.group(3))
     check_request(width, height, ghosts)
     return width, height, ghosts, _ESCAPE_VALUE[match.group(4)], int(match.group(5))

@@ -17,6 +17,7 @@ from typing import Sequence
 
 from tui_grid.core.geometry import DIRECTIONS, Direction, Pos, cell_name
 from tui_grid.games.jimmy.board import JimmyBoard
+from tui_grid.games.jimmy.causes import DEAD_END, caught_text
 
 
 class Outcome(Enum):
@@ -27,7 +28,8 @@ class Outcome(Enum):
 
 @dataclass(frozen=True)
 class JimmyState:
-    """Where everyone is at the start of a turn (ghosts not yet stepped) and how it went."""
+    """Where everyone is at the start of a turn (ghosts not yet stepped) and how it went;
+    `caught_by`: where the ghost that caught Jimmy stepped from."""
 
     jimmy: Pos
     ghosts: tuple[Pos, ...]
@@ -35,6 +37,7 @@ class JimmyState:
     moves: int
     outcome: Outcome
     reason: str
+    caught_by: Pos | None = None
 
     @property
     def over(self) -> bool:
@@ -50,7 +53,6 @@ class Turn:
     state: JimmyState
 
 
-DEAD_END = "dead end: no legal move"
 STARTED_ON_BORDER = "started on the border"
 
 
@@ -88,7 +90,7 @@ def _settle(board: JimmyBoard, jimmy: Pos, ghosts: tuple[Pos, ...], visited: fro
     stepped = step_ghosts(ghosts, jimmy)
     for before, after in zip(ghosts, stepped):
         if after == jimmy:
-            return JimmyState(jimmy, stepped, visited, moves, Outcome.CAUGHT, f"caught at {cell_name(jimmy)} by the ghost from {cell_name(before)}")
+            return JimmyState(jimmy, stepped, visited, moves, Outcome.CAUGHT, caught_text(jimmy, before), before)
     if not open_moves(board, jimmy, visited, stepped):
         return JimmyState(jimmy, stepped, visited, moves, Outcome.CAUGHT, DEAD_END)
     return JimmyState(jimmy, ghosts, visited, moves, Outcome.PLAYING, "")

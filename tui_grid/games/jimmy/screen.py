@@ -12,7 +12,8 @@ from tui_grid.games.jimmy.engine import NAMES
 from tui_grid.games.jimmy.rules import JimmyState, Outcome, play, step_ghosts
 from tui_grid.games.jimmy.solver import survive
 from tui_grid.ui.board_view import BoardView
-from tui_grid.ui.game_screen import GameScreen, Hint
+from tui_grid.core.table import Hint
+from tui_grid.ui.puzzle_screen import PuzzleScreen
 from tui_grid.ui.keys import arrow_moves, keymap
 from tui_grid.core.words import plural
 
@@ -91,7 +92,7 @@ class JimmyBoardView(BoardView):
         return ("  ", "floor")
 
 
-class JimmyScreen(GameScreen[JimmyState]):
+class JimmyScreen(PuzzleScreen[JimmyState]):
     KEYMAP = keymap(arrow_moves({"up": "U", "down": "D", "left": "L", "right": "R"}))
     _best = 0  # moves of the longest line shown by the hint so far
 
@@ -101,12 +102,12 @@ class JimmyScreen(GameScreen[JimmyState]):
     def on_mount(self) -> None:
         # GameScreen.on_mount runs too (handlers run along the class hierarchy).
         if self.session.over and not self.session.log and self.state.outcome is Outcome.CAUGHT:
-            self.say(f"{self.session.outcome.reason} before the first move: g is where the ghosts start, × their first step.")
+            self.say(f"{self.game.describe_outcome(self.session.outcome)} before the first move: g is where the ghosts start, × their first step.")
 
     def status_text(self, state: JimmyState) -> str:
         outcome = self.engine.outcome(state)
         if outcome.over:
-            return outcome.reason
+            return self.game.describe_outcome(outcome)
         ghosts = len(state.ghosts)
         return f"Moves {state.moves}  ·  {ghosts} ghost{'s' if ghosts != 1 else ''}"
 
@@ -118,8 +119,8 @@ class JimmyScreen(GameScreen[JimmyState]):
 
     # --- the hint: the answer at once, then a line that keeps improving (anytime) -----------
     def action_hint(self) -> None:
-        self._interrupt()
-        if self._refuse_when_over():
+        self.interrupt()
+        if self.refuse_when_over():
             return
         state = self.state
 
@@ -134,10 +135,10 @@ class JimmyScreen(GameScreen[JimmyState]):
             return
         hint = self.hint_from_plan(state, plan)
         if plan.info.get("escape") or plan.info.get("proven"):
-            self._show_hint(state, hint)
+            self.show_hint(state, hint)
             return
         self._best = len(plan.actions)
-        self._show_hint(state, Hint(f"{hint.message} Searching for a longer line (up to {ANYTIME_SECONDS:g} s)…", hint.marks))
+        self.show_hint(state, Hint(f"{hint.message} Searching for a longer line (up to {ANYTIME_SECONDS:g} s)…", hint.marks))
         board = self.board
 
         def longer(control: Any) -> Any:
@@ -153,14 +154,14 @@ class JimmyScreen(GameScreen[JimmyState]):
             return
         self._best = len(path)
         hint = self.hint_from_plan(state, Plan(path, "", {"escape": False}))
-        self._show_hint(state, Hint(f"{hint.message} Still searching…", hint.marks))
+        self.show_hint(state, Hint(f"{hint.message} Still searching…", hint.marks))
 
     def _last_line(self, state: JimmyState, line: Any) -> None:
         if state != self.state or self.hint is None:
             return
         hint = self.hint_from_plan(state, Plan(line.path, "", {"escape": False}))
         found = "no line lasts longer" if line.proven else f"the longest found in {ANYTIME_SECONDS:g} s"
-        self._show_hint(state, Hint(f"{hint.message} ({found})", hint.marks))
+        self.show_hint(state, Hint(f"{hint.message} ({found})", hint.marks))
 
     def hint_from_plan(self, state: JimmyState, plan: Plan[Any]) -> Hint:
         if plan.info.get("escape"):

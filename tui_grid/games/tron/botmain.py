@@ -101,7 +101,8 @@ class BoundedLines:
 
 
 def parse_args(argv: list[str]) -> tuple[str, float]:
-    """(level, time_ms) from the arguments; ValueError with a readable message."""
+    """(level, time_ms) from the arguments; ValueError with a readable message, quoting
+    the argument as typed (`_error` escapes and cuts it)."""
     level, time_ms = "hard", float(DEFAULT_TIME_MS)
     args = list(argv)
     while args:
@@ -110,22 +111,22 @@ def parse_args(argv: list[str]) -> tuple[str, float]:
             raise SystemExit(print(USAGE) or 0)
         key, eq, value = arg.partition("=")
         if key not in ("--level", "--time-ms"):
-            raise ValueError(f"unknown argument {arg!r}")
+            raise ValueError(f"unknown argument '{arg}'")
         if not eq:
             if not args:
                 raise ValueError(f"{key} needs a value")
             value = args.pop(0)
         if key == "--level":
             if value not in LEVELS:
-                raise ValueError(f"--level must be one of {', '.join(LEVELS)}, got {value!r}")
+                raise ValueError(f"--level must be one of {', '.join(LEVELS)}, got '{value}'")
             level = value
         else:
             try:
                 time_ms = float(value)
             except ValueError:
-                raise ValueError(f"--time-ms must be a number, got {value!r}") from None
+                raise ValueError(f"--time-ms must be a number, got '{value}'") from None
             if time_ms <= 0:
-                raise ValueError(f"--time-ms must be positive, got {value!r}")
+                raise ValueError(f"--time-ms must be positive, got '{value}'")
     return level, time_ms
 
 
@@ -170,8 +171,9 @@ def main(argv: list[str] | None = None) -> int:
     try:
         level, time_ms = parse_args(sys.argv[1:] if argv is None else argv)
     except ValueError as exc:
-        print(f"tui-grid tron bot: error: {exc}\n{USAGE}", file=sys.stderr)
-        return 2
+        code = _error(str(exc))
+        print(USAGE, file=sys.stderr)
+        return code
     try:
         return run(sys.stdin, sys.stdout, level, time_ms, BORN)
     except (BrokenPipeError, KeyboardInterrupt):

@@ -145,6 +145,7 @@ class TronGame(BoardFiles, Generated, Solvable, GameDefinition):
     )
     bot_levels = LEVELS
     default_players = ("human", "easy")
+    seat_words = SEAT_NAMES
 
     def help_markdown(self) -> str:
         return HELP
@@ -246,7 +247,7 @@ class TronGame(BoardFiles, Generated, Solvable, GameDefinition):
         grid = _grid(state)
         caption = f"tick {state.turn}"
         if state.outcome.over:
-            caption += f": {state.outcome.reason}"
+            caption += f": {self.describe_outcome(state.outcome)}"
         return "\n".join("".join(row) for row in grid) + "\n" + caption
 
     # --- verbs ----------------------------------------------------------------------------
@@ -276,7 +277,7 @@ def parse_time_ms(text: str, name: str = "--time-ms") -> float:
     try:
         value = float(text)
     except ValueError:
-        raise UsageError(f"{name} must be a number of milliseconds, got {echo(text)!r}") from None
+        raise UsageError(f"{name} must be a number of milliseconds, got '{echo(text)}'") from None
     if not math.isfinite(value) or value <= 0 or value > MAX_TIME_MS:
         raise UsageError(f"{name} must be more than 0 and at most {MAX_TIME_MS}, got {text}")
     return value
@@ -396,6 +397,7 @@ def run_match(
         red, green = (names[p] for p in result.seating)
         outcome = "D" if result.winner is None else ("W" if result.winner == 0 else "L")
         winner = None if result.winner is None else names[result.winner]
+        reason = GAME.describe_outcome(result.outcome, (red, green))
         row = {
             "game": result.index + 1,
             "board": loaded.game_id or loaded.name,
@@ -403,13 +405,13 @@ def run_match(
             "green": green,
             "result": outcome,
             "winner": winner,
-            "reason": result.reason,
+            "reason": reason,
             "steps": result.steps,
             "moves": result.log,
         }
         rows.append(row)
         seat = "red" if result.seating[0] == 0 else "green"
-        emit(f"game {row['game']}: {names[0]} {outcome} as {seat} · {result.reason} · {result.steps} steps · {row['board']}")
+        emit(f"game {row['game']}: {names[0]} {outcome} as {seat} · {reason} · {result.steps} steps · {row['board']}")
         if on_game is not None:
             on_game(len(rows), match.score.wdl(0))
 

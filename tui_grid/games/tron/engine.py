@@ -6,6 +6,7 @@ from typing import Sequence
 
 from tui_grid.core.engine import Engine, IllegalAction, Outcome, Step
 from tui_grid.core.geometry import DIRECTIONS, Direction
+from tui_grid.core.outcome import Failure
 from tui_grid.games.tron import protocol
 from tui_grid.games.tron.board import TronBoard, standard_board
 from tui_grid.games.tron.rules import SEAT_NAMES, TronState, advance, default_move, forfeited, initial_state
@@ -85,8 +86,8 @@ class TronEngine(Engine[TronState, Direction]):
             queued = queued[:-1]
         return queued + (action,)
 
-    def forfeit(self, state: TronState, seat: int, reason: str) -> TronState:
-        return forfeited(state, seat, f"{self.seats[seat]} forfeits: {reason}")
+    def forfeit(self, state: TronState, seat: int, failure: Failure) -> TronState:
+        return forfeited(state, seat, failure)
 
     def observation(self, state: TronState, seat: int) -> str:
         """The HackerRank state text for `seat` (what an external bot is sent)."""

@@ -43,7 +43,7 @@ def parse_game_id(text: str) -> tuple[int, int, int, int]:
     """(width, height, walls, seed) from a game id; ValueError when malformed or out of range."""
     match = _ID.match(text.strip())
     if not match:
-        raise ValueError(f"not a Tron game id: {echo(text)!r} (expected e.g. tron:15x15:w12#seed42)")
+        raise ValueError(f"not a Tron game id: '{echo(text)}' (expected e.g. tron:15x15:w12#seed42)")
     width, height, walls, seed = (int(match.group(i)) for i in range(1, 5))
     check_request(width, height, walls)
     return width, height, walls, seed

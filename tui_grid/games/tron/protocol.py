@@ -75,13 +75,21 @@ def parse_word(text: str) -> str:
     raise ValueError("not one of LEFT RIGHT UP DOWN")
 
 
+def _echo(text: str) -> str:
+    """Input quoted in an error, through the shared escaper (`core.text.echo`: escaped, an
+    undecodable byte shown as `\\xNN`, cut short); imported here, on the error path only."""
+    from tui_grid.core.text import echo
+
+    return echo(text)
+
+
 def parse_lines(lines: list[str]) -> WireState:
     """A state from its lines (player, positions, grid rows); raises ProtocolError."""
     if not lines:
         raise ProtocolError("line 1: empty state")
     player = lines[0].strip()
     if player not in ("r", "g"):
-        raise ProtocolError(f"line 1: expected the player to move, 'r' or 'g', got {player!r}")
+        raise ProtocolError(f"line 1: expected the player to move, 'r' or 'g', got '{_echo(player)}'")
     if len(lines) < 2:
         raise ProtocolError("line 2: missing 'r_row r_col g_row g_col'")
     parts = lines[1].split()
@@ -90,7 +98,7 @@ def parse_lines(lines: list[str]) -> WireState:
             raise ValueError
         rr, rc, gr, gc = (int(p) for p in parts)
     except ValueError:
-        raise ProtocolError(f"line 2: expected four integers 'r_row r_col g_row g_col', got {lines[1].strip()!r}") from None
+        raise ProtocolError(f"line 2: expected four integers 'r_row r_col g_row g_col', got '{_echo(lines[1].strip())}'") from None
     rows = tuple(line.rstrip("\r\n").strip() for line in lines[2:])
     if not rows:
         raise ProtocolError("line 3: no grid rows")
@@ -100,7 +108,7 @@ def parse_lines(lines: list[str]) -> WireState:
             raise ProtocolError(f"line {index + 3}: grid row is {len(row)} wide, the first is {width}")
         bad = set(row) - GRID_CHARS
         if bad:
-            raise ProtocolError(f"line {index + 3}: unknown grid character {sorted(bad)[0]!r} (use # - r g)")
+            raise ProtocolError(f"line {index + 3}: unknown grid character '{_echo(sorted(bad)[0])}' (use # - r g)")
     for name, (r, c) in (("red", (rr, rc)), ("green", (gr, gc))):
         if not (0 <= r < len(rows) and 0 <= c < width):
             raise ProtocolError(f"line 2: {name}'s head ({r},{c}) is off the {width}x{len(rows)} grid")

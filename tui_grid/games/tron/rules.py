@@ -20,8 +20,10 @@ from __future__ import annotations
 from dataclasses import dataclass, replace
 
 from tui_grid.core.engine import PLAYING, Event, Outcome, Result
-from tui_grid.core.geometry import DIRECTIONS, Direction, Pos, cell_name
+from tui_grid.core.geometry import DIRECTIONS, Direction, Pos
+from tui_grid.core.outcome import Failure
 from tui_grid.games.tron.board import EMPTY, GREEN, RED, WALL, TronBoard
+from tui_grid.games.tron.causes import TronCause
 
 SEAT_NAMES = ("red", "green")
 LETTERS = (RED, GREEN)
@@ -90,67 +92,80 @@ def default_move(state: TronState, seat: int) -> Direction:
     return heading if heading is not None else toward_center(state, seat)
 
 
-def _crash_reason(state: TronState, seat: int, target: Pos) -> str | None:
-    """Why moving to `target` crashes (ignoring the other player's move), or None."""
-    name = SEAT_NAMES[seat]
+def _crashed(cause: TronCause, seat: int, cell: Pos) -> Outcome:
+    """`seat` crashed so at `cell`: the crash alone, nobody's win yet."""
+    return Outcome(Result.LOST, cause, seat, cells=((cell.row, cell.col),), seat_words=SEAT_NAMES)
+
+
+def _crash(state: TronState, seat: int, target: Pos) -> Outcome | None:
+    """How moving to `target` crashes (ignoring the other player's move), or None."""
     if not (0 <= target.row < state.height and 0 <= target.col < state.width):
-        return f"{name} drove off the board from {cell_name(state.heads[seat])}"
+        return _crashed(TronCause.OFF_BOARD, seat, state.heads[seat])
     ch = state.rows[target.row][target.col]
     if ch == EMPTY:
         return None
     if ch == WALL:
-        return f"{name} crashed into a wall at {cell_name(target)}"
+        return _crashed(TronCause.WALL, seat, target)
     owner = LETTERS.index(ch)
     if owner == seat:
-        return f"{name} crashed into its own trail at {cell_name(target)}"
-    what = "head" if target == state.heads[owner] else "trail"
-    return f"{name} crashed into {SEAT_NAMES[owner]}'s {what} at {cell_name(target)}"
+        return _crashed(TronCause.OWN_TRAIL, seat, target)
+    return _crashed(TronCause.HEAD if target == state.heads[owner] else TronCause.TRAIL, seat, target)
+
+
+def _meeting(cause: TronCause, cells: tuple[Pos, ...]) -> Outcome:
+    """Both crash meeting head-on (in one cell, or passing through each other): a draw."""
+    return Outcome(Result.DRAW, cause, cells=tuple((cell.row, cell.col) for cell in cells), seat_words=SEAT_NAMES)
 
 
 def advance(state: TronState, moves: tuple[Direction, Direction]) -> tuple[TronState, tuple[Event, ...]]:
     """One simultaneous step: red plays moves[0], green moves[1]."""
     targets = (state.heads[0].step(moves[0]), state.heads[1].step(moves[1]))
-    reasons = [_crash_reason(state, seat, targets[seat]) for seat in (0, 1)]
+    crashes = [_crash(state, seat, targets[seat]) for seat in (0, 1)]
     events: list[Event] = []
+    meeting: Outcome | None = None
     if targets[0] == state.heads[1] and targets[1] == state.heads[0]:
-        text = f"red and green swapped cells head-on between {cell_name(state.heads[0])} and {cell_name(state.heads[1])}: both crash"
-        events.append(Event(text, "draw", None, (state.heads[0], state.heads[1])))
-        reasons = [text, text]
-    elif targets[0] == targets[1] and reasons[0] is None:
-        text = f"red and green met head-on at {cell_name(targets[0])}: both crash"
-        events.append(Event(text, "draw", None, (targets[0],)))
-        reasons = [text, text]
+        meeting = _meeting(TronCause.SWAPPED, (state.heads[0], state.heads[1]))
+        events.append(Event(meeting.reason, "draw", None, (state.heads[0], state.heads[1])))
+    elif targets[0] == targets[1] and crashes[0] is None:
+        meeting = _meeting(TronCause.HEAD_ON, (targets[0],))
+        events.append(Event(meeting.reason, "draw", None, (targets[0],)))
     else:
         for seat in (0, 1):
-            if reasons[seat] is not None:
-                events.append(Event(reasons[seat], "crash", seat, (targets[seat],)))  # type: ignore[arg-type]
-    crashed = (reasons[0] is not None, reasons[1] is not None)
+            lost = crashes[seat]
+            if lost is not None:
+                events.append(Event(lost.reason, "crash", seat, (targets[seat],)))
+    crashed = (True, True) if meeting is not None else (crashes[0] is not None, crashes[1] is not None)
     grid = [list(row) for row in state.rows] if not all(crashed) else None
     heads = list(state.heads)
-    crashes: list[Pos | None] = [None, None]
+    cells: list[Pos | None] = [None, None]
     for seat in (0, 1):
         if crashed[seat]:
-            crashes[seat] = targets[seat]
+            cells[seat] = targets[seat]
         else:
             heads[seat] = targets[seat]
             assert grid is not None
             grid[targets[seat].row][targets[seat].col] = LETTERS[seat]
     rows = state.rows if grid is None else tuple("".join(row) for row in grid)
-    if all(crashed):
-        if events and events[0].kind == "draw":
-            reason = events[0].text
-        else:
-            reason = "both crashed: " + "; ".join(e.text for e in events)
-        outcome = Outcome(Result.DRAW, reason)
-    elif crashed[0] or crashed[1]:
-        loser = 0 if crashed[0] else 1
-        outcome = Outcome(Result.WON, f"{reasons[loser]}: {SEAT_NAMES[1 - loser]} wins", 1 - loser)
-    else:
-        outcome = PLAYING
-    new = TronState(rows, (heads[0], heads[1]), (moves[0], moves[1]), state.turn + 1, outcome, (crashes[0], crashes[1]))
+    outcome = _outcome(meeting, crashes)
+    new = TronState(rows, (heads[0], heads[1]), (moves[0], moves[1]), state.turn + 1, outcome, (cells[0], cells[1]))
     return new, tuple(events)
 
 
-def forfeited(state: TronState, seat: int, reason: str) -> TronState:
-    """The state in which `seat` has lost by forfeit."""
-    return replace(state, outcome=Outcome(Result.WON, reason, 1 - seat))
+def _outcome(meeting: Outcome | None, crashes: list[Outcome | None]) -> Outcome:
+    """The step's outcome: a head-on meeting, both crashed (a draw), one (the other wins)
+    or none (playing on)."""
+    if meeting is not None:
+        return meeting
+    red, green = crashes
+    if red is not None and green is not None:
+        return Outcome(Result.DRAW, TronCause.BOTH, parts=(red, green), seat_words=SEAT_NAMES)
+    lost = red or green
+    if lost is None:
+        return PLAYING
+    assert lost.seat is not None
+    return replace(lost, result=Result.WON, winner=1 - lost.seat)
+
+
+def forfeited(state: TronState, seat: int, failure: Failure) -> TronState:
+    """The state in which `seat` has lost by `failure`, and the other won."""
+    return replace(state, outcome=failure.outcome(seat, 1 - seat, SEAT_NAMES))

@@ -11,7 +11,6 @@ straight back the way the cycle came is ignored, since it could only crash.
 from __future__ import annotations
 
 import random
-import re
 from collections.abc import Sequence
 from dataclasses import replace
 from typing import Any
@@ -34,7 +33,7 @@ from tui_grid.games.tron.setup_dialog import (
 )
 from tui_grid.games.tron.view import HINT_MARK, TronBoardView
 from tui_grid.ui.board_view import BoardView
-from tui_grid.ui.game_screen import Hint
+from tui_grid.core.table import Hint
 from tui_grid.ui.keys import ANY_HUMAN, Key
 from tui_grid.ui.match_screen import MatchScreen, match_keymap
 from tui_grid.ui.plain import Plain, tell
@@ -59,25 +58,6 @@ OWN_KEYS = tuple(
     Key(name, f"drive({letter!r}, 1)", "Steer" if index == 0 else f"Steer {name}", "player 2: steer with W A S D", display="WASD", show=index == 0, seat=1)
     for index, (name, letter) in enumerate(WASD_KEYS)
 ) + (Key("n", "setup", "New", "new match: choose the players, the board, the rounds and the speed"),)
-
-
-def name_seats(reason: str, names: dict[str, str]) -> str:
-    """The engine's reason with each seat's player named at its first mention:
-    "red crashed into green's trail: green wins" -> "red (you) crashed into green's
-    trail: green (easy bot) wins"."""
-    done: set[str] = set()
-
-    def name(match: re.Match[str]) -> str:
-        seat = match.group(1)
-        if seat in done or seat not in names:
-            return seat
-        done.add(seat)
-        return f"{seat} ({names[seat]})"
-
-    # What follows "forfeits: " is the player's own output, quoted: never rewritten (a
-    # program that prints "[red]UP" gets no "(you)" put into its output).
-    ours, marker, theirs = reason.partition(" forfeits: ")
-    return re.sub(r"\b(red|green)\b(?!')", name, ours) + marker + theirs
 
 
 class TronScreen(MatchScreen[TronState]):
@@ -252,22 +232,8 @@ class TronScreen(MatchScreen[TronState]):
     def round_over(self) -> None:
         session = self.session
         result = self.match.score.rounds[-1]
-        score = self.match.score
-        names = {SEAT_NAMES[seat]: score.names[participant] for seat, participant in enumerate(result.seating)}
-        reason = session.outcome.reason
-        commands = {}
-        for index, agent in enumerate(self.match.participants):  # the seat is named already: drop the command line
-            label = getattr(agent, "label", "")
-            if label:
-                quoted = f" ({echo(label)})"  # as the agent quoted it
-                # ...except where it failed to start: then the command is what to fix. Held
-                # out of name_seats, which would name the "red" in "[red]prog".
-                commands[f"\x00{index}\x00"] = f"'{echo(agent.command)}'"
-                reason = reason.replace(f"{quoted} could not start:", f" could not start \x00{index}\x00:")
-                reason = reason.replace(quoted, "")
-        line1 = f"Round {result.index + 1}: {name_seats(reason, names)}."
-        for mark, command in commands.items():
-            line1 = line1.replace(mark, command)
+        names = [self.match.score.names[participant] for participant in result.seating]
+        line1 = f"Round {result.index + 1}: {self.game.describe_outcome(session.outcome, names)}."
         if result.winner is None:
             line1 += " A draw."
         if self.match.finished:
@@ -360,7 +326,7 @@ class TronScreen(MatchScreen[TronState]):
 
         def plan(control: SearchControl) -> dict[int, Direction]:
             control.seconds = seconds
-            return {seat: self.find_plan(state, control, seat).actions[0] for seat in seats}
+            return {seat: self.table.plan(state, control, seat).actions[0] for seat in seats}
 
         self.run_in_worker("Hint", plan, lambda moves: self._hint_ready(state, moves), quiet=True)
 
