@@ -272,7 +272,7 @@ async def test_a_long_program_shows_the_lines_around_the_cursor_and_its_counts()
     app = make_app("bunny", "doodle-4-two-rings")
     async with app.run_test(size=(80, 24)) as pilot:
         screen: BunnyScreen = app.screen
-        screen.draft = Draft.of(parse_program("[2" + "flr" * 40 + "]ffff"))  # as typed (typing takes seconds)
+        screen.editor.draft = Draft.of(parse_program("[2" + "flr" * 40 + "]ffff"))  # as typed (typing takes seconds)
         await pilot.press("end")
         lines = panel(app).splitlines()
         assert len(lines) == 4 and lines[0].startswith("… ") and "▏" in lines[2]  # the cursor, at the end
@@ -315,7 +315,7 @@ async def test_nested_loops_in_a_long_program_never_wrap_the_count_away() -> Non
     app = make_app("bunny", "doodle-6-halo")
     async with app.run_test(size=(80, 24)) as pilot:
         screen: BunnyScreen = app.screen
-        screen.draft = Draft.of(parse_program("[3f" * 30 + "]" * 30))
+        screen.editor.draft = Draft.of(parse_program("[3f" * 30 + "]" * 30))
         await pilot.press("end")
         widget = app.screen.query_one("#program")
         lines = panel(app).splitlines()

@@ -794,7 +794,7 @@ def _watch(game: GameDefinition, board_arg: str, delay: float, time_limit: float
     driver plays it from the (saved) position, as in the app."""
     from tui_grid.core.agents import PlanAgent
     from tui_grid.core.driver import drive
-    from tui_grid.core.session import Change, Session
+    from tui_grid.core.session import Change, ChangeKind, Session
 
     solver: Solvable = _capability(game, Solvable, "be watched")
     loaded = game.load(board_arg)
@@ -813,7 +813,7 @@ def _watch(game: GameDefinition, board_arg: str, delay: float, time_limit: float
         captions = ["start"]
 
         def record(_: Session[Any, Any], change: Change[Any]) -> None:
-            if change.kind == "step":
+            if change.kind is ChangeKind.STEP:
                 for joint, step in zip(session.log[-len(change.steps):], change.steps):
                     move = engine.encode_action(joint[0])
                     if game.watch_frames:

@@ -70,7 +70,7 @@ class MatchFeed(Generic[S, A]):
         """A session's change, on whatever thread made it: the round is recorded first."""
         if session is not self.match.session:
             return
-        if change.kind in ("step", "forfeit") and session.engine.outcome(change.state).over:
+        if change.ends_game(session.engine):
             with self._lock:
                 if self.match.round_index < self._begun:  # not recorded yet
                     self.match.finish_round()

@@ -170,6 +170,18 @@ class Match(Generic[S, A]):
         self.seating = seating_for(self.round_index, len(self.participants), len(session.engine.seats), self.swap)
         self.session = session
 
+    def seat_instead(self, participant: int, agent: Agent[S, A], name: str) -> None:
+        """`agent`, called `name`, takes `participant`'s place from here on: in this
+        round's seat if they sit in it, and in every round after."""
+        if self.session is not None and participant in self.seating:
+            self.session.seat_agent(self.seating.index(participant), agent).close()
+        else:
+            self.participants[participant].close()
+        self.participants[participant] = agent
+        names = list(self.score.names)
+        names[participant] = name
+        self.score.names = tuple(names)
+
     def finish_round(self) -> RoundResult:
         """Record the current session's outcome (it must be over)."""
         session = self.session

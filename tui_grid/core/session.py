@@ -15,7 +15,8 @@ from __future__ import annotations
 import threading
 import time
 from dataclasses import dataclass
-from typing import Callable, Generic, Mapping, Sequence, TypeVar
+from enum import StrEnum
+from typing import Any, Callable, Generic, Mapping, Sequence, TypeVar
 
 from tui_grid.core.agents import Agent, AgentError, Clock, HumanAgent
 from tui_grid.core.engine import Engine, Event, IllegalAction, Outcome, Step
@@ -34,15 +35,37 @@ class Snapshot(Generic[S, A]):
     log: tuple[Mapping[int, A], ...]
 
 
+class ChangeKind(StrEnum):
+    """What kind of change a session made."""
+
+    STEP = "step"  # actions played: `steps` holds what each did
+    UNDO = "undo"
+    REDO = "redo"
+    RESTART = "restart"
+    FORFEIT = "forfeit"  # a seat lost by failing (a crash, no answer, leaving)
+    REFUSED = "refused"  # an action was not played: `message` says why
+    MESSAGE = "message"  # words about the game that changed nothing in it
+
+    @property
+    def jump(self) -> bool:
+        """The state jumped to another point of the game (undo, redo, restart)."""
+        return self in (ChangeKind.UNDO, ChangeKind.REDO, ChangeKind.RESTART)
+
+
 @dataclass(frozen=True)
 class Change(Generic[S]):
     """What observers are told after the session changed."""
 
-    kind: str  # "step", "undo", "redo", "restart", "load", "forfeit", "refused", "message"
+    kind: ChangeKind
     state: S
     steps: tuple[Step[S], ...] = ()
     events: tuple[Event, ...] = ()
     message: str = ""
+
+    def ends_game(self, engine: Any) -> bool:
+        """Whether this change ended the game: judged by the change's state, which a
+        driver's thread may already be past."""
+        return self.kind in (ChangeKind.STEP, ChangeKind.FORFEIT) and engine.outcome(self.state).over
 
 
 Observer = Callable[["Session", Change], None]
@@ -139,7 +162,7 @@ class Session(Generic[S, A]):
                 step = self.engine.step(self.state, joint)
             except IllegalAction as exc:
                 event = Event(str(exc), "refused", seat, exc.cells)
-                self._notify(Change("refused", self.state, events=(event,), message=str(exc)))
+                self._notify(Change(ChangeKind.REFUSED, self.state, events=(event,), message=str(exc)))
                 return str(exc)
             self._advance((joint,), (step,), checkpoint=True)
             return None
@@ -163,7 +186,7 @@ class Session(Generic[S, A]):
                 step = self.engine.step(self.state, joint)
             except IllegalAction as exc:
                 # An action the rules refuse costs its seat that action, not the game.
-                self._notify(Change("refused", self.state, message=str(exc)))
+                self._notify(Change(ChangeKind.REFUSED, self.state, message=str(exc)))
                 joint = {seat: d for seat in acting if (d := self.engine.default_action(self.state, seat)) is not None}
                 step = self.engine.step(self.state, joint)
             self._advance((joint,), (step,), checkpoint=self.undo_allowed)
@@ -211,7 +234,7 @@ class Session(Generic[S, A]):
             self._history.push(Snapshot(self.state, tuple(self.log)))
         if notify:
             events = tuple(event for step in steps for event in step.events)
-            self._notify(Change("step", self.state, steps, events))
+            self._notify(Change(ChangeKind.STEP, self.state, steps, events))
 
     # --- failures ------------------------------------------------------------------------
     def report_failures(self, failures: Sequence[tuple[int, AgentError]]) -> bool:
@@ -221,7 +244,7 @@ class Session(Generic[S, A]):
             for seat, error in failures:
                 if error.forfeit and self.forfeit(seat, error.failure):
                     return True
-                self._notify(Change("message", self.state, message=f"{self.engine.seats[seat]}: {error.reason}"))
+                self._notify(Change(ChangeKind.MESSAGE, self.state, message=f"{self.engine.seats[seat]}: {error.reason}"))
             return False
 
     def forfeit(self, seat: int, failure: Failure) -> bool:
@@ -238,12 +261,12 @@ class Session(Generic[S, A]):
             # Said with who sits where: "red (bot.py) forfeits: gave no answer within 2 s".
             text = describe(self.engine.outcome(lost), [agent.name for agent in self.agents])
             event = Event(text, "forfeit", seat)
-            self._notify(Change("forfeit", self.state, events=(event,), message=event.text))
+            self._notify(Change(ChangeKind.FORFEIT, self.state, events=(event,), message=event.text))
             return True
 
     def report_error(self, text: str) -> None:
         """Tell the observers something went wrong outside the rules (the loop stopped)."""
-        self._notify(Change("message", self.state, message=text))
+        self._notify(Change(ChangeKind.MESSAGE, self.state, message=text))
 
     # --- undo ------------------------------------------------------------------------------
     @property
@@ -258,14 +281,14 @@ class Session(Generic[S, A]):
         with self.lock:
             if not self.can_undo:
                 return False
-            self._jump(self._history.undo(), "undo")
+            self._jump(self._history.undo(), ChangeKind.UNDO)
             return True
 
     def redo(self) -> bool:
         with self.lock:
             if not self.can_redo:
                 return False
-            self._jump(self._history.redo(), "redo")
+            self._jump(self._history.redo(), ChangeKind.REDO)
             return True
 
     def restart(self) -> bool:
@@ -277,13 +300,13 @@ class Session(Generic[S, A]):
         if self.state == self.initial and not self.log:
             return False
         if self.undo_allowed:
-            self._jump(self._history.restart(), "restart")
+            self._jump(self._history.restart(), ChangeKind.RESTART)
         else:
             self.state, self.log, self.pending = self.initial, [], {}
-            self._notify(Change("restart", self.state))
+            self._notify(Change(ChangeKind.RESTART, self.state))
         return True
 
-    def _jump(self, snapshot: Snapshot[S, A] | None, kind: str) -> None:
+    def _jump(self, snapshot: Snapshot[S, A] | None, kind: ChangeKind) -> None:
         assert snapshot is not None
         self.state = snapshot.state
         self.log = list(snapshot.log)

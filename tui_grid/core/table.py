@@ -18,7 +18,7 @@ from tui_grid.core.agents import Agent, PlanAgent
 from tui_grid.core.driver import Driver
 from tui_grid.core.engine import Engine, Plan
 from tui_grid.core.geometry import Pos
-from tui_grid.core.session import Change, Session
+from tui_grid.core.session import Change, ChangeKind, Session
 from tui_grid.core.tasks import Failure, Severity, Task, TaskRunner, ToOwner
 
 S = TypeVar("S")
@@ -146,10 +146,10 @@ class Table(Generic[S]):
     def _changed(self, session: Session[S, Any], change: Change[S]) -> None:
         if session is not self.session:
             return  # a board this table has left
-        if change.kind in ("step", "undo", "redo", "restart"):
+        if change.kind is ChangeKind.STEP or change.kind.jump:
             self.hint = None
         self._emit(Changed(change))
-        if change.kind == "step":
+        if change.kind is ChangeKind.STEP:
             self._watch_moved()
 
     def say(self, text: str, cells: tuple[tuple[int, int], ...] = ()) -> None:

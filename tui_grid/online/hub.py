@@ -306,7 +306,7 @@ class HostedMatch(WatchedMatch):
             self.round_forfeit = message
         if message is not None:
             self._send_all(message)
-        if change.kind in ("step", "forfeit") and session.engine.outcome(change.state).over:
+        if change.ends_game(session.engine):
             self.round_over.set()
 
     def _round_began(self, session: Session[Any, Any]) -> None:

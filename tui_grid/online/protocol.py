@@ -21,6 +21,7 @@ from typing import Any, ClassVar, Union
 
 from tui_grid.core.outcome import Failure, Fault, Outcome
 from tui_grid.core.outcome import Result as Standing
+from tui_grid.core.session import ChangeKind
 from tui_grid.games.registry import outcome_cause
 
 #: Bounds on what a peer may send.
@@ -529,9 +530,9 @@ def change_message(session: Any, change: Any) -> Step | Forfeit | None:
     """What a session's change is on the wire, if anything: a step as its joint action in
     the engine's log encoding, a forfeit as its seat and the failure its outcome keeps. The
     one encoder of a change: the hub's matches and the publisher both send it."""
-    if change.kind == "step" and session.log:
+    if change.kind is ChangeKind.STEP and session.log:
         return Step(session.engine.format_log([session.log[-1]]))
-    if change.kind == "forfeit" and change.events:
+    if change.kind is ChangeKind.FORFEIT and change.events:
         outcome = session.engine.outcome(change.state)
         failure = outcome.failure
         if failure is None or outcome.seat is None:

@@ -72,7 +72,7 @@ class HubPublisher:
         message = change_message(session, change)
         if message is not None:
             self._send(message)
-        if change.kind in ("step", "forfeit") and engine.outcome(change.state).over:
+        if change.ends_game(engine):
             outcome = engine.outcome(change.state)
             seating = seating_for(self.rounds_begun - 1, len(engine.seats), len(engine.seats))
             winner = seating[outcome.winner] if outcome.winner is not None else None

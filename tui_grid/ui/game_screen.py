@@ -21,7 +21,7 @@ from textual.screen import Screen
 
 from tui_grid.core.engine import Engine, Plan
 from tui_grid.core.geometry import Pos
-from tui_grid.core.session import Change, Session
+from tui_grid.core.session import Change, ChangeKind, Session
 from tui_grid.core.table import Busy, BoardStarted, Changed, Hint, HintShown, Said, Table, TableEvent, TaskFailed, WatchStopped
 from tui_grid.games.registry import GameDefinition, LoadedBoard
 from tui_grid.ui import messages
@@ -239,7 +239,7 @@ class GameScreen(Screen, Generic[S]):
     def session_changed(self, session: Session[S, Any], change: Change[S]) -> None:
         # A driver's thread may be ahead of the message being handled: judge by its state.
         over = session.engine.outcome(change.state).over
-        if change.kind == "step":
+        if change.kind is ChangeKind.STEP:
             frames: list[S] = []
             for step in change.steps:
                 frames.extend(thin_frames(list(step.frames)))
@@ -249,12 +249,12 @@ class GameScreen(Screen, Generic[S]):
             self.run_frames(frames, change.state)
             if over:
                 self.game_over()
-        elif change.kind in ("undo", "redo", "restart", "load"):
+        elif change.kind.jump:
             self.animator.drop()
             self._end_message = ""
             self.message = ""
             self.display_state(change.state)
-        elif change.kind in ("refused", "message", "forfeit"):
+        else:  # refused, forfeit, a message: words, cells marked
             self.say(change.message, tuple(cell for event in change.events for cell in event.cells))
 
     def run_frames(self, frames: list[S], final: S) -> None:

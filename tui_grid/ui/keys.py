@@ -5,7 +5,7 @@ generated from the active keymap, so they cannot drift apart.
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 
 from textual.binding import Binding
 
@@ -122,3 +122,20 @@ def arrow_moves(encode: dict[str, str], label: str = "Move", help_text: str = "m
             Key(name, f"act({encode[name]!r})", label if index == 0 else f"{label} {name}", help_text, display="←↑↓→" if index == 0 else "", show=index == 0)
         )
     return tuple(keys)
+
+
+#: The common keys' help, as it reads in a real-time match.
+MATCH_HELP = {
+    "hint": "hint: mark where the strongest bot would go for your seat",
+    "faster": "faster clock",
+    "slower": "slower clock",
+    "quit": "quit (a match is not saved)",
+    "back": "back to the boards",
+}
+
+
+def match_keymap(own: tuple[Key, ...], help: dict[str, str] | None = None) -> Keymap:
+    """A match's keymap; `help` overrides the common keys' help for this game."""
+    texts = {**MATCH_HELP, **(help or {})}
+    base = keymap(own, MATCH_COMMON)
+    return Keymap(tuple(replace(key, help=texts.get(key.common, key.help)) for key in base.keys))

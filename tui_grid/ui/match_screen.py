@@ -8,26 +8,24 @@ arrow keys keeps them when his cycle changes colour.
 
 from __future__ import annotations
 
-from dataclasses import replace
 from typing import Any, Callable, ClassVar, Sequence
 
-from textual.message import Message
 from textual.screen import Screen
 
-from tui_grid.core.agents import Agent
-from tui_grid.core.countdown import Countdown
+from tui_grid.core.agents import Agent, HumanAgent
 from tui_grid.core.driver import Driver
 from tui_grid.core.engine import Engine
 from tui_grid.core.live import LiveMatch, MatchFeed
 from tui_grid.core.match import Match
 from tui_grid.core.players import PlayerContext, participant_names
-from tui_grid.core.session import Change, Session
+from tui_grid.core.session import Change, ChangeKind, Session
 from tui_grid.core.table import Table
 from tui_grid.games.registry import GameDefinition, LoadedBoard, Plannable
 from tui_grid.ui.confirm_dialog import ConfirmDialog
+from tui_grid.ui.countdown_clock import CountdownClock
 from tui_grid.ui.game_screen import GameScreen, S
 from tui_grid.ui.key_bar import KeyBar
-from tui_grid.ui.keys import ANY_HUMAN, MATCH_COMMON, Key, Keymap, keymap
+from tui_grid.ui.keys import ANY_HUMAN, Key, Keymap, match_keymap
 from tui_grid.ui.settings import Settings
 
 #: Multiplies the game's tick length at each speed (5 is the game's own pace).
@@ -37,39 +35,6 @@ TICK_FACTOR = {1: 3.0, 2: 2.2, 3: 1.6, 4: 1.25, 5: 1.0, 6: 0.75, 7: 0.5, 8: 0.3,
 
 #: Said while no human plays a local match: how to steer the watching.
 WATCHING = "Watching: space pauses, . steps one tick, + and - change the speed."
-
-#: The common keys' help, as it reads in a real-time match.
-MATCH_HELP = {
-    "hint": "hint: mark where the strongest bot would go for your seat",
-    "faster": "faster clock",
-    "slower": "slower clock",
-    "quit": "quit (a match is not saved)",
-    "back": "back to the boards",
-}
-
-
-def match_keymap(own: tuple[Key, ...], help: dict[str, str] | None = None) -> Keymap:
-    """A match's keymap; `help` overrides the common keys' help for this game."""
-    texts = {**MATCH_HELP, **(help or {})}
-    base = keymap(own, MATCH_COMMON)
-    return Keymap(tuple(replace(key, help=texts.get(key.common, key.help)) for key in base.keys))
-
-
-class RoundBegan(Message):
-    """A feed began a round on another thread (a server's next game)."""
-
-    def __init__(self, session: Session[Any, Any]) -> None:
-        super().__init__()
-        self.session = session
-
-
-class FeedNote(Message):
-    """A line from the feed outside any game (a server's log or result)."""
-
-    def __init__(self, text: str) -> None:
-        super().__init__()
-        self.text = text
-
 
 class MatchScreen(GameScreen[S]):
     """A view of a match feed (core.live): by default a LiveMatch of `players` (player
@@ -94,7 +59,7 @@ class MatchScreen(GameScreen[S]):
         self.players = tuple(players or game.default_players)
         self.rounds = rounds
         self.feed: MatchFeed[S, Any] | None = feed
-        self._countdown_held = False  # space stopped a countdown: space again counts afresh
+        self.countdown_clock = CountdownClock(self, self.say, self._go)
         super().__init__(game, loaded, settings)
 
     # --- the feed ----------------------------------------------------------------------------
@@ -140,19 +105,15 @@ class MatchScreen(GameScreen[S]):
             self.feed.pace(self.tick_seconds(), self.agent_timeout())
 
     def _round_began(self, session: Session[S, Any]) -> None:
+        """The feed began a round, on any thread (a server's next game)."""
         if self.on_ui_thread():
             self.show_round(session)
         else:
-            self.post_message(RoundBegan(session))
-
-    def on_round_began(self, message: RoundBegan) -> None:
-        self.show_round(message.session)
+            self.to_owner(lambda: self.show_round(session))
 
     def _feed_note(self, text: str) -> None:
-        self.post_message(FeedNote(text))
-
-    def on_feed_note(self, message: FeedNote) -> None:
-        self.say(message.text)
+        """A line from the feed outside any game (a server's log or result)."""
+        self.to_owner(lambda: self.say(text))
 
     def show_round(self, session: Session[S, Any]) -> None:
         """A new round's session: show it from its start."""
@@ -185,31 +146,15 @@ class MatchScreen(GameScreen[S]):
 
     def _count_down(self) -> None:
         """3, 2, 1 on screen, a beat each, then the clock runs: nobody is caught unready."""
-        self._stop_countdown()
-        self._countdown_held = False
-        self.countdown = Countdown(self.settings.countdown)
-        self._countdown_timer = self.set_interval(self.COUNTDOWN_BEAT, self._countdown_tick)
-        self.say(self.countdown.start())
+        self.countdown_clock.start(self.settings.countdown, self.COUNTDOWN_BEAT)
 
-    def _countdown_tick(self) -> None:
-        words = self.countdown.beat()
-        if not self.countdown.running:
-            self._stop_countdown()
-            if self.feed is not None and self.paused:
-                self.feed.pause(False)
-        self.say(words)
-
-    def _stop_countdown(self) -> bool:
-        timer = getattr(self, "_countdown_timer", None)
-        self._countdown_timer = None
-        if timer is None:
-            return False
-        timer.stop()
-        return True
+    def _go(self) -> None:
+        if self.feed is not None and self.paused:
+            self.feed.pause(False)
 
     @property
     def counting_down(self) -> bool:
-        return getattr(self, "_countdown_timer", None) is not None
+        return self.countdown_clock.running
 
     def holds_clock(self) -> bool:
         """Whether the clock waits (a setup dialog first); the feed starts when not."""
@@ -278,8 +223,8 @@ class MatchScreen(GameScreen[S]):
     # --- what the driver did -----------------------------------------------------------------------
     def session_changed(self, session: Session[S, Any], change: Change[S]) -> None:
         super().session_changed(session, change)
-        if change.kind in ("step", "forfeit"):
-            if session.engine.outcome(change.state).over:  # the change's, not the live state
+        if change.kind in (ChangeKind.STEP, ChangeKind.FORFEIT):
+            if change.ends_game(session.engine):
                 self.round_over()
                 self.query_one(KeyBar).refresh(layout=True)  # what acts between rounds (`shows_key`)
             else:
@@ -320,7 +265,7 @@ class MatchScreen(GameScreen[S]):
     def push_holding_clock(self, screen: Screen[Any], answered: Callable[[Any], None] | None = None) -> None:
         """Open a dialog or help over the match with the clock stopped (where this app
         keeps it), and start it again when it closes; `answered` gets its result first."""
-        counting = self._stop_countdown()  # else "Go!" would start the round under the dialog
+        counting = self.countdown_clock.stop()  # else "Go!" would start the round under the dialog
         was_running = not self.paused and self.steerable
         if was_running:
             self.action_pause()
@@ -379,15 +324,11 @@ class MatchScreen(GameScreen[S]):
         if not self.steerable:
             self.say("The server keeps the clock: an online match cannot be paused.")
             return
-        if self._stop_countdown():  # space during the countdown: hold the round until space again
-            self._countdown_held = True
+        if self.countdown_clock.hold():  # space during the countdown: hold the round until space again
             self.say("Paused: . plays one tick, space resumes.")
             return
-        if self._countdown_held and self.paused and not self.session.over:
-            # ...and space again counts down afresh, to a "Go!", rather than start the
-            # round at once
-            self._countdown_held = False
-            self._count_down()
+        if self.countdown_clock.held and self.paused and not self.session.over:
+            self._count_down()  # ...and space again counts afresh, to a "Go!"
             return
         if self.session.over and self.match.finished:  # a finished match is never PAUSED
             self.say("The match is over: its clock has stopped. esc goes back.")
@@ -437,19 +378,8 @@ class MatchScreen(GameScreen[S]):
         """A person takes `participant`'s place from the position shown (the demo's enter):
         a human in its seat for this round and the next, named `name` in the title, the
         legend and the verdicts, at a human's pace."""
-        from tui_grid.core.agents import HumanAgent
-
-        match = self.match
-        player: HumanAgent[Any, Any] = HumanAgent(name)
-        if participant in match.seating:
-            self.session.seat_agent(match.seating.index(participant), player).close()
-        else:
-            match.participants[participant].close()
-        match.participants[participant] = player
+        self.match.seat_instead(participant, HumanAgent(name), name)
         self.players = tuple("human" if index == participant else kind for index, kind in enumerate(self.players))
-        names = list(match.score.names)
-        names[participant] = name
-        match.score.names = tuple(names)
         self._pace_driver()
         self.redraw()
         self.query_one(KeyBar).refresh(layout=True)

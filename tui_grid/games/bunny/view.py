@@ -9,7 +9,7 @@ from rich.text import Text
 
 from tui_grid.core.geometry import Pos
 from tui_grid.games.bunny.board import VOID
-from tui_grid.games.bunny.draft import CLOSE, Open, item_text
+from tui_grid.games.bunny.draft import CLOSE, Draft, Open, item_text
 from tui_grid.games.bunny.engine import BunnyState
 from tui_grid.ui.board_view import BoardView
 from tui_grid.ui.plain import Plain
@@ -73,15 +73,13 @@ class ProgramPanel(Plain):
     #: Lines of the panel (its CSS max-height); the program gets what counts and hint leave.
     LINES = 4
 
-    def show(self, screen: Any) -> None:
-        """Drawn from what the screen gives: its draft, the executing token, the counts. A
+    def show(self, draft: Draft, executing: int | None, counts: dict[int, int], counts_line: str, hint: str) -> None:
+        """The draft's tiles, the token being `executing` highlighted, each running loop's
+        iteration (`counts`, by draft index), then the counts line and the hint line. A
         program longer than its lines shows the ones around the cursor (or the token being
         run), with "…" where lines are left out, so a long program never hides its own
         end, the cursor or the counts."""
         style = self.get_component_rich_style
-        draft = screen.draft
-        executing = screen.executing_index()
-        counts = screen.loop_counts()
         pieces: list[Text] = [Text("Program ", style("program--label"))]
         focus = 0
         depth = 0
@@ -107,7 +105,6 @@ class ProgramPanel(Plain):
             pieces.append(Text("▏", style("program--cursor")))
         if not draft.items:
             pieces.append(Text("  (type f l r [ ] to write one)", style("program--label")))
-        hint = screen.hint_text()
         room = self.LINES - 1 - (1 if hint else 0)
         text = Text(no_wrap=True, overflow="ellipsis")
         for n, line in enumerate(_window(pieces, focus, self._width(), room, style("program--label"))):
@@ -115,7 +112,7 @@ class ProgramPanel(Plain):
                 text.append("\n")
             text.append_text(line)
         text.append("\n")
-        text.append(screen.counts_text(), style("program--label"))
+        text.append(counts_line, style("program--label"))
         if hint:
             text.append("\n")
             text.append(hint, style("program--hint"))

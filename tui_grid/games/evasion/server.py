@@ -47,7 +47,7 @@ from tui_grid.core.network import (
     ThinkingClock,
 )
 from tui_grid.core.players import PlayerContext, make_player, parse_player
-from tui_grid.core.session import Change, Observer, Session
+from tui_grid.core.session import Change, ChangeKind, Observer, Session
 from tui_grid.games.evasion import protocol2016 as p2016
 from tui_grid.games.evasion import protocol2023 as p2023
 from tui_grid.games.evasion.engine import HUNTER, PREY, SEATS, EvasionEngine, State
@@ -200,16 +200,16 @@ class EvasionServer:
         refused = [0]  # counted, never kept: a client may ask for thousands a step
 
         def watch(session: Session[State, Any], change: Change[State]) -> None:
-            if change.kind == "step":
+            if change.kind is ChangeKind.STEP:
                 for event in change.events:
                     if event.kind == "refused":
                         refused[0] += 1
                         self.log(f"step {change.state.tick}: refused: {event.text}")
-            elif change.kind == "refused":
+            elif change.kind is ChangeKind.REFUSED:
                 self.log(f"step {change.state.tick + 1}: {change.message}; the seats do nothing this step")
-            elif change.kind == "forfeit" or change.kind == "message" and not self.stop.is_set():
+            elif change.kind in (ChangeKind.FORFEIT, ChangeKind.MESSAGE) and not self.stop.is_set():
                 self.log(change.message)
-            if self.on_state is not None and change.kind in ("step", "forfeit"):
+            if self.on_state is not None and change.kind in (ChangeKind.STEP, ChangeKind.FORFEIT):
                 self.on_state(change.state, change.events)
 
         session.subscribe(watch)

@@ -1,10 +1,12 @@
 """Evasion's new-match dialog: who plays (a human or a builtin bot, each side) and how
 many rounds; the roles swap every round, so player 1 hunts in the odd ones. Any pairing
-plays in the app, two bots included, with no architect server needed."""
+plays in the app, two bots included, with no architect server needed. `ask_new_match`
+opens it over a match screen and starts the match chosen."""
 
 from __future__ import annotations
 
 from dataclasses import dataclass
+from typing import TYPE_CHECKING, Any
 
 from textual.app import ComposeResult
 from textual.containers import Grid, Horizontal, Vertical
@@ -13,6 +15,9 @@ from textual.widgets import Button, Input
 from tui_grid.games.registry import GameDefinition, parse_count
 from tui_grid.ui.plain import Plain, PlainInput, PlainLabel, styled
 from tui_grid.ui.player_fields import MatchSetupDialog, chosen_players, player_rows
+
+if TYPE_CHECKING:
+    from tui_grid.ui.match_screen import MatchScreen
 
 MAX_ROUNDS = 20
 
@@ -58,3 +63,19 @@ class EvasionSetupDialog(MatchSetupDialog[EvasionSetup | None]):
         players = chosen_players(self, self.game, 2, self.app.policy.player_kinds)
         rounds = parse_count("rounds", self.query_one("#rounds", Input).value.strip(), 1, MAX_ROUNDS)
         return EvasionSetup((players[0], players[1]), rounds)
+
+
+def ask_new_match(screen: MatchScreen[Any]) -> None:
+    """Open the new-match dialog over `screen`, its clock stopped while it is open; what is
+    chosen starts a new match there. A match run by a server keeps its players."""
+    if not screen.runs_match:
+        screen.say("This match is run by its server (the architect or the lobby): its players are set there.")
+        return
+    setup = EvasionSetup((screen.players[0], screen.players[1]), screen.rounds)
+
+    def chosen(new: EvasionSetup | None) -> None:
+        if new is not None:
+            screen.new_match(new.players, new.rounds, screen.loaded)
+            screen.start_clock()
+
+    screen.push_holding_clock(EvasionSetupDialog(setup, screen.loaded.title, screen.game), chosen)

@@ -6,6 +6,7 @@ from typing import Any
 
 from tui_grid.core.engine import Plan
 from tui_grid.core.geometry import Pos
+from tui_grid.core.session import ChangeKind
 from tui_grid.games.ice.definition import short_route
 from tui_grid.games.ice.engine import DIRECTION_NAMES
 from tui_grid.games.ice.rules import IceState, slide_cells
@@ -37,7 +38,7 @@ class IceScreen(PuzzleScreen[IceState]):
 
     def session_changed(self, session: Any, change: Any) -> None:
         super().session_changed(session, change)
-        if change.kind == "step" and not self.engine.outcome(change.state).over:
+        if change.kind is ChangeKind.STEP and not self.engine.outcome(change.state).over:
             self._check_reachable(change.state)
 
     def _check_reachable(self, state: IceState) -> None:

@@ -1,9 +1,11 @@
 """Tron's setup: who plays (from the player table), the board, rounds, speed and the bots'
-thinking time, chosen in a dialog that fits 80x24 and remembered between runs as JSON."""
+thinking time, chosen in a dialog that fits 80x24 and remembered between runs as JSON;
+and the setup a screen opens with (`starting_setup`)."""
 
 from __future__ import annotations
 
 import json
+from collections.abc import Sequence
 from dataclasses import asdict, dataclass, replace
 from typing import Any
 
@@ -83,6 +85,21 @@ def load_setup(default: TronSetup | None = None) -> TronSetup:
     if not isinstance(data, dict):
         return default
     return replace(TronSetup.from_json(data), **({} if "speed" in data else {"speed": default.speed}))
+
+
+def starting_setup(speed: int, players: Sequence[str] | None = None, rounds: int | None = None,
+                   given: TronSetup | None = None) -> TronSetup:
+    """The setup a Tron screen opens with: `given`, else without `players` (the app's, which
+    asks the dialog next) the remembered one, else the defaults at `speed`; the `players`
+    and `rounds` given override it. A remembered setup plays the board opened: one chosen
+    from the list or on the command line is the one played, never a random map instead."""
+    fresh = TronSetup(speed=speed)
+    setup = given or (replace(load_setup(fresh), board="this") if players is None else fresh)
+    if players is not None:
+        setup = replace(setup, players=(players[0], players[1]))
+    if rounds is not None:
+        setup = replace(setup, rounds=rounds)
+    return setup
 
 
 def save_setup(setup: TronSetup, policy: Policy) -> None:

@@ -1,0 +1,42 @@
+"""The lines around Tron's arena: the title, the legend under the board and the status
+line. Plain text from plain values, so it is checked without a screen."""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+
+from tui_grid.core.text import clip
+from tui_grid.games.tron.participants import keys_label
+
+#: The longest board name or game id the title shows: a long one never hides who plays.
+TITLE_PART_LIMIT = 32
+
+
+def title(board_title: str, game_id: str, names: Sequence[str], seating: Sequence[int]) -> str:
+    """The board and who drives which colour (`names` of the participants, `seating` the
+    participant in each seat), then the map's game id when it has one of its own (a random
+    map's), to make it again."""
+    red, green = names[seating[0]], names[seating[1]]
+    text = f"Tron — {clip(board_title, TITLE_PART_LIMIT)}  ·  R {red}  vs  G {green}"
+    if game_id and game_id != board_title:
+        text += f"  ·  {clip(game_id, TITLE_PART_LIMIT)}"
+    return text
+
+
+def legend(names: Sequence[str], seating: Sequence[int], humans: Sequence[int], steerable: bool) -> str:
+    """Who drives which colour, and with which keys when a human does (`humans`: the
+    participants played by people), then the glyphs; where the clock is this screen's
+    (`steerable`), its keys too."""
+    red, green = (names[seating[seat]] + keys_label(seating[seat], humans) for seat in (0, 1))
+    marks = "░ red  ▒ green  █ wall  X crash" + ("  ◆ hint  │  space pause  . step  +/- speed" if steerable else "")
+    return f"R red: {red}   G green: {green}\n{marks}"
+
+
+def status(round_index: int, over: bool, rounds: int, tick: int, score: str, paused: bool) -> str:
+    """Round, tick and score, then PAUSED when `paused`. `round_index` is the number of
+    rounds recorded: a round still on is the one after them, a round `over` the last."""
+    number = min(round_index + (0 if over else 1), rounds)
+    parts = [f"round {max(1, number)}/{rounds}", f"tick {tick}", score]
+    if paused:
+        parts.append("PAUSED")
+    return " · ".join(parts)

@@ -1,0 +1,51 @@
+"""Who is who in a Tron match on screen: the name each participant goes by, and the keys
+each human steers with. Keys belong to participants, not seats: player 1 has the arrows
+and player 2 W A S D whichever colour they drive, and a lone human may use either set."""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+
+from tui_grid.core.players import Roster, is_program, parse_player
+from tui_grid.core.text import echo
+
+#: The longest command shown as a program seat's name (longer ones go by their file name).
+PROGRAM_NAME_LIMIT = 24
+#: Each keyset's keys and the direction letter each steers to: player 1's, then player 2's.
+ARROW_KEYS = (("up", "u"), ("down", "d"), ("left", "l"), ("right", "r"))
+WASD_KEYS = (("w", "u"), ("s", "d"), ("a", "l"), ("d", "r"))
+
+
+def shown_names(game: Roster, players: Sequence[str], names: Sequence[str]) -> list[str]:
+    """`names` (core.players' participant names), but a program seat is named by its command
+    when that is short: its file name alone would call `[red]nosuchprog[/red]` "red]" and
+    `sh -c '…'` "sh -c". Two seats of one command are told apart by their number."""
+    shown = list(names)
+    for index, player in enumerate(players):
+        command = parse_player(game, player).value or ""
+        if is_program(game, player) and len(echo(command)) <= PROGRAM_NAME_LIMIT:
+            shown[index] = echo(command)
+    if len(set(shown)) < len(shown):
+        shown = [f"{name} ({index + 1})" for index, name in enumerate(shown)]
+    return shown
+
+
+def serves(keyset: int | None, humans: Sequence[int]) -> bool:
+    """Whether someone at this keyboard steers with `keyset` (None: with any), given the
+    participants played by people: its own human's, or the lone human's either."""
+    return bool(humans) and (keyset is None or len(humans) == 1 or keyset in humans)
+
+
+def keyset_driver(keyset: int, humans: Sequence[int]) -> int:
+    """The participant a keyset (0 the arrows, 1 W A S D) steers, given the participants
+    played by people (at least one): its own with two humans, else the lone human's."""
+    return keyset if len(humans) == 2 else humans[0]
+
+
+def keys_label(participant: int, humans: Sequence[int]) -> str:
+    """The keys a participant steers with, for the legend (nothing for a bot)."""
+    if participant not in humans:
+        return ""
+    if len(humans) == 1:
+        return " (arrows/WASD)"
+    return " (arrows)" if participant == 0 else " (WASD)"
