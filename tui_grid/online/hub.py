@@ -338,7 +338,7 @@ class HostedMatch(WatchedMatch):
             self.feed.pause(True)
             self.feed.start()
             while not self.stop.is_set():
-                self._count_down()
+                self.count_down()
                 self._await_round_end()
                 if self.stop.is_set() or self.abandoned or self.feed.match.finished:
                     break
@@ -360,7 +360,7 @@ class HostedMatch(WatchedMatch):
             self.feed.close()
             self.hub.match_ended(self)
 
-    def _count_down(self) -> None:
+    def count_down(self) -> None:
         pace = self.hub.pace
         countdown = Countdown(pace.countdown)
         words = countdown.start()

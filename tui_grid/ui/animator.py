@@ -3,12 +3,25 @@
 from __future__ import annotations
 
 from collections import deque
-from typing import Callable, Generic, TypeVar
+from typing import Callable, Generic, Sequence, TypeVar
 
 from textual.timer import Timer
 from textual.widget import Widget
 
+from tui_grid.core.engine import Step
+from tui_grid.ui.settings import thin_frames
+
 S = TypeVar("S")
+
+
+def frames_of(steps: Sequence[Step[S]]) -> list[S]:
+    """What a change's steps show one after another: each step's frames (thinned to what
+    the eye can follow), then where it ended."""
+    frames: list[S] = []
+    for step in steps:
+        frames.extend(thin_frames(list(step.frames)))
+        frames.append(step.state)
+    return frames
 
 
 class Animator(Generic[S]):

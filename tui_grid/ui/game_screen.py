@@ -1,12 +1,6 @@
-"""The screen every game shares: its widgets (title, board view, legend, status, busy bar,
-message line, key bar) around a Table (core.table), which owns the game: session, undo,
-hint, solve and watch tasks, autosave. The screen sends the player's keys to the table
-and draws what its events say; the table's events arrive on the UI thread (a driver's or
-a worker's news is posted here as an OwnerCall first). Frames of a move are animated by
-an Animator.
-
-A game's screen sets KEYMAP and supplies the hooks at the bottom (its board view, status
-line, focus, legend, hint); it may extend the public steps `start_game`,
+"""The screen every game shares: its widgets around a Table (core.table), which owns the
+game. Keys go to the table; its events, always on the UI thread, are drawn. A game's
+screen sets KEYMAP and supplies the hooks at the bottom; it may extend `start_game`,
 `session_changed`, `display_state`, `redraw` and `show_status`.
 """
 
@@ -16,7 +10,6 @@ from collections.abc import Callable
 from typing import Any, ClassVar, Generic, TypeVar
 
 from textual.app import ComposeResult
-from textual.message import Message
 from textual.screen import Screen
 
 from tui_grid.core.engine import Engine, Plan
@@ -25,30 +18,20 @@ from tui_grid.core.session import Change, ChangeKind, Session
 from tui_grid.core.table import Busy, BoardStarted, Changed, Hint, HintShown, Said, Table, TableEvent, TaskFailed, WatchStopped
 from tui_grid.games.registry import GameDefinition, LoadedBoard
 from tui_grid.ui import messages
-from tui_grid.ui.animator import Animator
-from tui_grid.ui.board_view import GLYPH_ZOOMS, BoardView, Overlay
+from tui_grid.ui.animator import Animator, frames_of
+from tui_grid.ui.board_keys import BoardKeys, OwnerCall
+from tui_grid.ui.board_view import BoardView, Overlay
 from tui_grid.ui.busy_bar import BusyBar
 from tui_grid.ui.key_bar import KeyBar
 from tui_grid.ui.keys import Key, Keymap, keymap
 from tui_grid.ui.legend import Legend
 from tui_grid.ui.plain import Plain, tell
-from tui_grid.ui.settings import Settings, thin_frames
-from tui_grid.ui.stills import save_still
+from tui_grid.ui.settings import Settings
 
 S = TypeVar("S")
 
-__all__ = ["GameScreen", "Hint", "OwnerCall", "S"]
 
-
-class OwnerCall(Message):
-    """Work a table hands to the UI thread from a driver's or a worker's thread."""
-
-    def __init__(self, call: Callable[[], None]) -> None:
-        super().__init__()
-        self.call = call
-
-
-class GameScreen(Screen, Generic[S]):
+class GameScreen(BoardKeys, Screen, Generic[S]):
     """What a puzzle's screen and a match's share: the widgets, the table's news, the
     board's overlay, animation, and the keys every game has (coords, zoom, help, still,
     back, quit)."""
@@ -76,7 +59,6 @@ class GameScreen(Screen, Generic[S]):
         self.message = ""
         self._end_message = ""  # said when the animation reaches the end (`say_after_animation`)
         self.animator: Animator[S] = Animator(self, self.display_state, lambda: self.settings.frame_seconds)
-        self._watched_until: S | None = None  # the state a finished watch left, while it animates
         self.busy_bar = BusyBar()
         self.view = self.make_board_view()
         self.start_game(loaded)
@@ -165,10 +147,7 @@ class GameScreen(Screen, Generic[S]):
         return True
 
     def redraw(self) -> None:
-        title = f"{self.game.title} — {self.loaded.title}"
-        if self.loaded.game_id and self.loaded.game_id != self.loaded.title:
-            title += f"  [{self.loaded.game_id}]"
-        self.query_one("#title", Plain).update(title)
+        self.query_one("#title", Plain).update(messages.title(self.game, self.loaded))
         self.show_status()
         self.view.use(self.engine, self.board)
         self.view.show(self.shown, self.overlay(), self.focus_of(self.shown))
@@ -205,7 +184,7 @@ class GameScreen(Screen, Generic[S]):
         self.post_message(OwnerCall(call))
 
     def on_owner_call(self, message: OwnerCall) -> None:
-        message.call()
+        message.call()  # the table's news, on the UI thread
 
     def on_ui_thread(self) -> bool:
         """Whether news arrives on the UI thread (a key), not a driver's or server's thread."""
@@ -229,10 +208,7 @@ class GameScreen(Screen, Generic[S]):
             failure = event.failure
             tell(self, failure.text, title=f"{failure.what} failed", severity=failure.severity.value)
         elif isinstance(event, WatchStopped):
-            self._watched_until = self.state  # what still animates is the watch's (see action_watch)
-            if event.reason:
-                self.say(f"{event.reason} {self.next_steps()}.")
-            self.show_status()
+            self.watch_stopped(event.reason)
         elif isinstance(event, BoardStarted):
             self.loaded = event.loaded
 
@@ -240,13 +216,9 @@ class GameScreen(Screen, Generic[S]):
         # A driver's thread may be ahead of the message being handled: judge by its state.
         over = session.engine.outcome(change.state).over
         if change.kind is ChangeKind.STEP:
-            frames: list[S] = []
-            for step in change.steps:
-                frames.extend(thin_frames(list(step.frames)))
-                frames.append(step.state)
             self.message = self.next_steps() if over else ""
             self._marked = frozenset(cell for event in change.events for cell in event.cells)
-            self.run_frames(frames, change.state)
+            self.run_frames(frames_of(change.steps), change.state)
             if over:
                 self.game_over()
         elif change.kind.jump:
@@ -311,39 +283,7 @@ class GameScreen(Screen, Generic[S]):
         return self.table.cancel()
 
     # --- hint, solve, watch --------------------------------------------------------------------
-    def stop_watching(self) -> None:
-        self.table.stop_watching()
-
-    @property
-    def watching(self) -> bool:
-        return self.table.watcher is not None
-
-    @property
-    def driving(self) -> bool:
-        """A driver is playing a step right now (tests wait for it to settle)."""
-        watcher = self.table.watcher
-        return watcher is not None and watcher.busy
-
     # --- other keys -----------------------------------------------------------------------
-    def action_coords(self) -> None:
-        self.view.show_coords = not self.view.show_coords
-        if not self.view.show_coords:
-            self.say("Row and column numbers hidden.")
-        elif self.view.zoom in GLYPH_ZOOMS:
-            self.say("Row and column numbers shown.")
-        else:  # not "shown": half blocks have no numbers
-            self.say("Row and column numbers are on: they show in the cell zooms (z), not in half blocks.")
-
-    def action_zoom(self) -> None:
-        zoom = self.view.cycle_zoom()
-        self.say(f"Zoom: {zoom.label}.")
-        self.view.scroll_to_focus()
-
-    def action_help(self) -> None:
-        from tui_grid.ui.help_screen import HelpScreen
-
-        self.app.push_screen(HelpScreen(self.game, self.KEYMAP, self.offers))
-
     def action_back(self) -> None:
         if self.cancel_solver():
             self.stop_watching()
@@ -359,9 +299,6 @@ class GameScreen(Screen, Generic[S]):
             return  # told: a second esc leaves without the save
         self.app.back_to_boards(self.game)
 
-    def action_quit(self) -> None:
-        self.app.exit_saving()
-
     def on_unmount(self) -> None:
         self.table.close()
 
@@ -370,10 +307,6 @@ class GameScreen(Screen, Generic[S]):
         """Keep the game in progress before leaving; whether the player may leave. A match
         is not kept: there is nothing to resume into."""
         return True
-
-    def action_still(self) -> None:
-        """A picture of this moment (Textual's SVG screenshot), for a README or a slide."""
-        self.say(save_still(self.app))
 
     #: A demo's scene: nobody's game (no autosave), and the keys are the demo's.
     in_demo = False
@@ -405,6 +338,9 @@ class GameScreen(Screen, Generic[S]):
     def legend(self) -> str:
         """A line under the board naming the glyphs."""
         return ""
+
+    def watch_stopped(self, reason: str) -> None:
+        """A watch ended by itself (puzzles watch a solver; a match has no watch)."""
 
     def game_over(self) -> None:
         """Called once a step ends the game; a game may add a verdict (was it optimal?)."""

@@ -21,22 +21,19 @@ from tui_grid.core.players import PlayerContext, participant_names
 from tui_grid.core.session import Change, ChangeKind, Session
 from tui_grid.core.table import Table
 from tui_grid.games.registry import GameDefinition, LoadedBoard, Plannable
+from tui_grid.ui import match_words
 from tui_grid.ui.confirm_dialog import ConfirmDialog
 from tui_grid.ui.countdown_clock import CountdownClock
+from tui_grid.ui.match_clock_keys import MatchClockKeys
 from tui_grid.ui.game_screen import GameScreen, S
 from tui_grid.ui.key_bar import KeyBar
 from tui_grid.ui.keys import ANY_HUMAN, Key, Keymap, match_keymap
 from tui_grid.ui.settings import Settings
 
-#: Multiplies the game's tick length at each speed (5 is the game's own pace).
-TICK_FACTOR = {1: 3.0, 2: 2.2, 3: 1.6, 4: 1.25, 5: 1.0, 6: 0.75, 7: 0.5, 8: 0.3, 9: 0.12}
-
-
-
 #: Said while no human plays a local match: how to steer the watching.
 WATCHING = "Watching: space pauses, . steps one tick, + and - change the speed."
 
-class MatchScreen(GameScreen[S]):
+class MatchScreen(MatchClockKeys, GameScreen[S]):
     """A view of a match feed (core.live): by default a LiveMatch of `players` (player
     texts, core.players; the game's defaults when none are given) played here, or any feed
     given, such as the Evasion architect's. The feed's driver owns the clock; this screen
@@ -75,7 +72,7 @@ class MatchScreen(GameScreen[S]):
         self.feed.on_round(self._round_began)
         self.feed.on_note(self._feed_note)
         self.shown = self.session.state
-        self._pace_driver()
+        self.pace_driver()
 
     def make_feed(self) -> MatchFeed[S, Any]:
         participants = [self.make_participant(player, index) for index, player in enumerate(self.players)]
@@ -99,7 +96,7 @@ class MatchScreen(GameScreen[S]):
     def driver(self) -> Driver[S, Any] | None:
         return self.feed.driver if self.feed is not None else None
 
-    def _pace_driver(self) -> None:
+    def pace_driver(self) -> None:
         """The feed's beat and deadline from this screen's speed."""
         if self.feed is not None:
             self.feed.pace(self.tick_seconds(), self.agent_timeout())
@@ -119,7 +116,7 @@ class MatchScreen(GameScreen[S]):
         """A new round's session: show it from its start."""
         self.table.follow(session)
         self.shown = session.state
-        self._pace_driver()
+        self.pace_driver()
         self.hint = None
         self.message = WATCHING if self.steerable and not self.serves_seat(ANY_HUMAN) else ""
         self.view.set_grid_size(*self.grid_size())
@@ -134,17 +131,17 @@ class MatchScreen(GameScreen[S]):
     def start_clock(self) -> None:
         """Start the feed; with a human at the board, held for a visible countdown first."""
         assert self.feed is not None
-        counting = self._wants_countdown()
+        counting = self.wants_countdown()
         if counting:
             self.feed.pause(True)
         self.feed.start()
         if counting:
-            self._count_down()
+            self.count_down()
 
-    def _wants_countdown(self) -> bool:
+    def wants_countdown(self) -> bool:
         return self.settings.countdown > 0 and self.feed is not None and self.feed.advances and self.serves_seat(ANY_HUMAN)
 
-    def _count_down(self) -> None:
+    def count_down(self) -> None:
         """3, 2, 1 on screen, a beat each, then the clock runs: nobody is caught unready."""
         self.countdown_clock.start(self.settings.countdown, self.COUNTDOWN_BEAT)
 
@@ -168,7 +165,7 @@ class MatchScreen(GameScreen[S]):
         base = self.engine_tick_seconds()
         if self.feed is not None and self.serves_seat(ANY_HUMAN):
             base = self.session.engine.human_tick_seconds or base
-        return base * TICK_FACTOR[self.settings.speed]
+        return self.settings.tick(base)
 
     def agent_timeout(self) -> float:
         """Seconds each agent has per step: about a tick."""
@@ -235,14 +232,8 @@ class MatchScreen(GameScreen[S]):
 
     def round_over(self) -> None:
         """The round ended; the feed has recorded it (`self.match.score`)."""
-        result = self.match.score.rounds[-1]
-        score = self.match.score.summary()
-        if self.match.finished:
-            self.say(f"{self.session.outcome.reason}. {self.game.match_verdict(self.match.score)[1]}")
-        elif self.feed is not None and not self.feed.steerable:
-            self.say(f"{self.session.outcome.reason}. Score: {score}.")  # the hub says what comes next
-        else:
-            self.say(f"{self.session.outcome.reason}. Score: {score}. enter plays round {result.index + 2} (seats swap).")
+        steerable = self.feed is None or self.feed.steerable
+        self.say(match_words.round_over(self.game, self.match, self.session.outcome, steerable))
 
     # --- keys --------------------------------------------------------------------------------------
     def action_act(self, text: str, participant: int = 0) -> None:
@@ -277,7 +268,7 @@ class MatchScreen(GameScreen[S]):
             if self.feed is not feed or not self.paused:  # a new match keeps its own clock
                 return
             if counting:
-                self._count_down()  # from the top: nobody is caught unready
+                self.count_down()  # from the top: nobody is caught unready
             elif was_running:
                 self.action_pause()
 
@@ -298,11 +289,7 @@ class MatchScreen(GameScreen[S]):
         if not (self.feed is not None and self.serves_seat(ANY_HUMAN) and not self.match_over):
             leave()
             return
-        if self.runs_match:
-            lost = f"A match is not saved: this one ({self.match.score.summary()}) is lost."
-        else:
-            others = [name for index, name in enumerate(self.match.score.names) if index != getattr(self.feed, "you", None)]
-            lost = f"Leaving now hands the match to {' and '.join(others)}, at any moment of it."
+        lost = match_words.leaving_loses(self.match.score, self.runs_match, getattr(self.feed, "you", None))
         self.push_holding_clock(ConfirmDialog(question, lost, yes=yes, no="play on"), lambda answer: answer and leave())
 
     @property
@@ -318,69 +305,13 @@ class MatchScreen(GameScreen[S]):
             message = f"{ended}  esc goes back.\n{message}" if message else f"{ended}  esc goes back."
         super().say(message, cells)
 
-    def action_pause(self) -> None:
-        if self.feed is None:
-            return
-        if not self.steerable:
-            self.say("The server keeps the clock: an online match cannot be paused.")
-            return
-        if self.countdown_clock.hold():  # space during the countdown: hold the round until space again
-            self.say("Paused: . plays one tick, space resumes.")
-            return
-        if self.countdown_clock.held and self.paused and not self.session.over:
-            self._count_down()  # ...and space again counts afresh, to a "Go!"
-            return
-        if self.session.over and self.match.finished:  # a finished match is never PAUSED
-            self.say("The match is over: its clock has stopped. esc goes back.")
-            return
-        self.feed.pause()
-        if self.session.over:  # between rounds: space holds the next one
-            self.say("Held: the next round starts paused; space lets it run." if self.paused else "")
-            return
-        self.say("Paused: . plays one tick, space resumes." if self.paused else "")
-
-    def action_step(self) -> None:
-        if self.feed is not None and self.steerable and not self.session.over:
-            self.feed.single_step()
-
-    def action_next_round(self) -> None:
-        assert self.feed is not None
-        if not self.feed.advances:
-            self.say(f"{self.feed.starter} starts each game itself.")
-            return
-        if not self.session.over:
-            self.say("The round is still on.")
-            return
-        if self.match.finished:
-            self.say(f"The match is over: {self.match.score.summary()}. esc goes back.")
-            return
-        counting = self._wants_countdown()
-        if counting:
-            self.feed.pause(True)  # before the new round exists, so its first tick waits too
-        self.feed.next_round()  # show_round follows, from the feed
-        if counting:
-            self._count_down()
-
-    def action_speed(self, change: int) -> None:
-        if not self.steerable:
-            self.say("The server keeps the clock: an online match runs at one speed for both.")
-            return
-        # The match's own clock: not written back to the app's settings, so a fast bot
-        # match leaves neither the puzzles' animation nor a human's next match at speed 9.
-        if limit := self.settings.at_limit(change):
-            self.say(limit)
-            return
-        self.settings = self.settings.faster() if change > 0 else self.settings.slower()
-        self._pace_driver()
-        self.show_status()
-
     def take_seat(self, participant: int, name: str = "you") -> None:
         """A person takes `participant`'s place from the position shown (the demo's enter):
         a human in its seat for this round and the next, named `name` in the title, the
         legend and the verdicts, at a human's pace."""
         self.match.seat_instead(participant, HumanAgent(name), name)
         self.players = tuple("human" if index == participant else kind for index, kind in enumerate(self.players))
-        self._pace_driver()
+        self.pace_driver()
         self.redraw()
         self.query_one(KeyBar).refresh(layout=True)
 

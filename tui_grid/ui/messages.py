@@ -25,3 +25,11 @@ def game_over(game: GameDefinition, session: Session[Any, Any], restart_key: str
     what comes next."""
     said = game.describe_outcome(session.outcome)
     return f"{said}. {next_steps(session, restart_key)}."
+
+
+def title(game: GameDefinition, loaded: Any) -> str:
+    """A game screen's title: the game, the board, and its id when that says more."""
+    text = f"{game.title} — {loaded.title}"
+    if loaded.game_id and loaded.game_id != loaded.title:
+        text += f"  [{loaded.game_id}]"
+    return text

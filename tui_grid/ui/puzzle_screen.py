@@ -20,6 +20,9 @@ from tui_grid.ui.plain import tell
 
 
 class PuzzleScreen(GameScreen[S]):
+    #: The state a finished watch left, while its last moves still animate.
+    _watched_until: Any = None
+
     def start_game(self, loaded: LoadedBoard) -> None:
         self.loaded = loaded
         self.table: Table[S] = Table(self.new_session(loaded), loaded, to_owner=self.to_owner, on_event=self.table_event,
@@ -208,3 +211,22 @@ class PuzzleScreen(GameScreen[S]):
         self.say(text)
         tell(self, text, title="Not saved", severity="warning", timeout=10)
         return False
+
+    def stop_watching(self) -> None:
+        self.table.stop_watching()
+
+    @property
+    def watching(self) -> bool:
+        return self.table.watcher is not None
+
+    @property
+    def driving(self) -> bool:
+        """A driver is playing a step right now (tests wait for it to settle)."""
+        watcher = self.table.watcher
+        return watcher is not None and watcher.busy
+
+    def watch_stopped(self, reason: str) -> None:
+        self._watched_until = self.state  # what still animates is the watch's (see action_watch)
+        if reason:
+            self.say(f"{reason} {self.next_steps()}.")
+        self.show_status()

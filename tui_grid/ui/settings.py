@@ -9,6 +9,8 @@ MIN_SPEED, MAX_SPEED = 1, 9
 FRAME_SECONDS = {1: 0.25, 2: 0.16, 3: 0.11, 4: 0.075, 5: 0.05, 6: 0.035, 7: 0.022, 8: 0.012, 9: 0.006}
 #: Seconds between moves while watching, at each speed.
 WATCH_SECONDS = {1: 1.6, 2: 1.1, 3: 0.8, 4: 0.55, 5: 0.4, 6: 0.28, 7: 0.18, 8: 0.1, 9: 0.05}
+#: Multiplies a real-time game's tick at each speed (5 is the game's own pace).
+TICK_FACTOR = {1: 3.0, 2: 2.2, 3: 1.6, 4: 1.25, 5: 1.0, 6: 0.75, 7: 0.5, 8: 0.3, 9: 0.12}
 #: Longest a single move's animation may take, so 1000-tile slides stay snappy.
 MAX_FRAMES_PER_MOVE = 24
 
@@ -42,6 +44,10 @@ class Settings:
     @property
     def watch_seconds(self) -> float:
         return WATCH_SECONDS[self.speed]
+
+    def tick(self, game_tick: float) -> float:
+        """Seconds per tick of a real-time game whose own tick is `game_tick`, at this speed."""
+        return game_tick * TICK_FACTOR[self.speed]
 
 
 def thin_frames(frames: list, limit: int = MAX_FRAMES_PER_MOVE) -> list:
