@@ -790,45 +790,57 @@ def _hint(game: GameDefinition, board_arg: str, time_limit: float | None = DEFAU
 
 
 def _watch(game: GameDefinition, board_arg: str, delay: float, time_limit: float | None = DEFAULT_TIME_LIMIT) -> int:
-    """The headless twin of the watch key: the solver takes the player's seat and the
-    driver plays it from the (saved) position, as in the app."""
-    from tui_grid.core.agents import PlanAgent
-    from tui_grid.core.driver import drive
-    from tui_grid.core.session import Change, ChangeKind, Session
+    """The headless twin of the watch key: the same table (core.table) seats the solver in
+    the player's seat and its driver plays from the (saved) position, as in the app."""
+    import queue
+
+    from tui_grid.core.session import ChangeKind, Session
+    from tui_grid.core.table import Changed, Table, TableEvent, WatchStopped
 
     solver: Solvable = _capability(game, Solvable, "be watched")
     loaded = game.load(board_arg)
     engine, state = game.state_after(loaded)
     session: Session[Any, Any] = Session(engine, start=state, undo=False)
+    played_before = len(session.log)
     with stderr_progress(f"planning {loaded.title}", time_limit) as control:
         plans: list[Any] = []
+        gave_up: list[OutOfTime] = []
 
         def planned(engine: Any, state: Any, seat: int, _: Any) -> Any:
-            plans.append(solver.plan(engine, state, seat, control))
+            try:
+                plans.append(solver.plan(engine, state, seat, control))
+            except OutOfTime as exc:
+                gave_up.append(exc)
+                raise
             return plans[-1]
 
-        agent: PlanAgent[Any, Any] = PlanAgent(planned, "solver")
-        session.seat_agent(0, agent)
-        states = [state]
-        captions = ["start"]
+        steps: list[Any] = []
+        ended: list[WatchStopped] = []
 
-        def record(_: Session[Any, Any], change: Change[Any]) -> None:
-            if change.kind is ChangeKind.STEP:
-                for joint, step in zip(session.log[-len(change.steps):], change.steps):
-                    move = engine.encode_action(joint[0])
-                    if game.watch_frames:
-                        for number, frame in enumerate(step.frames[:-1], 1):
-                            states.append(frame)
-                            captions.append(f"move {move}: frame {number} of {len(step.frames)}")
-                    states.append(step.state)
-                    captions.append(f"move {move}")
+        def heard(event: TableEvent) -> None:
+            if isinstance(event, Changed) and event.change.kind is ChangeKind.STEP:
+                steps.extend(event.change.steps)
+            elif isinstance(event, WatchStopped):
+                ended.append(event)
 
-        session.subscribe(record)
-        try:
-            drive(session, None)
-        except OutOfTime as exc:
-            print(f"tui-grid: {loaded.title}: {exc}", file=sys.stderr)
-            return EXIT_GAVE_UP
+        calls: queue.SimpleQueue[Any] = queue.SimpleQueue()
+        table: Table[Any] = Table(session, loaded, to_owner=calls.put, on_event=heard, planner=planned, follow=True)
+        table.watch(0.0, ready=lambda: True)
+        while not ended:
+            calls.get()()
+        table.close()
+    if gave_up:
+        print(f"tui-grid: {loaded.title}: {gave_up[0]}", file=sys.stderr)
+        return EXIT_GAVE_UP
+    states, captions = [state], ["start"]
+    for joint, step in zip(session.log[played_before:], steps):
+        move = engine.encode_action(joint[0])
+        if game.watch_frames:
+            for number, frame in enumerate(step.frames[:-1], 1):
+                states.append(frame)
+                captions.append(f"move {move}: frame {number} of {len(step.frames)}")
+        states.append(step.state)
+        captions.append(f"move {move}")
     # A solver's one plan says what was watched ("Optimal from here: …"); a bot's plans
     # (a new one each move) say only their move: the last of those is no summary.
     message = plans[0].message if len(plans) == 1 else ""

@@ -84,16 +84,6 @@ class Pace:
     bot_time_ms: float = 100.0
 
 
-@dataclass(frozen=True)
-class OpenChallenge:
-    id: int
-    by: str
-    to: str
-    game: str
-    board: str
-    rounds: int
-
-
 class RateLimit:
     """A token bucket: `allow()` is False once a link sends faster than it may."""
 
@@ -484,7 +474,7 @@ class Hub:
         self.log = log
         self.lock = threading.RLock()
         self.links: dict[str, Link] = {}
-        self.challenges: dict[int, OpenChallenge] = {}
+        self.challenges: dict[int, LobbyChallenge] = {}  # open ones, as the lobby lists them
         self.queue: dict[str, Link] = {}
         self.matches: dict[int, WatchedMatch] = {}
         self.publish_token = secrets.token_hex(16)  # in the hub's folder, for the same user's architect
@@ -645,7 +635,7 @@ class Hub:
             return f"You have {MAX_CHALLENGES} open challenges: wait for answers."
         if any(c.by == link.name and c.to == to for c in mine):
             return f"You have challenged {to} already."
-        challenge = OpenChallenge(next(self._ids), link.name, to, game, board, message.rounds)
+        challenge = LobbyChallenge(next(self._ids), link.name, to, game, board, message.rounds)
         self.challenges[challenge.id] = challenge
         return None
 
@@ -810,7 +800,7 @@ class Hub:
 
     def lobby(self) -> Lobby:
         players = tuple(LobbyPlayer(name, self.doing(link), link.guest) for name, link in sorted(self.links.items()))
-        challenges = tuple(LobbyChallenge(c.id, c.by, c.to, c.game, c.board, c.rounds) for c in self.challenges.values())
+        challenges = tuple(self.challenges.values())
         matches = tuple(match.summary() for match in self.matches.values())
         return Lobby(players[:MAX_LISTED], challenges[:MAX_LISTED], matches[:MAX_LISTED])
 

@@ -148,32 +148,18 @@ class BunnyEngine(Engine[BunnyState, Action]):
         stride = 1  # keep every stride-th step; doubled whenever the frames fill up
         while runner.steps < MAX_STEPS and runner.step():
             if runner.steps % stride == 0:
-                frames.append(self._snapshot(runner, program, runs, RUNNING))
+                frames.append(snapshot(runner, program, runs, RUNNING))
                 if len(frames) >= 4 * MAX_FRAMES:
                     frames = frames[1::2]
                     stride *= 2
         if runner.status == RUNNING:  # still running at the step limit
             runner.status = LIMIT
-        final = self._snapshot(runner, program, runs, runner.status)
+        final = snapshot(runner, program, runs, runner.status)
         if frames:
             frames.pop()  # the last frame is the final state itself
         kept = _thin(frames, MAX_FRAMES - 1)
         event = Event(final.summary(), runner.status, 0, (runner.pos,))
         return Step(final, (event,), tuple(kept) + (final,) if frames or runner.steps else ())
-
-    def _snapshot(self, runner: Runner, program: Program, runs: int, result: str) -> BunnyState:
-        return BunnyState(
-            pos=runner.pos,
-            heading=runner.heading,
-            marks=frozenset(runner.marks),
-            program=program,
-            result=result,
-            steps=runner.steps,
-            left=runner.left,
-            runs=runs,
-            path=runner.path,
-            loops=runner.loops if result == RUNNING else (),
-        )
 
     def outcome(self, state: BunnyState) -> Outcome:
         if state.complete and state.program is not None:
@@ -237,3 +223,18 @@ def _thin(frames: list[BunnyState], limit: int) -> list[BunnyState]:
         return []
     stride = len(frames) / limit
     return [frames[int(i * stride)] for i in range(limit)]
+
+def snapshot(runner: Runner, program: Program, runs: int, result: str) -> BunnyState:
+    """The state a run shows at this point: a frame while RUNNING, else its end."""
+    return BunnyState(
+        pos=runner.pos,
+        heading=runner.heading,
+        marks=frozenset(runner.marks),
+        program=program,
+        result=result,
+        steps=runner.steps,
+        left=runner.left,
+        runs=runs,
+        path=runner.path,
+        loops=runner.loops if result == RUNNING else (),
+    )

@@ -7,7 +7,7 @@ from collections.abc import Iterable
 
 from tui_grid.core.engine import Step
 from tui_grid.games.bunny.board import BunnyBoard
-from tui_grid.games.bunny.engine import BunnyState
+from tui_grid.games.bunny.engine import BunnyState, snapshot
 from tui_grid.games.bunny.interpreter import RUNNING, Runner
 from tui_grid.games.bunny.program import Program
 
@@ -59,16 +59,5 @@ class StepThrough:
         runner = self.runner
         if not runner.step():
             return None, True
-        shown = BunnyState(
-            pos=runner.pos,
-            heading=runner.heading,
-            marks=frozenset(runner.marks),
-            program=program,
-            result=RUNNING,
-            steps=runner.steps,
-            left=runner.left,
-            runs=runs,
-            path=runner.path,
-            loops=runner.loops,
-        )
+        shown = snapshot(runner, program, runs, RUNNING)
         return shown, runner.done
