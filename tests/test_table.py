@@ -225,3 +225,32 @@ class _Recorder(list):  # type: ignore[type-arg]
     def append(self, event: Any) -> None:
         self.threads.add(threading.get_ident())
         super().append(event)
+
+
+# --- a human's keys around a held clock ------------------------------------------------------------
+def tron_feed() -> Any:
+    from tui_grid.core.live import LiveMatch
+
+    game = get_game("tron")
+    loaded = game.load("standard")
+    return LiveMatch(lambda index: game.make_engine(loaded), [HumanAgent("ann"), HumanAgent("bob")], 1,
+                     names=["ann", "bob"], timeout=None, step_seconds=None)
+
+
+def test_keys_typed_while_the_clock_is_held_come_down_to_the_last_intention() -> None:
+    from tui_grid.core.geometry import Direction
+
+    feed = tron_feed()
+    session = feed.session
+    agent = session.agents[0]
+    turns = [Direction.UP, Direction.LEFT]  # no heading before the first tick: any turn is taken
+    feed.pause(True)  # a countdown
+    for turn in (turns[0], turns[1], turns[0], turns[1]):
+        session.submit(0, turn)
+    assert len(agent.queued) > 1  # queued while waiting...
+    feed.pause(False)  # Go!
+    assert agent.queued == (turns[1],)  # ...one intention when the clock runs
+    session.submit(0, turns[0])
+    feed.pause(True)  # a pause drops what was meant before it
+    assert agent.queued == ()
+    feed.close()

@@ -195,3 +195,25 @@ async def test_the_zoom_stays_from_a_rounds_play_to_its_end_at_80x24(data_dir) -
         await pilot.pause()
         await step(pilot)
         assert screen.match.round_index == 1 and playing == {view.zoom}
+
+
+async def test_keys_pressed_during_the_countdown_are_one_intention_at_go(data_dir, monkeypatch) -> None:  # noqa: F811
+    """Up Right Right Down Down Left while waiting for Go! is not played a key a tick into
+    the wall: the clock starts with the last key as the one turn queued."""
+    from tui_grid.ui.match_screen import MatchScreen
+
+    monkeypatch.setattr(MatchScreen, "COUNTDOWN_BEAT", 3600.0)  # counted by hand
+    remember(data_dir, players=["human", "easy"], rounds=1)
+    app = make_app("tron", "standard", countdown=3, speed=1)
+    async with app.run_test(size=(80, 24)) as pilot:
+        await pilot.press("enter")
+        await pilot.pause()
+        screen = app.screen
+        assert isinstance(screen, TronScreen) and screen.counting_down
+        await pilot.press("up", "right", "right", "down", "down", "left")
+        seat = screen.match.seating.index(0)
+        human = screen.session.agents[seat]
+        assert len(human.queued) > 1  # queued while waiting
+        for _ in range(3):
+            screen.countdown_clock.tick()
+        assert not screen.counting_down and len(human.queued) <= 1  # Go!: the last intention at most

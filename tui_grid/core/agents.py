@@ -115,6 +115,13 @@ class HumanAgent(Agent[S, A]):
         with self._lock:
             self._queue = ()
 
+    def keep_last(self, engine: Engine[S, A], state: S, seat: int) -> None:
+        """Keep only the last key queued, if the engine takes it from `state` alone (a
+        turn back into the trail is dropped, as when pressed)."""
+        with self._lock:
+            if self._queue:
+                self._queue = tuple(engine.queue_action(state, seat, (), self._queue[-1]))
+
     @property
     def queued(self) -> tuple[A, ...]:
         return self._queue

@@ -12,7 +12,7 @@ from __future__ import annotations
 import threading
 from typing import Any, Callable, Generic, Sequence, TypeVar
 
-from tui_grid.core.agents import Agent
+from tui_grid.core.agents import Agent, HumanAgent
 from tui_grid.core.driver import Driver
 from tui_grid.core.engine import Engine
 from tui_grid.core.match import Match
@@ -103,7 +103,19 @@ class MatchFeed(Generic[S, A]):
         return self._paused
 
     def pause(self, paused: bool | None = None) -> bool:
+        """Hold or release the clock. Held, the keys queued so far are dropped (what a player
+        meant before the pause is no plan for after it); released (after a pause or a
+        countdown), each player's keys pressed meanwhile come down to the last, their one
+        intention: a burst of keys typed while waiting is not played a key a tick."""
+        was = self._paused
         self._paused = (not self._paused) if paused is None else paused
+        session = self.match.session  # None before the first round (an architect's)
+        for seat, agent in enumerate(session.agents if session is not None else ()):
+            if isinstance(agent, HumanAgent):
+                if self._paused and not was:
+                    agent.clear()
+                elif was and not self._paused:
+                    agent.keep_last(session.engine, session.state, seat)
         if self.driver is not None:
             self.driver.pause(self._paused)
         return self._paused

@@ -312,12 +312,11 @@ class HostedMatch(WatchedMatch):
         seating = self.feed.match.seating
         if participant not in seating:
             return
-        session = self.feed.session
         try:
-            action = session.engine.decode_action(text)
+            action = self.feed.session.engine.decode_action(text)
         except ValueError:
             return
-        session.submit(seating.index(participant), action)
+        self.feed.session.submit(seating.index(participant), action)
 
     # --- the conductor ----------------------------------------------------------------------
     def start(self) -> None:

@@ -196,7 +196,7 @@ class TronScreen(MatchScreen[TronState]):
             self.say(round_text.after_round(self.steerable, self.match.finished, self.score_text()))
         else:
             seat = self.match.seating.index(participants.keyset_driver(keyset, humans))
-            self.session.submit(seat, Direction.from_letter(letter))  # queued: TronEngine.queue_action
+            self.session.submit(seat, Direction.from_letter(letter))  # queued: TronEngine.queue_action; a held clock keeps the last (MatchFeed.pause)
 
     def action_act(self, text: str, participant: int = 0) -> None:
         self.action_drive(text, participant)
