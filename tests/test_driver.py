@@ -189,7 +189,7 @@ def test_a_late_builtin_bot_gets_the_default_action() -> None:
     session.subscribe(lambda s, change: messages.append(change.message))
     Driver(session, timeout=0.5).step()
     assert not session.over and session.state.pos == (2, 1)  # the late seat moved by its default (1), not its 2
-    assert any("late bot gave no answer within 0.5 s" in m for m in messages)
+    assert any("late bot answered '2' after 1.5 s, past its 0.5 s" in m for m in messages)  # late, not silent
 
 
 def test_a_late_program_forfeits_every_time() -> None:
@@ -198,6 +198,7 @@ def test_a_late_program_forfeits_every_time() -> None:
         session = Session(RaceEngine(), [LateAgent(clock, program=True), runner(2)], clock=clock)
         Driver(session, timeout=0.5).step()
         assert session.over and session.outcome.winner == 1 and session.state.forfeited == 0
+        assert session.outcome.detail == "2" and session.outcome.numbers == (1.5, 0.5)  # its answer, named as late
 
 
 def test_a_hung_program_forfeits_every_time_and_its_ask_is_cancelled() -> None:

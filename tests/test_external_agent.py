@@ -250,3 +250,31 @@ def test_atexit_cleanup_in_a_child_interpreter(tmp_path: Path) -> None:
     assert run.returncode == 0, run.stderr
     pid = int(run.stdout.split()[0])
     assert gone(pid) or _zombie(pid)
+
+
+def test_a_program_that_floods_its_answer_plays_whole_lines(tmp_path: Path) -> None:
+    """`yes LEFT` prints far more than it is asked: what it printed for earlier states is
+    dropped to the end of a line, so no answer is ever a fragment ('EFT')."""
+    player = agent(script(tmp_path, "flood.py", """
+        import sys
+        line = b"LEFT\\n" * 17000  # 85,000 bytes a burst: past a read's 64 KiB
+        while True:
+            sys.stdout.buffer.write(line)
+            sys.stdout.flush()
+    """), mode="persistent")
+    engine = TronEngine()
+    try:
+        for _ in range(6):
+            assert player.act(ask()) is Direction.LEFT
+    finally:
+        player.close()
+
+
+def test_an_answer_printed_before_the_first_state_is_the_first_answer(tmp_path: Path) -> None:
+    """A program that answers at once, before it reads its state, has answered the first
+    state: there is nothing earlier for it to be stale about."""
+    player = agent(f"{PY} -c \"import sys, time; print('LEFT', flush=True); time.sleep(5)\"", mode="persistent")
+    try:
+        assert player.act(ask(seconds=2.0)) is Direction.LEFT
+    finally:
+        player.close()

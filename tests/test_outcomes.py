@@ -89,6 +89,8 @@ SENTENCES = [
      "green (prog.py) forfeits: exited with code 0 between moves"),
     ("tron", forfeit(Failure(Fault.NO_ANSWER, numbers=(0.3,)), 0), "red forfeits: gave no answer within 0.3 s",
      "red (ann) forfeits: gave no answer within 0.3 s"),
+    ("tron", forfeit(Failure(Fault.LATE, "L", numbers=(2.04, 2)), 0), "red forfeits: answered 'L' after 2.04 s, past its 2 s",
+     "red (ann) forfeits: answered 'L' after 2.04 s, past its 2 s"),
     ("evasion", forfeit(Failure(Fault.OUT_OF_TIME, numbers=(120,)), 0), "the hunter forfeits: ran out of thinking time (120 s in all)",
      "the hunter (ann) forfeits: ran out of thinking time (120 s in all)"),
     ("tron", forfeit(Failure(Fault.BAD_OUTPUT, "BANANA", "not one of LEFT RIGHT UP DOWN")),

@@ -177,15 +177,20 @@ class Driver(Generic[S, A]):
             failures.append((seat, AgentError(f"{name} failed: {type(exc).__name__}: {exc}", forfeit=False)))
 
     def _late(self, seat: int, ask: Ask[S, A], future: Future[A]) -> AgentError:
-        """A late answer: the ask is cancelled; whether the seat forfeits is the agent's kind's."""
+        """A late answer: the ask is cancelled; whether the seat forfeits is the agent's kind's.
+        An answer that came, but after the deadline, is named with how long it took."""
+        assert self.timeout is not None
+        failure = late(self.timeout)
+        if future.done() and not future.cancelled() and future.exception() is None:
+            action, finished = future.result()  # type: ignore[misc]
+            started = (ask.deadline or finished) - self.timeout
+            failure = Failure(Fault.LATE, ask.engine.encode_action(action), numbers=(finished - started, self.timeout))
         if ask.control.cancel is not None:
             ask.control.cancel.set()
         future.cancel()
         agent = self.session.agents[seat]
-        assert self.timeout is not None
         # A program or network player forfeits (its stream is out of step with the game);
         # a builtin bot's seat gets the default action.
-        failure = late(self.timeout)
         return AgentError(f"{agent.name} {failure.phrase()}", forfeit=agent.forfeits_when_late, failure=failure)
 
     # --- stepping -----------------------------------------------------------------------

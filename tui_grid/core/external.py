@@ -170,6 +170,10 @@ class _Process:
         self.descendants: list[int] = []  # other processes killed with it, for diagnostics
         self.buffer = bytearray()
         self.eof = False
+        #: Output was discarded in the middle of a line: the rest of that line is stale too.
+        self.mid_line = False
+        #: Answers read so far: output before the first state answers nothing stale.
+        self.answers = 0
         assert self.proc.stdout is not None and self.proc.stderr is not None and self.proc.stdin is not None
         os.set_blocking(self.proc.stdout.fileno(), False)
         os.set_blocking(self.proc.stdin.fileno(), False)
@@ -242,21 +246,33 @@ class _Process:
 
     def discard_pending(self) -> None:
         """Drop output left from an earlier state: what is there now, at most MAX_OUTPUT
-        bytes (the rest of a flood counts against the next answer)."""
+        bytes (the rest of a flood counts against the next answer), always to the end of a
+        line: a line cut by the drop is dropped whole, never read as an answer."""
         budget = MAX_OUTPUT
+        dropped = bytes(self.buffer[-1:])
+        self.buffer.clear()
         while budget > 0 and not self.eof:
             got = self._read_chunk(min(CHUNK, budget))
             if not got:
                 break
             budget -= got
+            dropped = bytes(self.buffer[-1:])
             self.buffer.clear()
-        self.buffer.clear()
+        if dropped and dropped != b"\n":
+            self.mid_line = True
 
     def _take_line(self) -> str | None:
         """The next non-blank complete line in the buffer, taken out of it; None if there
         is none yet. Linear in the bytes looked at: blank lines go in one step. Raises
         ValueError for a line longer than MAX_LINE."""
         buffer = self.buffer
+        if self.mid_line:
+            end = buffer.find(b"\n")
+            if end < 0:
+                buffer.clear()
+                return None
+            del buffer[: end + 1]
+            self.mid_line = False
         while True:
             found = _NON_BLANK.search(buffer)
             if found is None:
@@ -492,8 +508,8 @@ class ExternalProgramAgent(Agent[Any, Any]):
                 self._active = None
 
     def _exchange(self, ask: Ask[Any, Any], process: _Process, text: str, deadline: float, budget: float, oneshot: bool) -> Any:
-        if not oneshot:
-            process.discard_pending()
+        if not oneshot and process.answers:
+            process.discard_pending()  # what it printed since its last answer was for an earlier state
         sent = True
         try:
             sent = process.send(text, deadline, ask.control.cancel)
@@ -523,6 +539,7 @@ class ExternalProgramAgent(Agent[Any, Any]):
             if code is not None:
                 process.settle_stderr()  # its last words name the reason: read them before saying it
             raise self._fail(ask, self._ended(code))
+        process.answers += 1
         try:
             return self.parse_answer(line)
         except ValueError as exc:

@@ -166,6 +166,7 @@ class Fault(Cause, family="fault"):
     CRASHED = "crashed"  # numbers: (exit code,); note: when; detail: its last stderr line
     EXITED = "exited"  # as CRASHED, with code 0 or none known
     NO_ANSWER = "no_answer"  # numbers: (seconds,)
+    LATE = "late"  # an answer past the deadline: detail: the answer; numbers: (seconds taken, seconds allowed)
     OUT_OF_TIME = "out_of_time"  # a thinking clock ran out; numbers: (seconds in all,)
     BAD_OUTPUT = "bad_output"  # a program's: detail: the line; note: why it is no action
     GARBAGE = "garbage"  # a network player's answer: detail: the line; note: why
@@ -235,6 +236,13 @@ def _within(failure: Failure) -> str:
     return "gave no answer in time" if seconds is None else f"gave no answer within {seconds:.3g} s"
 
 
+def _late(failure: Failure) -> str:
+    if len(failure.numbers) < 2:
+        return f"answered {quote(failure.detail)} too late"
+    taken, allowed = failure.numbers[:2]
+    return f"answered {quote(failure.detail)} after {taken:.3g} s, past its {allowed:.3g} s"
+
+
 def _out_of_time(failure: Failure) -> str:
     total = _first(failure)
     return "ran out of thinking time" + ("" if total is None else f" ({total:g} s in all)")
@@ -255,6 +263,7 @@ _PHRASES: dict[Fault, Callable[[Failure], str]] = {
     Fault.CRASHED: _ended,
     Fault.EXITED: _ended,
     Fault.NO_ANSWER: _within,
+    Fault.LATE: _late,
     Fault.OUT_OF_TIME: _out_of_time,
     Fault.BAD_OUTPUT: lambda f: _printed(f, "printed"),
     Fault.GARBAGE: lambda f: _printed(f, "sent garbage:"),
