@@ -150,7 +150,7 @@ def test_outside_text_is_escaped_and_cut_when_said_and_kept_raw() -> None:
     said = get_game("tron").describe_outcome(outcome, ("you", "bad\x1b]0;name\x07"))
     assert outcome.detail == output
     assert said.startswith("green (bad\\x1b]0;name\\x07) forfeits: printed '[red]UP[/red]\\x1b[2J\\u202eGGG")
-    assert "G" * 80 not in said and "…', not one of LEFT RIGHT UP DOWN" in said
+    assert "G" * 80 not in said and "…' (218 characters), not one of LEFT RIGHT UP DOWN" in said
     assert "\x1b" not in said and "\u202e" not in said
 
 
@@ -238,3 +238,10 @@ def test_evasion_and_the_puzzles_end_with_their_causes() -> None:
     assert (escaped.cause, escaped.numbers) == (JimmyCause.ESCAPED, (3,))
     caught = get_game("jimmy").make_engine(get_game("jimmy").load("seed-5"))
     assert caught.outcome(caught.initial_state()).cause in (JimmyCause.CAUGHT, JimmyCause.STUCK)
+
+
+def test_a_long_reply_is_quoted_cut_with_its_length() -> None:
+    reply = "LEFT" * 100
+    text = describe(Failure(Fault.BAD_OUTPUT, reply, "not one of LEFT RIGHT UP DOWN").outcome(0, 1))
+    assert "(400 characters)" in text and text.count("LEFT") < 30
+    assert "characters" not in describe(Failure(Fault.BAD_OUTPUT, "BANANA", "no").outcome(0, 1))

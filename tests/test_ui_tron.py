@@ -123,8 +123,14 @@ async def test_a_reverse_turn_is_ignored_and_turns_queue_up(data_dir) -> None:
         screen = await start(pilot)
         await step(pilot, "right")
         head = screen.state.heads[0]
-        await step(pilot, "left")  # straight back: ignored, the cycle keeps going right
-        assert screen.state.heads[0] == head.step(Direction.RIGHT)
+        await pilot.press("left")  # straight back: ignored, and said once a match
+        assert "cannot turn straight back" in message(app)
+        await step(pilot)
+        assert screen.state.heads[0] == head.step(Direction.RIGHT)  # the cycle kept going right
+        screen.say("")
+        await pilot.press("left")
+        assert "cannot turn straight back" not in message(app)  # not said twice
+        await step(pilot)
         head = screen.state.heads[0]
         await pilot.press("up", "left")  # two turns in one tick: played one per tick
         await step(pilot)

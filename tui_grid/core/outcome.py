@@ -23,7 +23,7 @@ from dataclasses import dataclass, field
 from enum import Enum
 from typing import Callable, Sequence
 
-from tui_grid.core.text import echo, printable
+from tui_grid.core.text import ECHO_LIMIT, echo, printable
 
 #: Characters of a player's name in a sentence, at most.
 NAME_LIMIT = 40
@@ -228,7 +228,8 @@ def _printed(failure: Failure, verb: str) -> str:
     if not failure.detail:
         return f"{verb} {said(failure.note)}"
     why = f", {said(failure.note)}" if failure.note else ""
-    return f"{verb} {quote(failure.detail)}{why}"
+    size = f" ({len(failure.detail):,} characters)" if len(failure.detail) > ECHO_LIMIT else ""
+    return f"{verb} {quote(failure.detail)}{size}{why}"
 
 
 def _within(failure: Failure) -> str:

@@ -6,6 +6,7 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 
+from tui_grid.core.geometry import Direction
 from tui_grid.core.players import Roster, is_program, parse_player
 from tui_grid.core.text import echo
 
@@ -49,3 +50,13 @@ def keys_label(participant: int, humans: Sequence[int]) -> str:
     if len(humans) == 1:
         return " (arrows/WASD)"
     return " (arrows)" if participant == 0 else " (WASD)"
+
+
+#: Said the first time in a match a key would turn a cycle straight back into its trail.
+TURN_BACK_IGNORED = "A cycle cannot turn straight back into its own trail: that key is ignored."
+
+
+def turns_back(heading: Direction | None, queued: Sequence[Direction], turn: Direction) -> bool:
+    """Whether `turn` points straight back from where the cycle will be heading."""
+    last = queued[-1] if queued else heading
+    return last is not None and turn == last.opposite

@@ -1,9 +1,8 @@
-"""The Tron screen: the shared match shell (rounds, seats swapped, tick clock with pause,
-step and speed) around the arena (view.py), with two sets of steering keys. It wires keys,
-timers and widgets to plain parts: the setup flow (setup_flow.py, setup_dialog.py), the
-live hint (live_hint.py), thinking time (pace.py), who steers with which keys
-(participants.py), the next round of bots (auto_next.py), and the words around the arena
-(panel_text.py) and at a round's end (round_text.py).
+"""The Tron screen: the match shell around the arena (view.py), two sets of steering keys,
+wired to plain parts: the setup flow (setup_flow.py), the live hint (live_hint.py),
+thinking time (pace.py), who steers with which keys (participants.py), the next round of
+bots (auto_next.py), and the words around the arena and at a round's end (panel_text.py,
+round_text.py).
 """
 
 from __future__ import annotations
@@ -55,7 +54,7 @@ class TronScreen(MatchScreen[TronState]):
         chosen = starting_setup((settings or Settings()).speed, players, rounds, setup)
         self.flow = SetupFlow(game, loaded, chosen, (players is None and feed is None) if ask_setup is None else ask_setup)
         self.live_hint = LiveHint(self, HINT_MARK)
-        self.slow_warning = pace.SlowProgramWarning(game)
+        self.slow_warning, self.turn_back_said = pace.SlowProgramWarning(game), False
         self.auto_next = AutoNext(self.set_timer, lambda: not self.paused and not self.flow.open and self._between_bot_rounds(),
                                   self.action_next_round)
         self._verdict = ""  # the last round's "who crashed where", kept on screen until the next round
@@ -122,7 +121,7 @@ class TronScreen(MatchScreen[TronState]):
         self.new_match(setup.players, setup.rounds, loaded)
         self.flow.begun()
         self.live_hint.on = False
-        self.slow_warning.said = False
+        self.slow_warning.said = self.turn_back_said = False
         self.start_clock()
 
     def participant_names(self) -> list[str]:
@@ -195,8 +194,11 @@ class TronScreen(MatchScreen[TronState]):
         elif self.session.over:  # said in the message line, under the verdict: pressed again, nothing piles up
             self.say(round_text.after_round(self.steerable, self.match.finished, self.score_text()))
         else:
-            seat = self.match.seating.index(participants.keyset_driver(keyset, humans))
-            self.session.submit(seat, Direction.from_letter(letter))  # queued: TronEngine.queue_action; a held clock keeps the last (MatchFeed.pause)
+            seat, turn = self.match.seating.index(participants.keyset_driver(keyset, humans)), Direction.from_letter(letter)
+            if not self.turn_back_said and participants.turns_back(self.state.headings[seat], getattr(self.session.agents[seat], "queued", ()), turn):
+                self.turn_back_said = True  # once a match: the key is ignored (TronEngine.queue_action)
+                self.say(participants.TURN_BACK_IGNORED)
+            self.session.submit(seat, turn)  # queued; a held clock keeps the last (MatchFeed.pause)
 
     def action_act(self, text: str, participant: int = 0) -> None:
         self.action_drive(text, participant)
