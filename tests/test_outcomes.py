@@ -7,6 +7,7 @@ from __future__ import annotations
 import sys
 import textwrap
 from pathlib import Path
+from typing import Any
 
 import pytest
 
@@ -192,14 +193,8 @@ def test_a_tron_program_forfeit_keeps_its_output_verbatim(tmp_path: Path) -> Non
         sys.stdout.write({printed!r} + "\\n")
     """))
     program = ExternalProgramAgent(f"{sys.executable} {path}", "oneshot", encode_for_program, parse_program_answer, name="loud")
-    session = Session(TronEngine(), [FunctionAgent(lambda ask: Direction.UP, "quick"), program], undo=False)
-    driver = Driver(session, timeout=20.0)
-    try:
-        driver.step()
-    finally:
-        driver.close()
-    outcome = session.outcome
-    assert session.over and outcome.cause is Fault.BAD_OUTPUT and outcome.seat == 1 and outcome.winner == 0
+    outcome = one_step_against(program, seat=1)
+    assert outcome.cause is Fault.BAD_OUTPUT and outcome.seat == 1 and outcome.winner == 0
     assert outcome.detail == printed
     tron = get_game("tron")
     assert tron.describe_outcome(outcome, ("you", "loud.py")) == \
@@ -207,15 +202,23 @@ def test_a_tron_program_forfeit_keeps_its_output_verbatim(tmp_path: Path) -> Non
     assert outcome.reason == "green forfeits: printed '[red]UP\\x1b[2J', not one of LEFT RIGHT UP DOWN"
 
 
-def test_a_program_that_cannot_start_names_its_command() -> None:
-    program = ExternalProgramAgent("/nonexistent/[red]bot --flag", "oneshot", encode_for_program, parse_program_answer)
-    session = Session(TronEngine(), [program, FunctionAgent(lambda ask: Direction.UP, "quick")], undo=False)
+def one_step_against(program: ExternalProgramAgent, seat: int) -> Outcome:
+    """One Tron step with `program` in `seat` and a bot that goes up in the other: the outcome."""
+    agents: list[Any] = [FunctionAgent(lambda ask: Direction.UP, "quick")]
+    agents.insert(seat, program)
+    session = Session(TronEngine(), agents, undo=False)
     driver = Driver(session, timeout=20.0)
     try:
         driver.step()
     finally:
         driver.close()
-    outcome = session.outcome
+    assert session.over
+    return session.outcome
+
+
+def test_a_program_that_cannot_start_names_its_command() -> None:
+    program = ExternalProgramAgent("/nonexistent/[red]bot --flag", "oneshot", encode_for_program, parse_program_answer)
+    outcome = one_step_against(program, seat=0)
     assert outcome.cause is Fault.COULD_NOT_START and outcome.detail == "/nonexistent/[red]bot --flag"
     assert outcome.reason == "red forfeits: could not start '/nonexistent/[red]bot --flag': No such file or directory"
 
