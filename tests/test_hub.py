@@ -14,6 +14,7 @@ from typing import Any, Callable
 
 import pytest
 
+from tui_grid.core.geometry import Direction
 from tui_grid.online.hub import Hub, Pace, check_board
 from tui_grid.core.match import most_wins
 from tui_grid.online.client import Gone, HubClient
@@ -491,3 +492,24 @@ def test_a_hundred_online_matches_with_random_leave_times_each_end_on_the_verdic
     assert len(verdicts) == matches
     logged = [line for line in hub.lines if " end: Match over" in line]  # type: ignore[attr-defined]
     assert len(logged) == matches and sorted(line.split(" end: ", 1)[1] for line in logged) == sorted(verdicts)
+
+
+def test_keys_sent_during_the_countdown_are_one_intention_at_go(hub: Hub, players) -> None:  # type: ignore[no-untyped-def]
+    """The held clock's rule online too (MatchFeed.pause): a burst typed while waiting for
+    Go! is not played a key a tick; the last key is the one turn."""
+    hub.pace = Pace(countdown=1, beat=1.0, between_rounds=0.01, tick_seconds=0.3)
+    ann, bob = players("ann"), players("bob")
+    pair(ann, bob)
+    ann.expect(lambda m: m["t"] == "note" and m["text"].startswith("Get ready"))
+    for letter in "URRDDL":
+        ann.send(t="key", action=letter)
+    ann.expect(lambda m: m["t"] == "note" and m["text"] == "Go!")
+    feed = ann.client.feed
+    assert feed is not None
+    session, seat = feed.session, feed.match.seating.index(0)  # this round's, whatever follows
+    for _ in range(3):
+        ann.expect(lambda m: m["t"] in ("step", "forfeit"))
+        if session.over:
+            break
+    moves = {joint[seat] for joint in session.log}
+    assert moves == {Direction.LEFT}, moves  # not up, then right, then left into its trail

@@ -103,6 +103,7 @@ async def pause(pilot, screen: GameScreen) -> None:  # type: ignore[no-untyped-d
 
 async def start_animation(pilot, screen: GameScreen) -> None:  # type: ignore[no-untyped-def]
     screen.settings = screen.settings.__class__(speed=1, animate=True)
+    screen.animator.seconds = lambda: 60.0  # a frame outlasts the test: no race with a busy machine
     if hasattr(screen, "draft"):
         screen.session.restart()
         await pilot.press("f", "f", "enter")
