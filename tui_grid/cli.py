@@ -824,7 +824,7 @@ def _watch(game: GameDefinition, board_arg: str, delay: float, time_limit: float
                 ended.append(event)
 
         calls: queue.SimpleQueue[Any] = queue.SimpleQueue()
-        table: Table[Any] = Table(session, loaded, to_owner=calls.put, on_event=heard, planner=planned, follow=True)
+        table: Table[Any] = Table(session, loaded, to_owner=calls.put, on_event=heard, planner=planned)
         table.watch(0.0, ready=lambda: True)
         while not ended:
             calls.get()()

@@ -163,11 +163,6 @@ class Table(Generic[S]):
         self._emit(HintShown(hint))
         self.say(hint.message)
 
-    def clear_hint(self) -> None:
-        if self.hint is not None:
-            self.hint = None
-            self._emit(HintShown(None))
-
     # --- moves ------------------------------------------------------------------------------
     def interrupt(self) -> None:
         """Stop what runs by itself (the watch, a task): the player acts."""

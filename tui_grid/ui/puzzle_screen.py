@@ -58,8 +58,6 @@ class PuzzleScreen(GameScreen[S]):
         return self.keep_in_data_folder
 
     def keep_in_data_folder(self, loaded: Any, session: Session[Any, Any]) -> None:
-        from tui_grid.core import saves
-
         if not self.in_demo:  # a demo's scene is nobody's game
             saves.autosave(self.game, loaded, session, self.app.policy)
 
@@ -180,8 +178,7 @@ class PuzzleScreen(GameScreen[S]):
         self.interrupt()
         if not self.autosave():
             return
-        self.loaded = loaded
-        self.table.start_board(loaded, self.new_session(loaded))
+        self.table.start_board(loaded, self.new_session(loaded))  # BoardStarted sets self.loaded
         self.message = ""
         self.game_started()
         self.view.set_grid_size(*self.grid_size())
