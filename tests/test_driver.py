@@ -9,7 +9,7 @@ from typing import Sequence
 
 from tests.test_session import FakeClock, Race, RaceEngine
 from tui_grid.core.agents import Agent, AgentError, Ask, FunctionAgent, HumanAgent
-from tui_grid.core.driver import Driver, drive
+from tui_grid.core.driver import Driver
 from tui_grid.core.engine import Engine, Joint, Outcome, PLAYING, Result, Step
 from tui_grid.core.outcome import Rule
 from tui_grid.core.session import Session
@@ -133,7 +133,7 @@ def test_ticking_keys_queue_and_a_seat_without_one_gets_the_default() -> None:
     assert session.state.pos == (0, 2)
     driver.step()  # no key queued: the default (1)
     assert session.state.pos == (1, 4)
-    drive(session, 1.0)
+    Driver(session, timeout=1.0, step_seconds=0.0).run()
     assert session.over and session.outcome.winner == 1
 
 

@@ -285,7 +285,7 @@ def test_bot_matches_are_one_per_player_and_capped_on_the_server_and_think_at_a_
     assert _bot_matches(hub) == 1
     bob = players("bob")
     with hub.lock:
-        running = next(match.id for match in hub.matches.values() if not match.stop.is_set())
+        running = next(match.id for match in hub.matches.values() if not match.stopping)
     bob.send(t="watch", id=running)
     bob.expect(lambda m: m["t"] == "match")
     ann.send(t="challenge", to="bot:easy", game="tron", rounds=9)
@@ -309,7 +309,7 @@ def test_bot_matches_are_one_per_player_and_capped_on_the_server_and_think_at_a_
 
 def _bot_matches(hub: Hub) -> int:
     with hub.lock:
-        return sum(1 for match in hub.matches.values() if getattr(match, "has_bots", False) and not match.stop.is_set())
+        return sum(1 for match in hub.matches.values() if getattr(match, "has_bots", False) and not match.stopping)
 
 
 def _thread_niceness() -> list[int]:

@@ -9,7 +9,9 @@ import pytest
 
 from tui_grid.core.agents import Ask, FunctionAgent
 from tui_grid.core.engine import Engine, Event, IllegalAction, Joint, Outcome, PLAYING, Result, Step
-from tui_grid.core.match import Match, seating_for, wilson_interval
+from tui_grid.core.headless import play_out
+from tui_grid.core.live import LiveMatch
+from tui_grid.core.match import seating_for, wilson_interval
 from tui_grid.core.outcome import Failure, Rule
 from tui_grid.core.session import Session
 
@@ -126,9 +128,11 @@ def test_log_round_trips_through_its_text() -> None:
 def test_rounds_swap_seats_and_score_participants() -> None:
     fast = FunctionAgent(lambda ask: 2, "fast")
     slow = FunctionAgent(lambda ask: 1, "slow")
-    match = Match(lambda index: RaceEngine(), [fast, slow], rounds=4)
+    feed = LiveMatch(lambda index: RaceEngine(), [fast, slow], 4, names=["fast", "slow"], timeout=1.0, step_seconds=0.0)
     seatings = []
-    score = match.play(timeout=1.0, on_round=lambda r: seatings.append(r.seating))
+    ended = play_out(feed, on_round=lambda r: seatings.append(r.seating))
+    score = feed.match.score
+    assert ended is not None and ended.verdict.winner == 0 and ended.text.startswith("Match over: fast wins")
     assert seatings == [(0, 1), (1, 0), (0, 1), (1, 0)]
     assert score.wins(0) == 4 and score.wdl(0) == "4-0-0" and score.wdl(1) == "0-0-4"
     assert seating_for(1, 2, 2) == (1, 0)

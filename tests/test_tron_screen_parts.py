@@ -12,6 +12,7 @@ from typing import Any
 
 import pytest
 
+from tui_grid.core.conductor import AUTO_NEXT_SECONDS
 from tui_grid.core.control import SearchControl
 from tui_grid.core.errors import UsageError
 from tui_grid.core.geometry import Direction, Pos
@@ -20,7 +21,6 @@ from tui_grid.core.outcome import Outcome, Result
 from tui_grid.core.players import participant_names
 from tui_grid.core.table import Hint
 from tui_grid.games.tron import pace, panel_text, participants, round_text
-from tui_grid.games.tron.auto_next import AUTO_NEXT_SECONDS, AutoNext
 from tui_grid.games.tron.definition import GAME
 from tui_grid.games.tron.engine import TronEngine
 from tui_grid.games.tron.live_hint import LiveHint, hint_for, think_seconds
@@ -235,44 +235,6 @@ def test_the_live_hint_asks_nothing_between_rounds_or_without_humans() -> None:
     screen.over, screen.humans = False, (False, False)
     live.request()
     assert screen.tasks == []
-
-
-# --- auto_next ------------------------------------------------------------------------------------
-class Clock:
-    """Timers set and stopped by hand."""
-
-    def __init__(self) -> None:
-        self.timers: list[tuple[float, Callable[[], None], SimpleNamespace]] = []
-
-    def schedule(self, seconds: float, callback: Callable[[], None]) -> Any:
-        timer = SimpleNamespace(stopped=False)
-        timer.stop = lambda: setattr(timer, "stopped", True)
-        self.timers.append((seconds, callback, timer))
-        return timer
-
-
-def test_the_next_round_of_bots_comes_by_itself_unless_held() -> None:
-    clock, went = Clock(), []
-    allowed = [True]
-    auto = AutoNext(clock.schedule, lambda: allowed[0], lambda: went.append(1))
-    assert not auto.pending
-    auto.arm()
-    assert auto.pending and clock.timers[0][0] == AUTO_NEXT_SECONDS
-    clock.timers[0][1]()
-    assert went == [1] and not auto.pending
-    auto.arm()
-    allowed[0] = False  # paused meanwhile
-    clock.timers[1][1]()
-    assert went == [1] and not auto.pending
-
-
-def test_enter_cancels_the_coming_round() -> None:
-    clock = Clock()
-    auto = AutoNext(clock.schedule, lambda: True, lambda: None)
-    auto.cancel()  # nothing coming: nothing to stop
-    auto.arm()
-    auto.cancel()
-    assert clock.timers[0][2].stopped and not auto.pending
 
 
 # --- setup_flow --------------------------------------------------------------------------------------

@@ -415,10 +415,10 @@ async def test_a_round_with_a_human_starts_after_a_countdown(data_dir, monkeypat
         assert screen.paused and screen.counting_down and "Get ready: 3" in message(app)
         assert "PAUSED" not in status(app)  # held for the countdown, not paused by anyone
         assert screen.tick_seconds() == pytest.approx(0.4)  # a human drives: 2.5 ticks a second at speed 5
-        screen.countdown_clock.tick()
+        screen.conductor.beat()
         assert "Get ready: 2" in message(app) and screen.session.state.turn == 0
-        screen.countdown_clock.tick()
-        screen.countdown_clock.tick()
+        screen.conductor.beat()
+        screen.conductor.beat()
         assert not screen.paused and not screen.counting_down and "Go!" in message(app)
         assert await until(pilot, lambda: screen.session.over, limit=30)
         await pilot.press("enter")  # round 2 counts down too

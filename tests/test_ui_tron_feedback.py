@@ -215,5 +215,5 @@ async def test_keys_pressed_during_the_countdown_are_one_intention_at_go(data_di
         human = screen.session.agents[seat]
         assert len(human.queued) > 1  # queued while waiting
         for _ in range(3):
-            screen.countdown_clock.tick()
+            screen.conductor.beat()
         assert not screen.counting_down and len(human.queued) <= 1  # Go!: the last intention at most

@@ -337,21 +337,3 @@ class Driver(Generic[S, A]):
         self.stop()
         self.session.close()
 
-
-def drive(session: Session[S, A], timeout: float | None, *, max_steps: int | None = None,
-          should_stop: Callable[[], bool] | None = None) -> Session[S, A]:
-    """Play a session headless as fast as its agents answer (a match round, `watch`)."""
-    driver: Driver[S, A] = Driver(session, timeout=timeout, step_seconds=0.0)
-    try:
-        while not session.over:
-            if should_stop is not None and should_stop():
-                break
-            if max_steps is not None and len(session.log) >= max_steps:
-                break
-            driver.step()
-            if driver.refused:
-                break
-    finally:
-        driver.stop(join=None)
-    return session
-

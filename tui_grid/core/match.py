@@ -1,5 +1,5 @@
 """Matches: rounds of sessions between participants, with a running score and the seats
-swapped between rounds, played headless as fast as the agents answer or driven by a view.
+swapped between rounds, played by core.headless with no view or driven by a view.
 
 Scores belong to participants, not seats: in round k participant i sits in seat
 (i + k) mod seats, so over an even number of two-seat rounds each plays both sides.
@@ -14,7 +14,6 @@ from enum import Enum
 from typing import Callable, Generic, Sequence, TypeVar
 
 from tui_grid.core.agents import Agent, Clock
-from tui_grid.core.driver import drive
 from tui_grid.core.engine import Engine, Outcome, Result
 from tui_grid.core.session import Session
 
@@ -92,6 +91,14 @@ def verdict(score: MatchScore, winner_of: Callable[[MatchScore], int | None], en
     return MatchVerdict(others[0] if len(others) == 1 else None, ending, by, detail)
 
 
+def most_wins_verdict(score: MatchScore, ending: Ending = Ending.PLAYED, by: int | None = None,
+                      detail: str = "") -> tuple[MatchVerdict, str]:
+    """The verdict by most round wins, and its sentence (a game's own rule may differ:
+    GameDefinition.match_verdict)."""
+    found = verdict(score, most_wins, ending, by, detail)
+    return found, found.text(score.names, score.summary())
+
+
 @dataclass
 class MatchScore:
     """Wins per participant and draws, in round order."""
@@ -126,7 +133,7 @@ def seating_for(round_index: int, participants: int, seats: int, swap: bool = Tr
 class Match(Generic[S, A]):
     """Rounds between participants (agents). `make_engine(k)` gives round k's engine, so a
     match may change maps between rounds. A view drives rounds itself through
-    `new_session` / `finish_round`; `play` runs the whole match headless."""
+    `new_session` / `finish_round`; core.headless plays a whole match with no view."""
 
     def __init__(
         self,
@@ -197,24 +204,6 @@ class Match(Generic[S, A]):
                              session.played_text(), session.forfeited)
         self.score.rounds.append(result)
         return result
-
-    def play(
-        self,
-        timeout: float | None,
-        *,
-        max_steps: int | None = None,
-        on_round: Callable[[RoundResult], None] | None = None,
-        should_stop: Callable[[], bool] | None = None,
-    ) -> MatchScore:
-        """Play every remaining round headless; the agents' answers set the pace."""
-        while not self.finished:
-            session = drive(self.new_session(), timeout, max_steps=max_steps, should_stop=should_stop)
-            if not session.over:
-                break
-            result = self.finish_round()
-            if on_round is not None:
-                on_round(result)
-        return self.score
 
     def close(self) -> None:
         for agent in self.participants:

@@ -1,7 +1,7 @@
 """The table: one game being played at one board, with no UI. It owns the session and
-its seating, undo, the hint, solve and watch tasks (core.tasks), the watch's driver, and
-the autosave; a front end calls its methods and hears what happened as a stream of typed
-events.
+its seating, undo, the hint, solve and watch tasks (core.tasks), the watch's driver, the
+autosave, and for a match its round conductor (core.conductor); a front end calls its
+methods and hears what happened as a stream of typed events.
 
 Every event reaches the front end on the owner's thread (the one that made the table):
 a session change made by a driver's thread, or a task's answer, is handed over through
@@ -15,9 +15,12 @@ from dataclasses import dataclass, field
 from typing import Any, Callable, Generic, TypeVar, Union
 
 from tui_grid.core.agents import Agent, PlanAgent
+from tui_grid.core.conductor import Conductor, CountdownSaid, Decide, MatchEnded, RoundEnded, RoundPacing
 from tui_grid.core.driver import Driver
 from tui_grid.core.engine import Engine, Plan
 from tui_grid.core.geometry import Pos
+from tui_grid.core.live import MatchFeed
+from tui_grid.core.loop import Clock, Later
 from tui_grid.core.session import Change, ChangeKind, Session
 from tui_grid.core.tasks import Failure, Severity, Task, TaskRunner, ToOwner
 
@@ -81,7 +84,15 @@ class BoardStarted:
     loaded: Any
 
 
-TableEvent = Union[Changed, Said, HintShown, Busy, TaskFailed, WatchStopped, BoardStarted]
+@dataclass(frozen=True)
+class RoundBegan:
+    """A match's next round began: the table plays `session` from here."""
+
+    session: Session[Any, Any]
+
+
+TableEvent = Union[Changed, Said, HintShown, Busy, TaskFailed, WatchStopped, BoardStarted, RoundBegan, CountdownSaid,
+                   RoundEnded, MatchEnded]
 
 Planner = Callable[[Engine[Any, Any], Any, int, Any], Plan[Any]]
 Saver = Callable[[Any, Session[Any, Any]], None]
@@ -92,18 +103,20 @@ class Table(Generic[S]):
     gives the game's plan for a seat (None: no hint, solve or watch); `saver(loaded,
     session)` keeps a game in progress (None: nothing is kept) and raises OSError when it
     cannot. With `follow` the table hears its session itself; a match's feed, which
-    relays every round's session, calls `observe` instead."""
+    relays every round's session, is heard through `conduct`. The owner's thread is the
+    one that makes the table unless `owner` names another (a loop's)."""
 
     def __init__(self, session: Session[S, Any], loaded: Any, *, to_owner: ToOwner, on_event: Callable[[TableEvent], None],
                  planner: Planner | None = None, saver: Saver | None = None, max_cells: int | None = None,
-                 follow: bool = True) -> None:
+                 follow: bool = True, owner: int | None = None) -> None:
         self.to_owner = to_owner
         self.on_event = on_event
         self.planner = planner
         self.saver = saver
         self.tasks = TaskRunner(to_owner, max_cells=max_cells)
         self.hint: Hint | None = None
-        self._owner = threading.get_ident()
+        self._owner = threading.get_ident() if owner is None else owner
+        self.conductor: Conductor | None = None
         self._watcher: Driver[S, Any] | None = None
         self._seated: Agent[S, Any] | None = None
         self._watch_first = False
@@ -151,6 +164,8 @@ class Table(Generic[S]):
         self._emit(Changed(change))
         if change.kind is ChangeKind.STEP:
             self._watch_moved()
+        if self.conductor is not None and change.ends_game(session.engine):
+            self.conductor.round_ended()
 
     def say(self, text: str, cells: tuple[tuple[int, int], ...] = ()) -> None:
         self._emit(Said(text, cells))
@@ -332,6 +347,28 @@ class Table(Generic[S]):
         self._listen(session)
         self._emit(BoardStarted(loaded))
 
+    # --- a match ----------------------------------------------------------------------------
+    def conduct(self, feed: MatchFeed[S, Any], pacing: RoundPacing, *, later: Later, clock: Clock, decide: Decide,
+                watched: tuple[int, ...] = ()) -> Conductor:
+        """Play `feed`'s match: hear every round's changes and new rounds, and conduct its
+        rounds by `pacing` (`watched`: the participants whose idling forfeits)."""
+        feed.subscribe(self.observe)
+        feed.on_round(self._round_began)
+        self.conductor = Conductor(feed, pacing, later=later, clock=clock, decide=decide, emit=self._emit,
+                                   watched=watched)
+        return self.conductor
+
+    def _round_began(self, session: Session[S, Any]) -> None:
+        """The feed began a round, on any thread (a server's next game)."""
+        if self.on_owner_thread():
+            self._follow_round(session)
+        else:
+            self.to_owner(lambda: self._follow_round(session))
+
+    def _follow_round(self, session: Session[S, Any]) -> None:
+        self.follow(session)
+        self._emit(RoundBegan(session))
+
     def follow(self, session: Session[S, Any]) -> None:
         """Play on with `session` (a match's next round): what ran for the last one stops."""
         self.interrupt()
@@ -340,6 +377,8 @@ class Table(Generic[S]):
         self._listen(session)
 
     def close(self) -> None:
+        if self.conductor is not None:
+            self.conductor.close()
         self.tasks.cancel_all()
         self.stop_watching()
         if self._unsubscribe is not None:

@@ -32,13 +32,14 @@ from pathlib import Path
 from typing import Any, Callable
 
 from tui_grid.core.agents import Agent, HumanAgent, LowPriority
-from tui_grid.core.countdown import Countdown
+from tui_grid.core.conductor import CountdownSaid, MatchEnded, RoundEnded, RoundPacing
 from tui_grid.core.live import LiveMatch
+from tui_grid.core.loop import Loop
 from tui_grid.core.match import Ending, MatchScore, RoundResult
 from tui_grid.core.network import hang_up
-from tui_grid.core.outcome import Failure, Fault
 from tui_grid.core.players import PlayerContext
 from tui_grid.core.session import Change, Session
+from tui_grid.core.table import Table, TableEvent
 from tui_grid.core.text import printable
 from tui_grid.games.registry import get_game, online_games
 from tui_grid.online.protocol import (QUICK_ROUNDS, Answer, Challenge, Doing, End, Error, Forfeit, Hello, Key, Leave,
@@ -178,6 +179,12 @@ class WatchedMatch:
     rounds: int
     players: list[Link | None]
     watchers: list[Link]
+    ended: bool
+
+    @property
+    def stopping(self) -> bool:
+        """Over, or ending: no longer counted as running."""
+        return self.ended
 
     def _send_all(self, message: Message) -> None:
         for link in list(self.watchers):
@@ -200,7 +207,8 @@ class WatchedMatch:
 
 class HostedMatch(WatchedMatch):
     """A match between linked players (or a player and a builtin bot) played here: the
-    driver on its thread, a conductor thread for countdowns, idle checks and rounds."""
+    driver on its thread, and a table on the hub's loop whose conductor counts down,
+    begins rounds, checks idling and decides the match (core.conductor)."""
 
     def __init__(self, hub: Hub, match_id: int, game_key: str, board: str, rounds: int, seats: list[Link | str],
                  started_by: Link | None = None) -> None:
@@ -225,20 +233,24 @@ class HostedMatch(WatchedMatch):
                 self.players.append(None)
         self.names = tuple(names)
         engine = game.make_engine(loaded)
-        tick = hub.pace.tick_seconds or engine.human_tick_seconds or engine.tick_seconds or 0.25
+        pace = hub.pace
+        tick = pace.tick_seconds or engine.human_tick_seconds or engine.tick_seconds or 0.25
         self.feed: LiveMatch[Any, Any] = LiveMatch(lambda index: game.make_engine(loaded), participants, rounds,
                                                   names=names, timeout=max(0.05, tick), step_seconds=tick)
         self.watchers: list[Link] = []
-        self.last_key = [time.monotonic()] * len(seats)
-        self.round_over = threading.Event()
-        self.stop = threading.Event()
-        self.abandoned = ""  # why the match ended early, in words (its verdict says it in full)
-        self.ending = Ending.PLAYED
-        self.ended_by: int | None = None  # the participant who left, idled or disconnected
         self.round_forfeit: Forfeit | None = None
         self.ended = False
+        # Steps go out from the driver's thread as they are made, in order (see `join`).
         self.feed.subscribe(self._changed)
         self.feed.on_round(self._round_began)
+        loop = hub.loop
+        self.table: Table[Any] = Table(self.feed.session, loaded, to_owner=lambda call: loop.call_soon(self._guarded(call)),
+                                       on_event=self._table_event, follow=False, owner=loop.thread_id)
+        people = tuple(index for index, who in enumerate(seats) if isinstance(who, Link))
+        self.conductor = self.table.conduct(
+            self.feed, RoundPacing(pace.countdown, pace.beat, pace.between_rounds, pace.idle_seconds),
+            later=lambda seconds, call: loop.later(seconds, self._guarded(call)), clock=loop.clock,
+            decide=game.match_verdict, watched=people)
 
     # --- who watches ----------------------------------------------------------------------
     def join(self, link: Link, participant: int | None) -> None:
@@ -252,39 +264,24 @@ class HostedMatch(WatchedMatch):
             self.watchers.append(link)
 
     def leave(self, link: Link, ending: Ending = Ending.LEFT) -> None:
-        """A link stops watching; a player who leaves (or disconnects) hands the match over."""
+        """A link stops watching; a player who leaves (or disconnects) hands the match over,
+        at any moment of it (the conductor's rule)."""
         if link in self.watchers:
             self.watchers.remove(link)
         if link in self.players and not self.ended:
             participant = self.players.index(link)
-            self.abandon(participant, ending)
+            self.players[participant] = None  # no more keys from them
+            self.hub.loop.call_soon(self._guarded(lambda: self.conductor.leave(participant, ending)))
         elif not self.watchers and not any(self.players):  # bots with nobody watching: stop
             self.stop_early("nobody was watching")
 
-    def abandon(self, participant: int, ending: Ending) -> None:
-        """A player left, disconnected or idled, at any moment (in a countdown, a round or
-        between rounds): their seat forfeits the round under way, and the match is the
-        other's. The first to go decides it."""
-        if not self.abandoned:
-            name = self.names[participant]
-            self.abandoned = {Ending.LEFT: f"{name} left the match", Ending.DISCONNECTED: f"{name} disconnected",
-                              Ending.IDLE: f"{name} idled for {self.hub.pace.idle_seconds:.0f} s"}[ending]
-            self.ending, self.ended_by = ending, participant
-        failure = {Ending.LEFT: Failure(Fault.LEFT), Ending.DISCONNECTED: Failure(Fault.DISCONNECTED),
-                   Ending.IDLE: Failure(Fault.IDLE, numbers=(self.hub.pace.idle_seconds,))}[ending]
-        self.players[participant] = None
-        seating = self.feed.match.seating
-        session = self.feed.session
-        if participant in seating and not session.over:
-            session.forfeit(seating.index(participant), failure)
-        self.round_over.set()
-        self.stop.set()  # a countdown or the pause between rounds ends now too
-
     def stop_early(self, why: str) -> None:
         """Stop with nobody winning (nobody watches its bots; the server stops or failed)."""
-        if not self.abandoned:
-            self.abandoned, self.ending = why, Ending.STOPPED
-        self.stop.set()
+        self.hub.loop.call_soon(self._guarded(lambda: self.conductor.stop(why)))
+
+    @property
+    def stopping(self) -> bool:
+        return self.ended or self.conductor.over
 
     def note(self, text: str) -> None:
         self._send_all(Note(text))
@@ -296,8 +293,6 @@ class HostedMatch(WatchedMatch):
             self.round_forfeit = message
         if message is not None:
             self._send_all(message)
-        if change.ends_game(session.engine):
-            self.round_over.set()
 
     def _round_began(self, session: Session[Any, Any]) -> None:
         self.round_forfeit = None
@@ -308,7 +303,7 @@ class HostedMatch(WatchedMatch):
         if link not in self.players:
             return
         participant = self.players.index(link)
-        self.last_key[participant] = time.monotonic()
+        self.conductor.pressed(participant)
         seating = self.feed.match.seating
         if participant not in seating:
             return
@@ -318,68 +313,43 @@ class HostedMatch(WatchedMatch):
             return
         self.feed.session.submit(seating.index(participant), action)
 
-    # --- the conductor ----------------------------------------------------------------------
+    # --- the table's news, on the hub's loop --------------------------------------------------------
     def start(self) -> None:
-        threading.Thread(target=self._conduct, name=f"hub-match-{self.id}", daemon=True).start()
+        self.hub.loop.call_soon(self._guarded(self.conductor.begin))
 
-    def _conduct(self) -> None:
-        try:
-            self.feed.pause(True)
-            self.feed.start()
-            while not self.stop.is_set():
-                self.count_down()
-                self._await_round_end()
-                if self.stop.is_set() or self.abandoned or self.feed.match.finished:
-                    break
-                result = self.feed.match.score.rounds[-1]
-                pause = self.hub.pace.between_rounds
-                said = get_game(self.game_key).describe_outcome(result.outcome, [self.names[p] for p in result.seating])
-                self.note(f"{said}. Score: {self.feed.match.score.summary()}. Round {result.index + 2} in {pause:.0f} s (seats swap).")
-                if self.stop.wait(pause):
-                    break
-                self.feed.pause(True)
-                self.round_over.clear()
-                self.feed.next_round()
-            self._end()
-        except Exception as exc:  # reported to the players; the hub goes on
-            self.hub.log(f"match {self.id} failed: {type(exc).__name__}: {exc}")
-            self.stop_early("the match failed on the server")
-            self._end()
-        finally:
+    def _table_event(self, event: TableEvent) -> None:
+        if isinstance(event, CountdownSaid):
+            self.note(event.words)
+        elif isinstance(event, RoundEnded) and not event.last:
+            result = event.result
+            said = get_game(self.game_key).describe_outcome(result.outcome, [self.names[p] for p in result.seating])
+            pause = f" in {event.next_in:.0f} s" if event.next_in is not None else ""
+            self.note(f"{said}. Score: {self.feed.match.score.summary()}. Round {result.index + 2}{pause} (seats swap).")
+        elif isinstance(event, MatchEnded):
+            self.ended = True
+            self._send_all(End(event.text))
+            self.table.close()
             self.feed.close()
             self.hub.match_ended(self)
 
-    def count_down(self) -> None:
-        pace = self.hub.pace
-        countdown = Countdown(pace.countdown)
-        words = countdown.start()
-        while countdown.running:
-            self.note(words)
-            if self.stop.wait(pace.beat):
-                return
-            words = countdown.beat()
-        now = time.monotonic()
-        self.last_key = [now] * len(self.last_key)
-        self.note(words)
-        self.feed.pause(False)
+    def _guarded(self, call: Callable[[], None]) -> Callable[[], None]:
+        """`call` for the hub's loop: if it fails, the match is reported and stopped (the
+        hub and its other matches go on)."""
+        def run() -> None:
+            try:
+                call()
+            except Exception as exc:
+                self.hub.log(f"match {self.id} failed: {type(exc).__name__}: {exc}")
+                self.conductor.stop("the match failed on the server")
 
-    def _await_round_end(self) -> None:
-        idle = self.hub.pace.idle_seconds
-        while not self.stop.is_set() and not self.round_over.wait(0.1):
-            now = time.monotonic()
-            for participant, link in enumerate(self.players):
-                if link is not None and now - self.last_key[participant] > idle:
-                    self.abandon(participant, Ending.IDLE)
-        self.feed.pause(True)
-
-    def _end(self) -> None:
-        self.ended = True
-        self._send_all(End(self.verdict_text()))
+        return run
 
     def verdict_text(self) -> str:
         """The match's verdict, by the game's own rule (the one the players' screens use)."""
-        game = get_game(self.game_key)
-        return game.match_verdict(self.feed.match.score, self.ending, self.ended_by, self.abandoned)[1]
+        if self.conductor.verdict is not None:
+            return self.conductor.verdict.text
+        conductor = self.conductor
+        return get_game(self.game_key).match_verdict(self.feed.match.score, conductor.ending, conductor.ended_by, conductor.detail)[1]
 
     def score_text(self) -> str:
         return self.feed.match.score.summary()
@@ -405,7 +375,6 @@ class RelayedMatch(WatchedMatch):
         self.abandoned = ""
         self.end_text = ""  # the architect's own verdict, once it has said it
         self.ended = False
-        self.stop = threading.Event()
 
     def verdict_text(self) -> str:
         """The architect's verdict; if it went away first, a stop, with the rounds it sent."""
@@ -479,6 +448,8 @@ class Hub:
         self.publish_token = secrets.token_hex(16)  # in the hub's folder, for the same user's architect
         self.publishers = itertools.count(1)
         self._ids = itertools.count(1)
+        #: Where every hosted match's table runs: countdowns, rounds, idling, verdicts.
+        self.loop = Loop(on_error=lambda exc: self.log(f"hub loop: {type(exc).__name__}: {exc}"))
         self._listener: socket.socket | None = None
         self._stopped = threading.Event()
         self._lobby_dirty = threading.Event()
@@ -502,6 +473,7 @@ class Hub:
         fd = os.open(token_file, os.O_WRONLY | os.O_CREAT | os.O_TRUNC | getattr(os, "O_NOFOLLOW", 0), 0o600)
         with os.fdopen(fd, "w") as stream:
             stream.write(self.publish_token + "\n")
+        self.loop.start("hub-loop")
         threading.Thread(target=self._accept, name="hub-accept", daemon=True).start()
         threading.Thread(target=self._send_lobbies, name="hub-lobby", daemon=True).start()
 
@@ -519,8 +491,9 @@ class Hub:
         self._lobby_dirty.set()
         if self._listener is not None:
             self._listener.close()
-        for match in list(self.matches.values()):
-            match.stop.set()
+        hosted = [match for match in list(self.matches.values()) if isinstance(match, HostedMatch)]
+        self.loop.call_and_wait(lambda: [match.conductor.stop("the server stopped") for match in hosted], 2.0)
+        self.loop.close()
         for link in list(self.links.values()):
             link.close()
         self.path.unlink(missing_ok=True)
@@ -715,7 +688,7 @@ class Hub:
     def _bot_match_refused(self, link: Link) -> str | None:
         """Why `link` may not start a bot match now, if it may not."""
         # The one this link alone watches stops when it starts another: not counted.
-        running = [m for m in self.matches.values() if isinstance(m, HostedMatch) and m.has_bots and not m.stop.is_set()
+        running = [m for m in self.matches.values() if isinstance(m, HostedMatch) and m.has_bots and not m.stopping
                    and not m.ended and not (m is link.watching and m.watchers == [link])]
         if sum(1 for m in running if m.started_by is link) >= BOT_MATCHES_PER_PLAYER:
             return "A bot match you started is still running: one at a time."

@@ -1,88 +1,100 @@
-"""The screen every game shares: its widgets around a Table (core.table), which owns the
-game. Keys go to the table; its events, always on the UI thread, are drawn. A game's
-screen sets KEYMAP and supplies the hooks at the bottom; it may extend `start_game`,
-`session_changed`, `display_state`, `redraw` and `show_status`.
+"""What every game's screen has, shared by the two sibling screens, PuzzleScreen and
+MatchScreen (each a Textual Screen): a table (core.table) that owns the game, and a shell
+(ui.game_shell) that shows it. Keys go to the table; its events, always on the UI thread,
+go to the shell. A game's screen sets KEYMAP and VIEW and supplies the hooks at the
+bottom; it may extend `session_changed`, `display_state`, `redraw` and `show_status`.
+
+The table and the shell's widgets are made when the screen is composed, never in a
+constructor: a game's screen sets its own fields in its constructor, after its sibling's.
 """
 
 from __future__ import annotations
 
 from collections.abc import Callable
-from typing import Any, ClassVar, Generic, TypeVar
+from typing import Any, ClassVar, Generic
 
 from textual.app import ComposeResult
-from textual.screen import Screen
 
 from tui_grid.core.engine import Engine, Plan
 from tui_grid.core.geometry import Pos
-from tui_grid.core.session import Change, ChangeKind, Session
-from tui_grid.core.table import Busy, BoardStarted, Changed, Hint, HintShown, Said, Table, TableEvent, TaskFailed, WatchStopped
+from tui_grid.core.session import Change, Session
+from tui_grid.core.table import Hint, Table, TableEvent
 from tui_grid.games.registry import GameDefinition, LoadedBoard
 from tui_grid.ui import messages
-from tui_grid.ui.animator import Animator, frames_of
+from tui_grid.ui.animator import Animator
 from tui_grid.ui.board_keys import BoardKeys, OwnerCall
 from tui_grid.ui.board_view import BoardView, Overlay
 from tui_grid.ui.busy_bar import BusyBar
-from tui_grid.ui.key_bar import KeyBar
+from tui_grid.ui.game_shell import S, GameShell
 from tui_grid.ui.keys import Key, Keymap, keymap
-from tui_grid.ui.legend import Legend
-from tui_grid.ui.plain import Plain, tell
 from tui_grid.ui.settings import Settings
 
-S = TypeVar("S")
 
-
-class GameScreen(BoardKeys, Screen, Generic[S]):
-    """What a puzzle's screen and a match's share: the widgets, the table's news, the
-    board's overlay, animation, and the keys every game has (coords, zoom, help, still,
-    back, quit)."""
+class GameScreen(BoardKeys, Generic[S]):
+    """The trait of a game's screen: its table and shell, the keys every game has (coords,
+    zoom, help, still, back, quit), and the hooks a game supplies."""
 
     KEYMAP: ClassVar[Keymap] = keymap(())
+    #: The game's board view.
+    VIEW: ClassVar[Callable[[], BoardView]]
     table: Table[S]
     loaded: LoadedBoard
-    DEFAULT_CSS = """
-    GameScreen { layout: vertical; }
-    GameScreen #title { height: 1; padding: 0 1; background: $primary-muted; text-style: bold; text-wrap: nowrap; text-overflow: ellipsis; }
-    GameScreen #status { height: auto; max-height: 3; padding: 0 1; background: $surface; }
-    GameScreen #legend { height: auto; max-height: 2; padding: 0 1; color: $text-muted; text-align: center; }
-    GameScreen #message { height: auto; min-height: 2; max-height: 4; padding: 0 1; color: $text-muted; }
-    """
+    shell: GameShell[S]
+    game: GameDefinition
+    settings: Settings
 
     def __init_subclass__(cls, **kwargs: Any) -> None:
         cls.BINDINGS = cls.KEYMAP.bindings()  # before Textual merges the class's bindings
         super().__init_subclass__(**kwargs)
 
-    def __init__(self, game: GameDefinition, loaded: LoadedBoard, settings: Settings | None = None) -> None:
-        super().__init__()
+    def hold_game(self, game: GameDefinition, loaded: LoadedBoard, settings: Settings | None) -> None:
+        """The game this screen shows, and its shell (its widgets are composed later)."""
         self.game = game
+        self.loaded = loaded
         self.settings = settings or Settings()
-        self._marked: frozenset[tuple[int, int]] = frozenset()
-        self.message = ""
-        self._end_message = ""  # said when the animation reaches the end (`say_after_animation`)
-        self.animator: Animator[S] = Animator(self, self.display_state, lambda: self.settings.frame_seconds)
-        self.busy_bar = BusyBar()
-        self.view = self.make_board_view()
-        self.start_game(loaded)
-        self.view.use(self.engine, self.board)
-        self.view.state = self.shown
+        view = self.VIEW()
+        if view.id is None:
+            view.id = "board"
+        self.shell = GameShell(self, view, lambda: self.settings.frame_seconds)  # type: ignore[arg-type]
 
-    def start_game(self, loaded: LoadedBoard) -> None:
-        """Set `loaded` and `table` up: a puzzle's table plays one session, a match's
-        follows its feed from round to round."""
-        raise NotImplementedError
-
-    # --- layout -----------------------------------------------------------------------
-    def compose(self) -> ComposeResult:
-        yield Plain(id="title")
-        yield self.view
-        yield Legend(self.legend(), id="legend")
-        yield Plain(id="status")
-        yield self.busy_bar
-        yield Plain(id="message")
-        yield KeyBar(self.KEYMAP, self.shows_key)
+    def compose_shell(self) -> ComposeResult:
+        """The shell's widgets around the table's game, shown from its state."""
+        self.shell.start(self.session.state)
+        yield from self.shell.compose()
 
     def on_mount(self) -> None:
         self.view.set_grid_size(*self.grid_size())
         self.redraw()
+
+    # --- the shell's parts ---------------------------------------------------------------------
+    @property
+    def view(self) -> BoardView:
+        return self.shell.view
+
+    @property
+    def busy_bar(self) -> BusyBar:
+        return self.shell.busy_bar
+
+    @property
+    def animator(self) -> Animator[S]:
+        return self.shell.animator
+
+    @property
+    def message(self) -> str:
+        return self.shell.message
+
+    @message.setter
+    def message(self, text: str) -> None:
+        self.shell.message = text
+
+    @property
+    def shown(self) -> Any:
+        """The state on the board now (an animation's frame, or the game's state)."""
+        return self.shell.shown
+
+    @shown.setter
+    def shown(self, state: Any) -> None:
+        self.shell.shown = state
 
     @property
     def session(self) -> Session[S, Any]:
@@ -92,7 +104,14 @@ class GameScreen(BoardKeys, Screen, Generic[S]):
     def engine(self) -> Engine[S, Any]:
         return self.session.engine
 
-    # --- what the board view is given -----------------------------------------------------
+    @property
+    def board(self) -> Any:
+        return self.loaded.board
+
+    @property
+    def state(self) -> S:
+        return self.session.state
+
     @property
     def hint(self) -> Hint | None:
         return self.table.hint
@@ -103,26 +122,12 @@ class GameScreen(BoardKeys, Screen, Generic[S]):
         self.push_overlay()
 
     def overlay(self) -> Overlay:
-        """What the view draws over the state: the hint's marks, the game's selection, the
-        cells the message is about."""
-        hint = self.table.hint
-        return Overlay(hint.marks if hint is not None else {}, self.selection(), self._marked)
-
-    def selection(self) -> Any:
-        """A game's selection drawn on the board (Evasion's selected wall); none by default."""
-        return None
+        return self.shell.overlay()
 
     def push_overlay(self) -> None:
-        self.view.show_overlay(self.overlay())
+        self.shell.push_overlay()
 
-    @property
-    def board(self) -> Any:
-        return self.loaded.board
-
-    @property
-    def state(self) -> S:
-        return self.session.state
-
+    # --- keys -----------------------------------------------------------------------------------
     def shows_key(self, key: Key) -> bool:
         """Whether the key bar shows `key`: its common action is offered, and in a match
         someone at this board would press it."""
@@ -146,103 +151,31 @@ class GameScreen(BoardKeys, Screen, Generic[S]):
                 return self.offers(key.common)
         return True
 
+    # --- drawing ---------------------------------------------------------------------------------
     def redraw(self) -> None:
-        self.query_one("#title", Plain).update(messages.title(self.game, self.loaded))
-        self.show_status()
-        self.view.use(self.engine, self.board)
-        self.view.show(self.shown, self.overlay(), self.focus_of(self.shown))
+        self.shell.redraw()
 
     def show_status(self) -> None:
-        parts = [self.status_text(self.shown)]
-        watcher = self.table.watcher
-        if watcher is not None:
-            parts.append("watching (paused)" if watcher.paused else "watching")
-        elif self.animation_paused:
-            parts.append("paused: space resumes")
-        parts.append(f"speed {self.settings.speed}")
-        self.query_one("#status", Plain).update("  ·  ".join(parts))
-        self.query_one("#message", Plain).update(self.message)
+        self.shell.put_status("  ·  ".join(self.shell.status_parts()))
 
     def say(self, message: str, cells: tuple[tuple[int, int], ...] = ()) -> None:
         """Show a message; `cells` are the board cells it is about, marked until the next one."""
-        self.message = message
-        self._marked = frozenset(cells)
-        self.show_status()
-        self.push_overlay()
+        self.shell.say(message, cells)
 
     def say_after_animation(self, message: str) -> None:
-        """A verdict on what the board is still animating ("Optimal", "Complete") waits
-        until the board shows it."""
-        if self.animating:
-            self._end_message = message
-        else:
-            self.say(message)
+        self.shell.say_after_animation(message)
 
-    # --- the table's news ----------------------------------------------------------------------
-    def to_owner(self, call: Callable[[], None]) -> None:
-        """The table's hand-over to the UI thread (from a driver's or a worker's)."""
-        self.post_message(OwnerCall(call))
-
-    def on_owner_call(self, message: OwnerCall) -> None:
-        message.call()  # the table's news, on the UI thread
-
-    def on_ui_thread(self) -> bool:
-        """Whether news arrives on the UI thread (a key), not a driver's or server's thread."""
-        return self.table.on_owner_thread()
-
-    def observe(self, session: Session[S, Any], change: Change[S]) -> None:
-        """A session observer on any thread (a match's feed): the table brings it here."""
-        self.table.observe(session, change)
-
-    def table_event(self, event: TableEvent) -> None:
-        """What the table did, on the UI thread."""
-        if isinstance(event, Changed):
-            self.session_changed(self.session, event.change)
-        elif isinstance(event, Said):
-            self.say(event.text, event.cells)
-        elif isinstance(event, HintShown):
-            self.push_overlay()
-        elif isinstance(event, Busy):
-            self.busy_bar.show(event.task)
-        elif isinstance(event, TaskFailed):
-            failure = event.failure
-            tell(self, failure.text, title=f"{failure.what} failed", severity=failure.severity.value)
-        elif isinstance(event, WatchStopped):
-            self.watch_stopped(event.reason)
-        elif isinstance(event, BoardStarted):
-            self.loaded = event.loaded
+    def display_state(self, state: S) -> None:
+        self.shell.show_state(state)
 
     def session_changed(self, session: Session[S, Any], change: Change[S]) -> None:
-        # A driver's thread may be ahead of the message being handled: judge by its state.
-        over = session.engine.outcome(change.state).over
-        if change.kind is ChangeKind.STEP:
-            self.message = self.next_steps() if over else ""
-            self._marked = frozenset(cell for event in change.events for cell in event.cells)
-            self.run_frames(frames_of(change.steps), change.state)
-            if over:
-                self.game_over()
-        elif change.kind.jump:
-            self.animator.drop()
-            self._end_message = ""
-            self.message = ""
-            self.display_state(change.state)
-        else:  # refused, forfeit, a message: words, cells marked
-            self.say(change.message, tuple(cell for event in change.events for cell in event.cells))
+        self.shell.show_change(session, change)
 
     def run_frames(self, frames: list[S], final: S) -> None:
-        """Animate `frames` up to `final` (or show `final` at once when animation is off)."""
-        if not self.settings.animate or not frames:
-            self.animator.drop()
-            self.display_state(final)
-            return
-        self.animator.play(frames, final)
+        self.shell.run_frames(frames, final)
 
     def finish_animation(self) -> bool:
-        """Show the end of a running animation now; whether one ran."""
-        if self.animator.drop():
-            self.display_state(self.state)
-            return True
-        return False
+        return self.shell.finish_animation()
 
     @property
     def animating(self) -> bool:
@@ -252,19 +185,28 @@ class GameScreen(BoardKeys, Screen, Generic[S]):
     def animation_paused(self) -> bool:
         return self.animator.paused
 
-    def display_state(self, state: S) -> None:
-        if self._end_message and not self.animator.running and state is self.state:
-            self.message, self._end_message = self._end_message, ""
-        self.shown = state
-        self.show_status()
-        self.view.show(state, self.overlay(), self.focus_of(state))
+    # --- the table's news: the one adapter from its threads to Textual's ---------------------------
+    def to_owner(self, call: Callable[[], None]) -> None:
+        """The table's hand-over to the UI thread (from a driver's or a worker's)."""
+        self.post_message(OwnerCall(call))  # type: ignore[attr-defined]
+
+    def on_owner_call(self, message: OwnerCall) -> None:
+        message.call()  # the table's news, on the UI thread
+
+    def on_ui_thread(self) -> bool:
+        """Whether news arrives on the UI thread (a key), not a driver's or server's thread."""
+        return self.table.on_owner_thread()
+
+    def table_event(self, event: TableEvent) -> None:
+        """What the table did, on the UI thread."""
+        self.shell.table_event(event)
 
     def interrupt(self) -> None:
         """The player acts: the watch, a search and an animation stop."""
         self.table.interrupt()
         self.finish_animation()
 
-    # --- tasks ----------------------------------------------------------------------------------
+    # --- tasks -----------------------------------------------------------------------------------
     def run_in_worker(self, what: str, task: Callable[[Any], Any], done: Callable[[Any], None], *, quiet: bool = False) -> None:
         """Run `task(control)` on the table's pool; `done` gets its result on the UI thread
         unless cancelled. A `quiet` task (a live hint every tick) shows no busy bar and is
@@ -282,11 +224,12 @@ class GameScreen(BoardKeys, Screen, Generic[S]):
     def cancel_solver(self) -> bool:
         return self.table.cancel()
 
-    # --- hint, solve, watch --------------------------------------------------------------------
-    # --- other keys -----------------------------------------------------------------------
-    def action_back(self) -> None:
+    # --- leaving ---------------------------------------------------------------------------------
+    def leave_board(self) -> None:
+        """esc: cancel what runs, else stop the watch or the animation, else keep the game and
+        go back to the boards."""
         if self.cancel_solver():
-            self.stop_watching()
+            self.table.stop_watching()
             self.say("Cancelled.")
             return
         if self.table.stop_watching():
@@ -299,10 +242,12 @@ class GameScreen(BoardKeys, Screen, Generic[S]):
             return  # told: a second esc leaves without the save
         self.app.back_to_boards(self.game)
 
+    def action_back(self) -> None:
+        self.leave_board()
+
     def on_unmount(self) -> None:
         self.table.close()
 
-    # --- saving -----------------------------------------------------------------------------
     def autosave(self) -> bool:
         """Keep the game in progress before leaving; whether the player may leave. A match
         is not kept: there is nothing to resume into."""
@@ -311,10 +256,7 @@ class GameScreen(BoardKeys, Screen, Generic[S]):
     #: A demo's scene: nobody's game (no autosave), and the keys are the demo's.
     in_demo = False
 
-    # --- the hooks a game supplies ---------------------------------------------------------------
-    def make_board_view(self) -> BoardView:
-        raise NotImplementedError
-
+    # --- the hooks a game supplies -----------------------------------------------------------------
     def grid_size(self) -> tuple[int, int]:
         return self.board.width, self.board.height
 
@@ -322,6 +264,10 @@ class GameScreen(BoardKeys, Screen, Generic[S]):
         raise NotImplementedError
 
     def focus_of(self, state: S) -> Pos | None:
+        return None
+
+    def selection(self) -> Any:
+        """A game's selection drawn on the board (Evasion's selected wall); none by default."""
         return None
 
     def restart_key(self) -> str:

@@ -1,26 +1,34 @@
 """The keys of a match's clock: pause (a countdown held, the next round held), one tick,
-the next round, and the clock's speed (the match's own, not the app's)."""
+the next round, and the clock's speed (the match's own, not the app's). The rules are
+the table's round conductor's (core.conductor); these keys say what they did."""
 
 from __future__ import annotations
 
 from typing import Any, Callable
 
+from tui_grid.core.conductor import Paused
+
+#: What the pause key says it did.
+PAUSE_WORDS = {
+    Paused.COUNTDOWN_HELD: "Paused: . plays one tick, space resumes.",
+    Paused.PAUSED: "Paused: . plays one tick, space resumes.",
+    Paused.NEXT_HELD: "Held: the next round starts paused; space lets it run.",
+    Paused.MATCH_OVER: "The match is over: its clock has stopped. esc goes back.",
+}
+
 
 class MatchClockKeys:
     """Mixed into MatchScreen, which supplies the feed, the session, the match, the
-    countdown and `say`."""
+    conductor and `say`."""
 
     feed: Any
     session: Any
     match: Any
     settings: Any
-    countdown_clock: Any
-    paused: bool
+    conductor: Any
     steerable: bool
     say: Callable[..., None]
     show_status: Callable[[], None]
-    count_down: Callable[[], None]
-    wants_countdown: Callable[[], bool]
     pace_driver: Callable[[], None]
 
     def action_pause(self) -> None:
@@ -29,20 +37,13 @@ class MatchClockKeys:
         if not self.steerable:
             self.say("The server keeps the clock: an online match cannot be paused.")
             return
-        if self.countdown_clock.hold():  # space during the countdown: hold the round until space again
-            self.say("Paused: . plays one tick, space resumes.")
-            return
-        if self.countdown_clock.held and self.paused and not self.session.over:
-            self.count_down()  # ...and space again counts afresh, to a "Go!"
-            return
-        if self.session.over and self.match.finished:  # a finished match is never PAUSED
-            self.say("The match is over: its clock has stopped. esc goes back.")
-            return
-        self.feed.pause()
-        if self.session.over:  # between rounds: space holds the next one
-            self.say("Held: the next round starts paused; space lets it run." if self.paused else "")
-            return
-        self.say("Paused: . plays one tick, space resumes." if self.paused else "")
+        done = self.conductor.pause()
+        if done is not Paused.COUNTING_AFRESH:  # the countdown says its own words
+            self.say(self.pause_words(done))
+
+    def pause_words(self, done: Paused) -> str:
+        """What the pause key says it did (a game may say more)."""
+        return PAUSE_WORDS.get(done, "")
 
     def action_step(self) -> None:
         if self.feed is not None and self.steerable and not self.session.over:
@@ -59,12 +60,7 @@ class MatchClockKeys:
         if self.match.finished:
             self.say(f"The match is over: {self.match.score.summary()}. esc goes back.")
             return
-        counting = self.wants_countdown()
-        if counting:
-            self.feed.pause(True)  # before the new round exists, so its first tick waits too
-        self.feed.next_round()  # show_round follows, from the feed
-        if counting:
-            self.count_down()
+        self.conductor.next_round()  # show_round follows, from the table
 
     def action_speed(self, change: int) -> None:
         if not self.steerable:

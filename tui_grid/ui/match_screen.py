@@ -8,24 +8,27 @@ arrow keys keeps them when his cycle changes colour.
 
 from __future__ import annotations
 
+import time
 from typing import Any, Callable, ClassVar, Sequence
 
+from textual.app import ComposeResult
 from textual.screen import Screen
 
 from tui_grid.core.agents import Agent, HumanAgent
+from tui_grid.core.conductor import AUTO_NEXT_SECONDS, Conductor, CountdownSaid, RoundPacing
 from tui_grid.core.driver import Driver
 from tui_grid.core.engine import Engine
 from tui_grid.core.live import LiveMatch, MatchFeed
 from tui_grid.core.match import Match
 from tui_grid.core.players import PlayerContext, participant_names
 from tui_grid.core.session import Change, ChangeKind, Session
-from tui_grid.core.table import Table
+from tui_grid.core.table import RoundBegan, Table, TableEvent
 from tui_grid.games.registry import GameDefinition, LoadedBoard, Plannable
 from tui_grid.ui import match_words
 from tui_grid.ui.confirm_dialog import ConfirmDialog
-from tui_grid.ui.countdown_clock import CountdownClock
 from tui_grid.ui.match_clock_keys import MatchClockKeys
-from tui_grid.ui.game_screen import GameScreen, S
+from tui_grid.ui.game_screen import GameScreen
+from tui_grid.ui.game_shell import S, shell_css
 from tui_grid.ui.key_bar import KeyBar
 from tui_grid.ui.keys import ANY_HUMAN, Key, Keymap, match_keymap
 from tui_grid.ui.settings import Settings
@@ -33,13 +36,14 @@ from tui_grid.ui.settings import Settings
 #: Said while no human plays a local match: how to steer the watching.
 WATCHING = "Watching: space pauses, . steps one tick, + and - change the speed."
 
-class MatchScreen(MatchClockKeys, GameScreen[S]):
+class MatchScreen(MatchClockKeys, GameScreen[S], Screen[None]):
     """A view of a match feed (core.live): by default a LiveMatch of `players` (player
     texts, core.players; the game's defaults when none are given) played here, or any feed
     given, such as the Evasion architect's. The feed's driver owns the clock; this screen
     starts it, steers its pace (space, `.`, + and -) and draws what it is told."""
 
     KEYMAP: ClassVar[Keymap] = match_keymap(())
+    DEFAULT_CSS = shell_css("MatchScreen")
     #: Seconds per count of the countdown.
     COUNTDOWN_BEAT: ClassVar[float] = 1.0
 
@@ -53,14 +57,20 @@ class MatchScreen(MatchClockKeys, GameScreen[S]):
         *,
         feed: MatchFeed[S, Any] | None = None,
     ) -> None:
+        super().__init__()
+        self.hold_game(game, loaded, settings)
         self.players = tuple(players or game.default_players)
         self.rounds = rounds
         self.feed: MatchFeed[S, Any] | None = feed
-        self.countdown_clock = CountdownClock(self, self.say, self._go)
-        super().__init__(game, loaded, settings)
+
+    def compose(self) -> ComposeResult:
+        """The table at the match, then the shell's widgets."""
+        self.open_match(self.loaded)
+        yield from self.compose_shell()
 
     # --- the feed ----------------------------------------------------------------------------
-    def start_game(self, loaded: LoadedBoard) -> None:
+    def open_match(self, loaded: LoadedBoard) -> None:
+        """The table at a match: the feed given, or a new one of `players`."""
         self.loaded = loaded
         if self.feed is None:
             self.feed = self.make_feed()
@@ -68,11 +78,26 @@ class MatchScreen(MatchClockKeys, GameScreen[S]):
         self.table: Table[S] = Table(self.feed.session, loaded, to_owner=self.to_owner, on_event=self.table_event,
                                      planner=self.game.plan if isinstance(self.game, Plannable) else None,
                                      max_cells=self.app.policy.max_cells, follow=False)
-        self.feed.subscribe(self.observe)
-        self.feed.on_round(self._round_began)
+        self.table.conduct(self.feed, RoundPacing(), later=self.set_timer, clock=time.monotonic, decide=self.game.match_verdict)
+        self.conductor.pacing = self.round_pacing()
         self.feed.on_note(self._feed_note)
         self.shown = self.session.state
         self.pace_driver()
+
+    @property
+    def conductor(self) -> Conductor:
+        assert self.table.conductor is not None
+        return self.table.conductor
+
+    def round_pacing(self) -> RoundPacing:
+        """Rounds that wait for nobody at this board: a countdown before each when a human
+        plays here; the next round by itself after a break when nobody does, else when
+        asked (enter). A feed whose server starts its games is conducted there."""
+        if self.feed is None or not self.feed.advances:
+            return RoundPacing()
+        humans = self.serves_seat(ANY_HUMAN)
+        return RoundPacing(countdown=self.settings.countdown if humans else 0, beat=self.COUNTDOWN_BEAT,
+                           between_rounds=None if humans else AUTO_NEXT_SECONDS)
 
     def make_feed(self) -> MatchFeed[S, Any]:
         participants = [self.make_participant(player, index) for index, player in enumerate(self.players)]
@@ -101,20 +126,20 @@ class MatchScreen(MatchClockKeys, GameScreen[S]):
         if self.feed is not None:
             self.feed.pace(self.tick_seconds(), self.agent_timeout())
 
-    def _round_began(self, session: Session[S, Any]) -> None:
-        """The feed began a round, on any thread (a server's next game)."""
-        if self.on_ui_thread():
-            self.show_round(session)
-        else:
-            self.to_owner(lambda: self.show_round(session))
-
     def _feed_note(self, text: str) -> None:
         """A line from the feed outside any game (a server's log or result)."""
         self.to_owner(lambda: self.say(text))
 
+    def table_event(self, event: TableEvent) -> None:
+        if isinstance(event, RoundBegan):
+            self.show_round(event.session)
+        elif isinstance(event, CountdownSaid):
+            self.say(event.words)
+        else:
+            self.shell.table_event(event)
+
     def show_round(self, session: Session[S, Any]) -> None:
-        """A new round's session: show it from its start."""
-        self.table.follow(session)
+        """A new round's session (the table follows it): show it from its start."""
         self.shown = session.state
         self.pace_driver()
         self.hint = None
@@ -129,29 +154,14 @@ class MatchScreen(MatchClockKeys, GameScreen[S]):
             self.start_clock()
 
     def start_clock(self) -> None:
-        """Start the feed; with a human at the board, held for a visible countdown first."""
-        assert self.feed is not None
-        counting = self.wants_countdown()
-        if counting:
-            self.feed.pause(True)
-        self.feed.start()
-        if counting:
-            self.count_down()
-
-    def wants_countdown(self) -> bool:
-        return self.settings.countdown > 0 and self.feed is not None and self.feed.advances and self.serves_seat(ANY_HUMAN)
-
-    def count_down(self) -> None:
-        """3, 2, 1 on screen, a beat each, then the clock runs: nobody is caught unready."""
-        self.countdown_clock.start(self.settings.countdown, self.COUNTDOWN_BEAT)
-
-    def _go(self) -> None:
-        if self.feed is not None and self.paused:
-            self.feed.pause(False)
+        """Start the feed; with a human at the board, held for a visible countdown first
+        (3, 2, 1 on screen, a beat each: nobody is caught unready)."""
+        self.conductor.pacing = self.round_pacing()
+        self.conductor.begin()
 
     @property
     def counting_down(self) -> bool:
-        return self.countdown_clock.running
+        return self.conductor.counting
 
     def holds_clock(self) -> bool:
         """Whether the clock waits (a setup dialog first); the feed starts when not."""
@@ -219,7 +229,7 @@ class MatchScreen(MatchClockKeys, GameScreen[S]):
 
     # --- what the driver did -----------------------------------------------------------------------
     def session_changed(self, session: Session[S, Any], change: Change[S]) -> None:
-        super().session_changed(session, change)
+        self.shell.show_change(session, change)
         if change.kind in (ChangeKind.STEP, ChangeKind.FORFEIT):
             if change.ends_game(session.engine):
                 self.round_over()
@@ -256,21 +266,16 @@ class MatchScreen(MatchClockKeys, GameScreen[S]):
     def push_holding_clock(self, screen: Screen[Any], answered: Callable[[Any], None] | None = None) -> None:
         """Open a dialog or help over the match with the clock stopped (where this app
         keeps it), and start it again when it closes; `answered` gets its result first."""
-        counting = self.countdown_clock.stop()  # else "Go!" would start the round under the dialog
-        was_running = not self.paused and self.steerable
-        if was_running:
-            self.action_pause()
+        # Held: else "Go!" would start the round under the dialog. Released, a countdown
+        # counts from the top: nobody is caught unready.
+        release = self.conductor.hold() if self.steerable else (lambda: None)
         feed = self.feed
 
         def closed(result: Any) -> None:
             if answered is not None:
                 answered(result)
-            if self.feed is not feed or not self.paused:  # a new match keeps its own clock
-                return
-            if counting:
-                self.count_down()  # from the top: nobody is caught unready
-            elif was_running:
-                self.action_pause()
+            if self.feed is feed:  # a new match keeps its own clock
+                release()
 
         self.app.push_screen(screen, closed)
 
@@ -281,7 +286,7 @@ class MatchScreen(MatchClockKeys, GameScreen[S]):
 
     def action_back(self) -> None:
         """esc asks as q does: one key must not throw a match away."""
-        self._leave_asking("Leave the match?", "leave", super().action_back)
+        self._leave_asking("Leave the match?", "leave", self.leave_board)
 
     def _leave_asking(self, question: str, yes: str, leave: Callable[[], None]) -> None:
         """`leave` at once, unless a human plays in a match still on (here or online): then
@@ -303,7 +308,7 @@ class MatchScreen(MatchClockKeys, GameScreen[S]):
         ended = self.feed.ended if self.feed is not None else ""
         if ended and ended not in message:
             message = f"{ended}  esc goes back.\n{message}" if message else f"{ended}  esc goes back."
-        super().say(message, cells)
+        self.shell.say(message, cells)
 
     def take_seat(self, participant: int, name: str = "you") -> None:
         """A person takes `participant`'s place from the position shown (the demo's enter):
@@ -311,6 +316,7 @@ class MatchScreen(MatchClockKeys, GameScreen[S]):
         legend and the verdicts, at a human's pace."""
         self.match.seat_instead(participant, HumanAgent(name), name)
         self.players = tuple("human" if index == participant else kind for index, kind in enumerate(self.players))
+        self.conductor.pacing = self.round_pacing()
         self.pace_driver()
         self.redraw()
         self.query_one(KeyBar).refresh(layout=True)
@@ -322,7 +328,7 @@ class MatchScreen(MatchClockKeys, GameScreen[S]):
         self.table.close()
         self.players = tuple(players)
         self.rounds = rounds
-        self.start_game(loaded)
+        self.open_match(loaded)
         self.show_round(self.session)
 
     def close_feed(self) -> None:

@@ -8,27 +8,39 @@ from __future__ import annotations
 from collections.abc import Callable
 from typing import Any
 
+from textual.app import ComposeResult
+from textual.screen import Screen
+
 from tui_grid.core import saves
 from tui_grid.core.agents import Agent, HumanAgent
 from tui_grid.core.engine import Engine, Plan
 from tui_grid.core.session import Session
 from tui_grid.core.table import Hint, Table
-from tui_grid.games.registry import BoardFiles, Generated, LoadedBoard, Plannable, Solvable
+from tui_grid.games.registry import BoardFiles, GameDefinition, Generated, LoadedBoard, Plannable, Solvable
 from tui_grid.ui import messages
-from tui_grid.ui.game_screen import GameScreen, S
+from tui_grid.ui.game_screen import GameScreen
+from tui_grid.ui.game_shell import S, shell_css
 from tui_grid.ui.plain import tell
+from tui_grid.ui.settings import Settings
 
 
-class PuzzleScreen(GameScreen[S]):
+class PuzzleScreen(GameScreen[S], Screen[None]):
+    DEFAULT_CSS = shell_css("PuzzleScreen")
     #: The state a finished watch left, while its last moves still animate.
     _watched_until: Any = None
 
-    def start_game(self, loaded: LoadedBoard) -> None:
-        self.loaded = loaded
+    def __init__(self, game: GameDefinition, loaded: LoadedBoard, settings: Settings | None = None) -> None:
+        super().__init__()
+        self.hold_game(game, loaded, settings)
+
+    def compose(self) -> ComposeResult:
+        """The table, at its first board, then the shell's widgets."""
+        loaded = self.loaded
         self.table: Table[S] = Table(self.new_session(loaded), loaded, to_owner=self.to_owner, on_event=self.table_event,
                                      planner=self.game.plan if isinstance(self.game, Plannable) else None,
                                      saver=self.saver(), max_cells=self.app.policy.max_cells)
         self.game_started()
+        yield from self.compose_shell()
 
     def game_started(self) -> None:
         """A game (the first, or a new board's) is at the table: a game may set up its own."""

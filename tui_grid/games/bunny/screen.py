@@ -27,7 +27,6 @@ from tui_grid.games.bunny.program import Program
 from tui_grid.games.bunny.running import StepThrough, frames_to_show, step_text
 from tui_grid.games.bunny.solver import Solution
 from tui_grid.games.bunny.view import BunnyBoardView, ProgramPanel
-from tui_grid.ui.board_view import BoardView
 from tui_grid.ui.keys import Key, keymap
 from tui_grid.ui.puzzle_screen import PuzzleScreen
 
@@ -57,6 +56,7 @@ COMMON_KEYS = ("undo", "redo", "new", "hint", "solve", "watch", "pause", "faster
 
 class BunnyScreen(EditorActions, PuzzleScreen[BunnyState]):
     KEYMAP = keymap(OWN_KEYS, COMMON_KEYS)
+    VIEW = BunnyBoardView
     game: BunnyGame
 
     def game_started(self) -> None:
@@ -230,8 +230,6 @@ class BunnyScreen(EditorActions, PuzzleScreen[BunnyState]):
         self._say_if_unwinnable()
 
     # --- the hooks ---------------------------------------------------------------------------
-    def make_board_view(self) -> BoardView:
-        return BunnyBoardView(id="board")
 
     def status_text(self, state: BunnyState) -> str:
         summary = state.summary()

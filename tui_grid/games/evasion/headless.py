@@ -11,7 +11,8 @@ from dataclasses import dataclass, replace
 from typing import Callable
 
 from tui_grid.core.agents import FunctionAgent
-from tui_grid.core.driver import drive
+from tui_grid.core.headless import play_out
+from tui_grid.core.live import LiveMatch
 from tui_grid.core.session import Change, Session
 from tui_grid.games.evasion.ai import Policy, make_policy
 from tui_grid.games.evasion.engine import EvasionEngine, State
@@ -32,17 +33,20 @@ class GameResult:
 
 
 def play_game(engine: EvasionEngine, hunter: Policy, prey: Policy) -> GameResult:
-    """Play to the end with the core driver, the same loop as every front end; the engine's
-    config must have max_steps (else it may never end)."""
+    """Play to the end as a one-round match, through the table and round conductor every
+    front end uses (core.headless); the engine's config must have max_steps (else it may
+    never end)."""
     agents = [FunctionAgent(lambda ask: hunter(ask.engine, ask.state), "hunter"), FunctionAgent(lambda ask: prey(ask.engine, ask.state), "prey")]
-    session: Session[State, object] = Session(engine, agents, undo=False)
+    feed: LiveMatch[State, object] = LiveMatch(lambda index: engine, agents, 1, names=["hunter", "prey"], timeout=None,
+                                               step_seconds=0.0)
+    session = feed.session
     built = [0]
 
     def count(_: Session[State, object], change: Change[State]) -> None:
         built[0] += sum(1 for event in change.events if event.kind == "built")
 
-    session.subscribe(count)
-    drive(session, None)
+    feed.subscribe(count)
+    play_out(feed)
     state = session.state
     caught = state.caught_at is not None
     return GameResult(caught, state.caught_at if caught else state.tick, built[0], state)

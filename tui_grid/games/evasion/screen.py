@@ -24,7 +24,7 @@ from tui_grid.games.evasion.view import EvasionBoardView
 from tui_grid.games.evasion.wall_selection import WallSelection
 from tui_grid.games.evasion.wording import event_note, hint_text, round_report
 from tui_grid.games.registry import GameDefinition, LoadedBoard
-from tui_grid.ui.board_view import BoardView, Zoom
+from tui_grid.ui.board_view import Zoom
 from tui_grid.ui.confirm_dialog import ConfirmDialog
 from tui_grid.ui.keys import ANY_HUMAN, Key, match_keymap
 from tui_grid.ui.match_screen import MatchScreen
@@ -51,6 +51,7 @@ OWN_KEYS = (
 
 class EvasionScreen(MatchScreen[State]):
     KEYMAP = match_keymap(OWN_KEYS, {"hint": "hint: say what the builtin bot would do in your seat, and its key"})
+    VIEW = EvasionBoardView
 
     def __init__(
         self,
@@ -63,14 +64,11 @@ class EvasionScreen(MatchScreen[State]):
         feed: MatchFeed[State, Any] | None = None,
     ) -> None:
         """`feed`: a match played elsewhere to show (the architect's); else a local one."""
-        # Set before the shell's __init__: it subscribes to the feed, whose news uses them.
+        super().__init__(game, loaded, settings, players, rounds, feed=feed)
         self.wall_choice = WallSelection()
         self.notes = TransientNote(NOTE_SECONDS)
         self.role_keys = RoleKeys(self, self.wall_choice)
-        super().__init__(game, loaded, settings, players, rounds, feed=feed)
 
-    def make_board_view(self) -> BoardView:
-        return EvasionBoardView()
 
     def on_mount(self) -> None:
         # The shell's on_mount runs too: Textual calls the handler of every class in the MRO.

@@ -14,15 +14,13 @@ from tui_grid.games.ice.solver import solve
 from tui_grid.core.table import Hint
 from tui_grid.core.words import plural
 from tui_grid.games.ice.view import ARROWS, IceBoardView
-from tui_grid.ui.board_view import BoardView
 from tui_grid.ui.keys import arrow_moves, keymap
 from tui_grid.ui.puzzle_screen import PuzzleScreen
 
 class IceScreen(PuzzleScreen[IceState]):
     KEYMAP = keymap(arrow_moves({"up": "u", "down": "d", "left": "l", "right": "r"}, help_text="slide"))
+    VIEW = IceBoardView
 
-    def make_board_view(self) -> BoardView:
-        return IceBoardView(id="board")
 
     def status_text(self, state: IceState) -> str:
         outcome = self.engine.outcome(state)

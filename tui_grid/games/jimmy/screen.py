@@ -94,10 +94,9 @@ class JimmyBoardView(BoardView):
 
 class JimmyScreen(PuzzleScreen[JimmyState]):
     KEYMAP = keymap(arrow_moves({"up": "U", "down": "D", "left": "L", "right": "R"}))
+    VIEW = JimmyBoardView
     _best = 0  # moves of the longest line shown by the hint so far
 
-    def make_board_view(self) -> BoardView:
-        return JimmyBoardView()
 
     def on_mount(self) -> None:
         # GameScreen.on_mount runs too (handlers run along the class hierarchy).

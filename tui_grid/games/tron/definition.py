@@ -377,9 +377,12 @@ def run_match(
     emit: Callable[[str], None] = lambda line: None,
     on_game: Callable[[int, str], None] | None = None,
 ) -> dict[str, Any]:
-    """Play `games` games with core.match.Match, the seats swapped every game; the record
-    is from the first player's (RED's) side. Every agent is closed at the end."""
-    from tui_grid.core.match import Match, wilson_interval
+    """Play `games` games, the seats swapped every game, through the table and round
+    conductor every front end uses (core.headless); the record is from the first player's
+    (RED's) side. Every agent is closed at the end."""
+    from tui_grid.core.headless import play_out
+    from tui_grid.core.live import LiveMatch
+    from tui_grid.core.match import wilson_interval
 
     names = participant_names(GAME, players)
     agents = [make_player(GAME, text, PlayerContext(index, time_ms), ALL_KINDS) for index, text in enumerate(players)]
@@ -389,7 +392,10 @@ def run_match(
         boards[index] = board_for(index)
         return GAME.make_engine(boards[index])
 
-    match: Match[TronState, Any] = Match(engine_for, agents, games, names=names)
+    # One deadline for every seat, the session's: a program that misses it forfeits; a
+    # builtin bot thinks within time_ms, or less when the deadline is nearer.
+    feed: LiveMatch[TronState, Any] = LiveMatch(engine_for, agents, games, names=names, timeout=timeout, step_seconds=0.0)
+    match = feed.match
     rows: list[dict[str, Any]] = []
 
     def on_round(result: Any) -> None:
@@ -415,12 +421,7 @@ def run_match(
         if on_game is not None:
             on_game(len(rows), match.score.wdl(0))
 
-    try:
-        # One deadline for every seat, the session's: a program that misses it forfeits; a
-        # builtin bot thinks within time_ms, or less when the deadline is nearer.
-        match.play(timeout, on_round=on_round)
-    finally:
-        match.close()
+    play_out(feed, GAME.match_verdict, on_round=on_round)
     score = match.score
     wins, draws, losses = score.wins(0), score.draws, score.losses(0)
     low, high = wilson_interval(wins + draws / 2, len(rows))

@@ -5,7 +5,7 @@ without a screen."""
 from __future__ import annotations
 
 from tui_grid.core.match import MatchScore
-from tui_grid.games.tron.auto_next import AUTO_NEXT_SECONDS
+from tui_grid.core.conductor import AUTO_NEXT_SECONDS
 
 
 def score_line(score: MatchScore) -> str:

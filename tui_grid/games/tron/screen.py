@@ -1,8 +1,8 @@
 """The Tron screen: the match shell around the arena (view.py), two sets of steering keys,
 wired to plain parts: the setup flow (setup_flow.py), the live hint (live_hint.py),
-thinking time (pace.py), who steers with which keys (participants.py), the next round of
-bots (auto_next.py), and the words around the arena and at a round's end (panel_text.py,
-round_text.py).
+thinking time (pace.py), who steers with which keys (participants.py), and the words
+around the arena and at a round's end (panel_text.py, round_text.py). Rounds follow the
+table's conductor: a match of bots goes on by itself.
 """
 
 from __future__ import annotations
@@ -12,6 +12,7 @@ from dataclasses import replace
 from typing import Any
 
 from tui_grid.core.agents import Agent
+from tui_grid.core.conductor import Paused
 from tui_grid.core.errors import BoardError, UsageError
 from tui_grid.core.geometry import Direction, Pos
 from tui_grid.core.live import MatchFeed
@@ -19,14 +20,12 @@ from tui_grid.core.players import PlayerContext
 from tui_grid.core.session import Change, ChangeKind, Session
 from tui_grid.games.registry import GameDefinition, LoadedBoard
 from tui_grid.games.tron import pace, panel_text, participants, round_text
-from tui_grid.games.tron.auto_next import AutoNext
 from tui_grid.games.tron.engine import TronEngine
 from tui_grid.games.tron.live_hint import LiveHint
 from tui_grid.games.tron.rules import TronState
 from tui_grid.games.tron.setup_dialog import TronSetup, TronSetupDialog, save_setup, starting_setup
 from tui_grid.games.tron.setup_flow import SetupFlow
 from tui_grid.games.tron.view import HINT_MARK, TronBoardView
-from tui_grid.ui.board_view import BoardView
 from tui_grid.ui.keys import ANY_HUMAN, Key, match_keymap
 from tui_grid.ui.match_screen import MatchScreen
 from tui_grid.ui.plain import Plain, tell
@@ -44,6 +43,7 @@ OWN_KEYS = tuple(
 
 class TronScreen(MatchScreen[TronState]):
     KEYMAP = match_keymap(OWN_KEYS)
+    VIEW = TronBoardView
     DEFAULT_CSS = "TronScreen #message { height: auto; min-height: 2; max-height: 4; }"
 
     def __init__(self, game: GameDefinition, loaded: LoadedBoard, settings: Settings | None = None, players: Sequence[str] | None = None,
@@ -52,13 +52,11 @@ class TronScreen(MatchScreen[TronState]):
         """Opened by the app (no players), it asks the setup dialog first, starting from
         the remembered choices; given players (tests, scripts), it starts at once."""
         chosen = starting_setup((settings or Settings()).speed, players, rounds, setup)
+        super().__init__(game, loaded, settings, chosen.players, chosen.rounds, feed=feed)
         self.flow = SetupFlow(game, loaded, chosen, (players is None and feed is None) if ask_setup is None else ask_setup)
         self.live_hint = LiveHint(self, HINT_MARK)
         self.slow_warning, self.turn_back_said = pace.SlowProgramWarning(game), False
-        self.auto_next = AutoNext(self.set_timer, lambda: not self.paused and not self.flow.open and self._between_bot_rounds(),
-                                  self.action_next_round)
         self._verdict = ""  # the last round's "who crashed where", kept on screen until the next round
-        super().__init__(game, loaded, settings, chosen.players, chosen.rounds, feed=feed)
 
     @property
     def setup(self) -> TronSetup:
@@ -97,18 +95,15 @@ class TronScreen(MatchScreen[TronState]):
             self.say("An online match is set up in the lobby: esc goes back to it.")
             return
         self.flow.opening(self.paused)
-        if self.feed is not None:
-            self.feed.pause(True)
-        self.app.push_screen(TronSetupDialog(self.setup, self.flow.opened.title), self._setup_chosen)
+        self.push_holding_clock(TronSetupDialog(self.setup, self.flow.opened.title), self._setup_chosen)
 
     def _setup_chosen(self, setup: TronSetup | None) -> None:
+        """A new match, or the old one's clock goes on as it was (push_holding_clock)."""
         if setup is not None:
             save_setup(setup, self.app.policy)
             self.apply_setup(setup)
         elif self.flow.cancelled():
             self.app.back_to_boards(self.game)  # cancelled before any match
-        elif self.feed is not None:
-            self.feed.pause(self.flow.was_paused)
 
     def apply_setup(self, setup: TronSetup) -> None:
         """Start a new match with these choices (the old one's players are closed)."""
@@ -156,8 +151,6 @@ class TronScreen(MatchScreen[TronState]):
         finished = self.game.match_verdict(score)[1] if self.match.finished else None
         humans = bool(self.humans())
         verdict, line2 = round_text.round_end(score, outcome, match_verdict=finished, steerable=self.steerable, humans=humans)
-        if finished is None and self.steerable and not humans:
-            self.auto_next.arm()
         self._verdict = verdict
         super().say(f"{verdict}\n{line2}")  # not under the last round's verdict (say)
 
@@ -168,22 +161,14 @@ class TronScreen(MatchScreen[TronState]):
             message = round_text.under_verdict(self._verdict, message)
         super().say(message, cells)
 
-    def _between_bot_rounds(self) -> bool:
-        """A round of a match of bots is over and another follows: it comes by itself."""
-        return self.session.over and not self.match.finished and not self.humans()
-
     def action_next_round(self) -> None:
-        if self.session.over and not self.match.finished:
-            self.auto_next.cancel()
         super().action_next_round()
         self.live_hint.request()
 
-    def action_pause(self) -> None:
-        super().action_pause()
-        if not self.paused and not self.auto_next.pending and self._between_bot_rounds():
-            self.auto_next.arm()  # let go: the next round comes by itself again
-            self.say(round_text.auto_next_line(self.match.round_index + 1))
-        self.show_status()
+    def pause_words(self, done: Paused) -> str:
+        if done is Paused.NEXT_RELEASED and self.conductor.pacing.between_rounds is not None:
+            return round_text.auto_next_line(self.match.round_index + 1)  # let go: it comes by itself again
+        return super().pause_words(done)
 
     # --- keys -------------------------------------------------------------------------------------------
     def action_drive(self, letter: str, keyset: int) -> None:
@@ -212,8 +197,6 @@ class TronScreen(MatchScreen[TronState]):
         self.live_hint.request()
 
     # --- drawing hooks ------------------------------------------------------------------------------------
-    def make_board_view(self) -> BoardView:
-        return TronBoardView(id="board")
 
     def grid_size(self) -> tuple[int, int]:
         board = self.session.engine.board  # type: ignore[attr-defined]
