@@ -14,7 +14,8 @@ import pytest
 from tests.ssh_helpers import NOTHING_HELD, connect, held, menu_session, read_until, serving, until
 from tui_grid.online.authorized_keys import expiry_seconds, from_allows, parse
 from tui_grid.online.names import skeleton
-from tui_grid.online.store import NameTaken, PlayerStore
+from tui_grid.online.records import NameTaken
+from tui_grid.online.store import PlayerStore
 
 
 @pytest.fixture(autouse=True)

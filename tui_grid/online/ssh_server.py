@@ -34,7 +34,8 @@ from tui_grid.online.names import safe_name, skeleton, unique_name
 from tui_grid.online.ssh_connection import Connection
 from tui_grid.online.ssh_session import GameSession, Taken, app_argv
 from tui_grid.online.starter import SessionStarter
-from tui_grid.online.store import NameTaken, PlayerStore
+from tui_grid.online.records import NameTaken
+from tui_grid.online.store import PlayerStore
 from tui_grid.online.users import SessionUsers
 from tui_grid.online.spawning import HUB_FD, SessionSpec
 
