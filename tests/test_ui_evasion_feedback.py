@@ -17,7 +17,8 @@ def message(app) -> str:  # type: ignore[no-untyped-def]
 
 
 async def test_conceding_a_running_round_says_who_the_score_and_what_next():
-    """The clock resumed after the question and its resume wiped the verdict: empty line."""
+    """The verdict stays on the message line when the clock the question held runs again,
+    and the status line does not say PAUSED."""
     app = make_app("evasion", "standard", speed=1)
     async with app.run_test(size=(80, 24)) as pilot:
         screen = app.screen
@@ -26,6 +27,7 @@ async def test_conceding_a_running_round_says_who_the_score_and_what_next():
         await pilot.press("g", "y")
         await wait_idle(pilot)
         assert screen.session.over and not screen.paused
+        assert "PAUSED" not in str(screen.query_one("#status").content)
         text = message(app)
         assert "Round 1: the hunter forfeits: conceded by you at step" in text
         assert "So far: you gave up hunting at step" in text and "enter plays round 2" in text

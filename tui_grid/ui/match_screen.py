@@ -276,6 +276,7 @@ class MatchScreen(MatchClockKeys, GameScreen[S], Screen[None]):
                 answered(result)
             if self.feed is feed:  # a new match keeps its own clock
                 release()
+                self.show_status()  # PAUSED goes with the hold
 
         self.app.push_screen(screen, closed)
 
