@@ -236,7 +236,7 @@ async def test_a_wall_redraws_only_the_lines_it_crosses() -> None:
 
 
 async def test_a_view_without_row_keys_draws_every_line() -> None:
-    """Games that cannot name their rows keep the old behaviour: every repaint draws all."""
+    """A game that cannot name its rows gets no line cache: every repaint draws every line."""
     app = BoardApp()
     async with app.run_test(size=(80, 24)) as pilot:
         view = app.view

@@ -204,7 +204,7 @@ VERBS_WITH_A_GAME = ["solve", "generate", "match", "run", "serve", "client", "bo
 
 @pytest.mark.parametrize("verb", VERBS_WITH_A_GAME)
 def test_every_verb_has_help_before_its_game(verb: str, capsys) -> None:
-    """Found by a new user: `tui-grid solve --help` was an error."""
+    """`tui-grid VERB --help` with no game shows the verb's usage and exits 0."""
     assert main([verb, "--help"]) == 0
     out = capsys.readouterr().out
     assert out.startswith(f"usage: tui-grid {verb} GAME") and f"tui-grid {verb} GAME --help" in out
@@ -229,7 +229,7 @@ def test_game_first_runs_the_common_verbs(capsys) -> None:
 
 
 def test_one_move_reads_one_move(tmp_path, capsys) -> None:
-    """Found by a new user: "1 moves"."""
+    """A one-move solution says "1 move", never "1 moves"."""
     board = tmp_path / "one.txt"
     board.write_text("size: 3x1\n---\nS E\n")
     assert main(["solve", "ice", str(board)]) == 0
@@ -238,8 +238,8 @@ def test_one_move_reads_one_move(tmp_path, capsys) -> None:
 
 
 def test_a_2000x2000_map_is_no_longer_refused(capsys, tmp_path) -> None:
-    """Found by a new user: a 2000x2000 ice map that solved in under a second was refused
-    with "more than 1000 rows". Boards are capped by cells (4,000,000), not by side."""
+    """A 2000x2000 ice map solves: boards are capped by cells (4,000,000), not by side;
+    a map over the cap is refused with the line where it goes over."""
     rows = [" " * 2000 for _ in range(2000)]  # all ice: S slides right, then down onto E
     rows[0] = "S" + " " * 1999
     rows[-1] = " " * 1999 + "E"
@@ -275,7 +275,7 @@ def test_hint_is_the_solvers_next_move_from_the_board_or_the_save(capsys, tmp_pa
 
 
 def test_a_game_named_with_help_says_what_it_can_do(capsys) -> None:
-    """Found by a new user: `tui-grid tron --help` was an error ("needs a command")."""
+    """`tui-grid GAME --help` lists that game's commands, and only those it can do."""
     code, out, err = run(capsys, "tron", "--help")
     assert (code, err) == (0, "") and out.startswith("usage: tui-grid tron COMMAND")
     assert "  bot " in out and "  match " in out and "  hint " in out
@@ -287,7 +287,7 @@ def test_a_game_named_with_help_says_what_it_can_do(capsys) -> None:
 
 @pytest.mark.parametrize("game", ["ice", "jimmy", "bunny", "tron"])
 def test_a_long_bad_game_id_is_echoed_cut_short(capsys, game) -> None:
-    """Found by a new user: a 121-character id came back whole (the dialog grew to fit)."""
+    """A long bad game id is echoed cut short, so the error stays one readable line."""
     bad = f"{game}:" + "9" * 200
     code, out, err = run(capsys, "play", game, bad)
     assert code == 2 and "game id: '" in err and bad not in err and "…" in err and len(err) < 250
@@ -295,14 +295,14 @@ def test_a_long_bad_game_id_is_echoed_cut_short(capsys, game) -> None:
 
 @pytest.mark.parametrize("command", ["hint", "watch", "replay", "play", "boards", "demo"])
 def test_every_command_with_its_own_options_has_help(command: str, capsys) -> None:
-    """Found by a new user: `tui-grid hint --help` ended in a StopIteration traceback."""
+    """Every command with options of its own answers --help with its usage, never a traceback."""
     with pytest.raises(SystemExit) as exited:
         main([command, "--help"])
     assert exited.value.code == 0 and capsys.readouterr().out.startswith(f"usage: tui-grid {command}")
 
 
 def test_a_file_of_another_game_says_which_game_it_is(capsys, tmp_path) -> None:
-    """Found by a new user: an Ice save opened as Tron said "unknown character 'x'"."""
+    """A file of another game is refused with that game's name and how to open it."""
     path = tmp_path / "ice-saved.txt"
     path.write_text("game: ice\ntitle: x\n---\nS  E\n")
     code, out, err = run(capsys, "play", "tron", str(path))
@@ -310,7 +310,7 @@ def test_a_file_of_another_game_says_which_game_it_is(capsys, tmp_path) -> None:
 
 
 def test_an_extra_argument_points_at_its_commands_help(capsys) -> None:
-    """Found by a new user: `tui-grid hint bunny a b` pointed at 'tui-grid --help'."""
+    """An extra argument points at the help of its own command, not the top-level help."""
     code, out, err = run(capsys, "hint", "bunny", "a", "b")
     assert code == 2 and err.strip() == "tui-grid: error: unrecognized arguments: b (see 'tui-grid hint --help')"
     code, out, err = run(capsys, "--bogus")

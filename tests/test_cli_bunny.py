@@ -68,7 +68,7 @@ def test_watch_plays_the_optimal_program(capsys) -> None:
 
 
 def test_watch_prints_every_step_of_the_run(capsys) -> None:
-    """Found by a new user: `watch bunny` printed the first and the last frame only."""
+    """`watch bunny` prints every step of the run, numbered from 1."""
     assert main(["watch", "bunny", "doodle-3-ring", "--delay", "0"]) == 0
     out = capsys.readouterr().out
     steps = [line for line in out.splitlines() if line.startswith("Running: step ")]
@@ -84,8 +84,8 @@ def test_a_board_no_program_can_complete_is_not_solvable(tmp_path, capsys) -> No
 
 
 def test_a_run_stopped_by_the_step_limit_says_so(capsys) -> None:
-    """Found by a new user: a run cut at 200,000 steps said "Running: step 200000" (CLI) or
-    "Not complete … after 200000 steps" (app), as if it had ended."""
+    """A run cut at the 200,000-step limit says it was stopped at the limit, in the CLI and
+    in the app, so the player never takes it for a run that ended."""
     from tui_grid.games.bunny.engine import BunnyEngine
     from tui_grid.games.bunny.program import parse_program
     from tui_grid.games.registry import get_game

@@ -125,7 +125,7 @@ def test_a_program_that_prints_garbage_forfeits_the_game(capsys, tmp_path) -> No
 
 
 def test_a_program_that_hangs_loses_each_game_with_the_reason(capsys, tmp_path) -> None:
-    """The new user's case: a program that never answers forfeits every game at once, never
+    """A program that never answers forfeits every game at once, with the reason; it never
     drives on one tick per timeout."""
     for mode in ("oneshot", "cmd"):
         bot = tmp_path / f"sleeper_{mode}.py"
@@ -194,8 +194,8 @@ def test_boards_lists_the_shipped_tron_boards(capsys) -> None:
 
 
 def test_watch_ends_on_the_outcome_not_the_bots_last_move(capsys) -> None:
-    """Found by a new user: `watch tron standard` ended 'The hard bot drives red RIGHT.' right
-    after 'both crash'. A bot plans each move; only a solver's one plan sums up the watch."""
+    """`watch tron` ends on the outcome, not on a bot's next move: a bot plans each move, so
+    only a solver's one plan sums up the watch."""
     assert main(["watch", "tron", "standard", "--delay", "0"]) == 0
     lines = capsys.readouterr().out.rstrip().splitlines()
     assert lines[-1].startswith("move ") and "drives" not in lines[-1]

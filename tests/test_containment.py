@@ -229,7 +229,7 @@ def test_without_proc_the_reaper_does_no_harm(monkeypatch: pytest.MonkeyPatch, t
     assert all(which != resource.RLIMIT_NPROC for which, _ in external.program_limits())
     child = subprocess.Popen([PY, "-c", "import time; time.sleep(120)"], start_new_session=True)
     try:
-        assert reaper.kill_tree(child.pid, "token") == []  # the program alone, as before
+        assert reaper.kill_tree(child.pid, "token") == []  # without /proc only the program itself is killed
         assert child.wait(timeout=10) == -signal.SIGKILL
         assert reaper.kill_tree(None, "token") == []
     finally:

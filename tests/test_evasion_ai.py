@@ -49,7 +49,7 @@ def test_builtin_hunter_never_walls_itself_off_and_refuses_nothing():
         assert left <= hx <= right and top <= hy <= bottom, state
         assert len(state.walls) <= 5
     assert state.caught_at is not None
-    # The lookahead prey lives well past a random prey's ~400 steps (about 1000 now).
+    # The lookahead prey lives well past a random prey's ~400 steps (about 1000 here).
     assert state.caught_at > 800, state.caught_at
 
 
@@ -238,8 +238,8 @@ def test_builtin_prey_tells_the_hunter_styles_apart():
 
 def test_the_prey_tells_the_styles_apart_when_asked_every_step():
     # The 2016 architect asks the prey every step, moving or not: a style is judged from
-    # the last move played, two steps back (it was never judged there, so the prey kept
-    # searching against all four models and thought four times as long).
+    # the last move played, two steps back, so the prey drops the styles that do not fit
+    # rather than searching against all four models (four times the thinking).
     engine = EvasionEngine(Config(n=10, m=5, width=120, height=120, prey_start=(90, 80), max_steps=400))
     hunter, prey = BoxHunter(), LookaheadPrey(seed=1)
     state = engine.initial_state()

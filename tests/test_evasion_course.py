@@ -99,8 +99,8 @@ def test_a_published_clients_out_of_range_moves_play_on_the_server() -> None:
 
 
 def test_a_reply_split_over_two_segments_is_accepted() -> None:
-    """A reply whose halves come 100 ms apart is one reply (the old 50 ms grace took the
-    first half for garbage)."""
+    """A reply whose halves come 100 ms apart is one reply: its first half is not taken
+    for garbage."""
     with serving("2023", hunter="tcp", prey="builtin", max_steps=4) as box:
         client = Raw(box["port"])
         try:

@@ -337,15 +337,9 @@ def _ask():
     return Ask(engine, engine.initial_state(), 0)
 
 
-#: Catch steps of our builtin client against itself through the architect (N=4, M=3), as
-#: measured with the server loop before it moved onto the core driver: they must not move.
-#: 2016 was [791, 791] while the client read `wallTimer 0` as "never built"; read right,
-#: its prey knows when the next wall can come and lasted [992, 992]. The prey that models
-#: every hunter style (7342ce5) plays other moves; with its plain chase (`plain_chase_prey`,
-#: as here) 1035 and [689, 689]. The prey that keeps the plan in hand unless another is
-#: strictly better (ties no longer go to a seeded jitter) plays other moves again: 814 and
-#: [811, 811]; with its endgame beam search (0f7e711) 996 and [811, 811] (one game each;
-#: the bench measures the play).
+#: Catch steps of our builtin client against itself through the architect (N=4, M=3), one
+#: game each, the prey on its plain chase (`plain_chase_prey`). Serving a protocol must not
+#: change a move: these change only with the bots' play, which the bench measures.
 CATCH_BEFORE = {"2023": 996, "2016": [811, 811]}
 
 

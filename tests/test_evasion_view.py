@@ -1,7 +1,7 @@
 """The Evasion arena as a terminal shows it, read as text: a frame gives the arena's edge a
-glyph (without colour the floor is blank, and the edge was colour alone), nothing but the
-frame and the cells is drawn in the view (no scrollbar's partial blocks), and the hunter's
-heading arrow is drawn next to H in every glyph zoom, in the direction it moves."""
+glyph (without colour the floor is blank, so colour alone cannot mark the edge), nothing
+but the frame and the cells is drawn in the view (no scrollbar's partial blocks), and the
+hunter's heading arrow is drawn next to H in every glyph zoom, in the direction it moves."""
 
 from __future__ import annotations
 
@@ -120,8 +120,8 @@ async def test_a_hunter_at_the_edge_moving_off_the_board_keeps_h_in_its_cell() -
 @pytest.mark.parametrize("size", [(80, 24), (160, 50)])
 async def test_the_full_size_board_without_colour_draws_only_its_frame_and_cells(size: tuple[int, int], monkeypatch) -> None:
     """The 300x300 board in play, in every zoom z reaches: scrolled, it shows the frame's
-    edge it is near and the cells, and no scrollbar (drawn by colour alone, only the
-    partial blocks at its thumb's ends were left)."""
+    edge it is near and the cells, and no scrollbar (it is drawn by colour alone: without
+    colour only the partial blocks at its thumb's ends would show)."""
     monkeypatch.setenv("NO_COLOR", "1")
     app = make_app("evasion", "standard", speed=1)
     async with app.run_test(size=size) as pilot:

@@ -221,7 +221,7 @@ def keys_to_allow(screen: GameScreen, key: str) -> list[str]:
 @pytest.mark.parametrize(("game", "board"), [("ice", "spiral"), ("jimmy", "seed-1")])
 async def test_every_key_of_a_puzzle_bar(game: str, board: str, data_dir: Path, monkeypatch) -> None:
     # The watch clock at an hour a move: `w` plays its first move at once, and none ticks
-    # between two presses however slow the machine (1.6 s, speed 1's own, was passed under load).
+    # between two presses however slow the machine (1.6 s, speed 1's own, can pass under load).
     monkeypatch.setitem(WATCH_SECONDS, 1, 3600.0)
     app = make_app(game, board, speed=1)
     async with app.run_test(size=(80, 24)) as pilot:

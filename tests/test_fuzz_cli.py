@@ -151,7 +151,7 @@ def test_replay(data: st.DataObject) -> None:
 
 # --- inputs a fuzzer rarely makes: special files and names ------------------------------------------
 SPECIAL = [
-    ["replay", "a" * 300],  # ENAMETOOLONG from Path.is_dir(): was a traceback
+    ["replay", "a" * 300],  # ENAMETOOLONG from Path.is_dir(): one line, no traceback
     ["replay", "."],
     ["replay", "-"],  # empty stdin
     ["replay", "big.txt"],  # over the file size cap
@@ -164,7 +164,7 @@ SPECIAL = [
     ["generate", "evasion"],
 ]
 if Path("/dev/zero").exists():
-    SPECIAL += [["solve", "ice", "/dev/zero"], ["replay", "/dev/zero"]]  # endless input: was a MemoryError
+    SPECIAL += [["solve", "ice", "/dev/zero"], ["replay", "/dev/zero"]]  # endless input: bounded, never a MemoryError
 
 
 @pytest.mark.parametrize("args", SPECIAL, ids=lambda args: " ".join(arg[:12] for arg in args))

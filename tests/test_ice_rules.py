@@ -147,7 +147,7 @@ def test_replay_rejects_impossible_moves() -> None:
 
 
 def test_a_blocked_slide_says_what_blocks_it() -> None:
-    """Found by a new user: at the map's edge it said "something is in the way"."""
+    """A blocked slide names what blocks it: the edge of the map, or the obstacle (marked)."""
     from tui_grid.core.engine import IllegalAction
     from tui_grid.games.ice.engine import IceEngine
 

@@ -101,7 +101,7 @@ def test_there_is_no_import_cycle() -> None:
 
 
 def test_a_cycle_hidden_in_a_function_is_found() -> None:
-    """The check itself sees an import inside a function (the kind that hid three cycles)."""
+    """The check itself sees an import inside a function, where a cycle can hide."""
     assert "tui_grid.games.evasion.sparring" in imports("tui_grid.games.evasion.ai")
 
 

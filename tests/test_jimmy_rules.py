@@ -244,7 +244,7 @@ def test_states_are_values() -> None:
 
 
 def test_stacked_ghosts_are_drawn_as_their_count_headless_as_in_the_app() -> None:
-    """Found by a new user: CLI frames drew two ghosts on one cell as `g`; the app shows `2`."""
+    """Two ghosts on one cell are drawn as `2` in CLI frames, as the app shows them."""
     from dataclasses import replace as _replace
 
     from tui_grid.games.registry import get_game

@@ -110,8 +110,8 @@ async def test_a_too_small_terminal_gets_a_notice_until_it_grows() -> None:
 
 
 async def test_keys_typed_after_q_do_nothing() -> None:
-    """In a real terminal, keys typed right after q arrive while the app closes; `n` then
-    opened a dialog on a closing app and crashed it. Once quitting, game keys do nothing."""
+    """In a real terminal, keys typed right after q arrive while the app closes, where `n`
+    would open a dialog on a closing app and crash it. Once quitting, game keys do nothing."""
     app = make_app("ice", "spiral")
     async with app.run_test(size=(80, 24)) as pilot:
         screen = app.screen

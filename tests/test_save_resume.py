@@ -123,7 +123,7 @@ async def test_esc_on_the_resume_offer_means_not_now_and_keeps_the_save(tmp_path
 
 
 async def test_an_unreadable_autosave_is_kept_aside_and_said(tmp_path, data_dir) -> None:
-    """Found by a new user: an autosave that could not be read was deleted without a word."""
+    """An unreadable autosave is kept aside under a new name, and the player is told why."""
     await _play_save_quit("ice", "spiral", ["up"], tmp_path)
     (save,) = (data_dir / "autosave" / "ice").glob("*.txt")
     broken = save.read_text().replace("played: u", "played: uzq[red]")
@@ -139,8 +139,8 @@ async def test_an_unreadable_autosave_is_kept_aside_and_said(tmp_path, data_dir)
 
 
 async def test_a_board_opened_by_its_id_or_its_file_shares_one_autosave(tmp_path, data_dir) -> None:
-    """Found by a new user: a game on jimmy:10x10:g3:yes#seed42 (made with n) was not
-    offered back from the shipped gen-10x10-g3, the same board with that id."""
+    """A board opened by its game id (made with n) and the shipped file of the same board
+    share one autosave: a game begun on either is offered back from the other."""
     app = make_app("jimmy", "jimmy:10x10:g3:yes#seed42")
     async with app.run_test(size=(80, 24)) as pilot:
         await pilot.press("left")
@@ -158,8 +158,8 @@ async def test_a_board_opened_by_its_id_or_its_file_shares_one_autosave(tmp_path
 
 
 async def test_the_picker_opens_a_saved_game_and_says_what_is_wrong_with_a_bad_file(tmp_path, monkeypatch) -> None:
-    """Found by a new user: the app saved games (ctrl+s) but could not open one; only
-    `tui-grid play GAME FILE` could. Remote players are never offered file paths."""
+    """The board picker opens a saved game (as ctrl+s writes it), and says what is wrong
+    with a missing or bad file. Remote players are never offered file paths."""
     from tui_grid.ui.menu import OPEN_FILE
     from tui_grid.ui.open_dialog import OpenFileDialog
 

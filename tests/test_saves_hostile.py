@@ -56,9 +56,8 @@ def make_read_only(folder: Path) -> None:
 @pytest.mark.parametrize("key", ["escape", "q"])
 @pytest.mark.parametrize("how", ["read-only", "read-only system", "full"])
 async def test_a_folder_that_cannot_be_written_keeps_the_game(data_dir: Path, monkeypatch, how: str, key: str) -> None:
-    """Found by an attack pass: a read-only or full data folder gave a traceback on q/esc
-    and the game was lost. Now the game stays, the message offers ctrl+s, and only the same
-    key again leaves without the save."""
+    """With a read-only or full data folder, q/esc keeps the game on screen, the message
+    offers ctrl+s, and only the same key again leaves without the save."""
     if how == "read-only":
         make_read_only(data_dir)
     elif how == "read-only system":
@@ -95,7 +94,7 @@ def test_a_full_disk_leaves_the_old_save_as_it_was(tmp_path: Path, monkeypatch) 
 
 
 def test_a_planted_link_is_never_followed(tmp_path: Path) -> None:
-    """The old fixed temporary name could be a link to a file outside the folder."""
+    """A link planted at a temporary, lock or save name is never written through."""
     folder = tmp_path / "saves"
     folder.mkdir()
     outside = tmp_path / "precious.txt"
@@ -161,7 +160,7 @@ def test_two_writers_never_corrupt_one_save(tmp_path: Path) -> None:
 
 
 async def test_ctrl_s_asks_before_replacing_a_file(tmp_path: Path) -> None:
-    """Found by an attack pass: ctrl+s onto an existing file replaced it without asking."""
+    """ctrl+s onto an existing file asks first, and only yes replaces it."""
     target = tmp_path / "mine.txt"
     target.write_text("someone's notes\n")
     app = make_app("ice", "spiral")
@@ -219,7 +218,7 @@ async def test_ctrl_s_to_a_folder_that_cannot_be_looked_into_is_a_message(tmp_pa
 
 
 async def test_ctrl_s_never_makes_a_folder_the_player_typed(tmp_path: Path) -> None:
-    """Found by a new user: a mistyped folder (markup and all) was made, silently."""
+    """ctrl+s into a folder that does not exist says so, naming it as typed, and makes none."""
     app = make_app("ice", "spiral")
     async with app.run_test(size=(80, 24)) as pilot:
         await pilot.press("up", "ctrl+s")
@@ -233,7 +232,7 @@ async def test_ctrl_s_never_makes_a_folder_the_player_typed(tmp_path: Path) -> N
 
 
 async def test_the_file_name_offered_for_a_game_id_does_not_repeat_the_game() -> None:
-    """Found by a new user: 'jimmy-jimmy-10x10-g3-yes-seed42-saved.txt'."""
+    """The file name offered for a game id names its game once, not twice."""
     app = make_app("jimmy", "jimmy:10x10:g3:yes#seed42")
     async with app.run_test(size=(80, 24)) as pilot:
         await pilot.press("ctrl+s")
@@ -359,8 +358,8 @@ for i in range(count):
 
 
 def test_two_app_processes_never_corrupt_one_save(tmp_path: Path) -> None:
-    """Found by an attack pass: two instances writing one autosave corrupted it (3 in 400)
-    or crashed (20 in 400). Two processes write 200 saves each while this one reads."""
+    """Two processes write 200 saves each to one autosave while this one reads: every read
+    is one whole save, and neither writer fails."""
     import subprocess
     import sys
 
@@ -411,8 +410,8 @@ async def test_an_autosave_folder_that_cannot_be_looked_into_still_opens_the_boa
 
 
 async def test_starting_over_where_the_save_cannot_be_dropped_opens_the_board(data_dir: Path, monkeypatch) -> None:
-    """Found by the saves pass: n on the resume offer with a read-only autosave folder was a
-    traceback. The board opens fresh; the save stays, to be offered again."""
+    """n on the resume offer with a read-only autosave folder opens the board fresh; the
+    save stays, to be offered again."""
     from tests.conftest import make_app as fresh_app
     from tui_grid.ui.resume_dialog import ResumeDialog
 

@@ -75,7 +75,7 @@ async def slower(pilot, screen: GameScreen) -> None:  # type: ignore[no-untyped-
     before = screen.settings.speed
     await pilot.press("minus")
     assert screen.settings.speed == before - 1
-    await pilot.press(*["minus"] * 9)  # at the end of the scale it says so (it said nothing)
+    await pilot.press(*["minus"] * 9)  # at the end of the scale it says so
     assert screen.settings.speed == 1 and "Slowest already: speed 1." in str(screen.query_one("#message").content)
     await pilot.press(*["plus"] * 10)
     assert screen.settings.speed == 9 and "Fastest already: speed 9." in str(screen.query_one("#message").content)

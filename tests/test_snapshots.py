@@ -63,8 +63,8 @@ def _board_text(app) -> str:  # type: ignore[no-untyped-def]
 
 
 async def test_a_large_tron_board_stays_readable_without_colour(monkeypatch) -> None:
-    """Found by a new user: with NO_COLOR, trails and walls of gen-40x30-w10 in half blocks
-    became the same grey blocks. Each character now shows its more important cell's glyph."""
+    """With NO_COLOR, trails and walls of gen-40x30-w10 in half blocks stay apart: each
+    character shows the glyph of the more important of its two cells."""
     from tests.test_ui_tron import remember
 
     monkeypatch.setenv("NO_COLOR", "1")
@@ -104,8 +104,8 @@ async def test_the_whole_evasion_board_shows_its_walls_without_colour(monkeypatc
 
 @pytest.mark.parametrize(("size", "zoom"), [((160, 50), "huge"), ((80, 24), "large"), ((80, 18), "wide")])
 async def test_the_board_grows_with_the_terminal(size, zoom) -> None:
-    """Found by a new user: at 160x50 a small board stayed 30x15 characters. The largest
-    zoom that fits is chosen: 3 rows a cell, 2, or 1."""
+    """A small board uses the room it has: the largest zoom that fits is chosen, 3 rows a
+    cell, 2, or 1."""
     app = make_app("ice", "spiral")
     async with app.run_test(size=size) as pilot:
         await pilot.pause()
@@ -118,8 +118,8 @@ async def test_the_board_grows_with_the_terminal(size, zoom) -> None:
 
 
 async def test_the_player_shows_over_the_start_square_without_colour(monkeypatch) -> None:
-    """Found by a new user: on mahogany-gym at 80x24 (half blocks) with NO_COLOR, one step
-    up put the player in the half block above the start square, and its 'S' hid the '@'."""
+    """With NO_COLOR in half blocks, a player in the half block above the start square
+    shows as '@', never hidden by the 'S' (mahogany-gym at 80x24, one step up)."""
     from tui_grid.ui.board_view import Zoom
 
     monkeypatch.setenv("NO_COLOR", "1")
@@ -136,8 +136,8 @@ async def test_the_player_shows_over_the_start_square_without_colour(monkeypatch
 
 
 async def test_zoom_skips_a_whole_board_that_is_half_blocks_and_coords_say_where_they_show() -> None:
-    """Found by a new user: on a small board the whole-board zoom drew what half blocks
-    drew (a z press that changed nothing), and c said numbers were shown where none are."""
+    """On a small board z skips a whole-board zoom that would draw what half blocks draw
+    (a press that changes nothing), and c says when numbers cannot show."""
     from tui_grid.ui.board_view import Zoom
 
     app = make_app("ice", "spiral")
@@ -158,7 +158,7 @@ async def test_zoom_skips_a_whole_board_that_is_half_blocks_and_coords_say_where
 
 
 async def test_without_colour_z_never_picks_half_blocks(monkeypatch) -> None:
-    """Found by a new user: README says no half blocks without colour, and z still went there."""
+    """Without colour z never picks half blocks, as README says."""
     from tui_grid.ui.board_view import Zoom
 
     monkeypatch.setenv("NO_COLOR", "1")

@@ -1,4 +1,4 @@
-"""Strangers on `serve ssh`: each attack that once stopped or grew the server, bounded in
+"""Strangers on `serve ssh`: each attack that could stop or grow the server, bounded in
 bytes and counts. A paste, a client that stops reading, a TERM with a NUL, a break, silent
 connections, a flood of requests, one host on many addresses, a planted package: none
 blocks the server, grows it without bound, or keeps a slot once its client has gone."""

@@ -67,7 +67,7 @@ def test_solve_gives_up_with_exit_4_and_says_so(capsys) -> None:
 
 
 def test_generate_gives_up_with_exit_4(capsys) -> None:
-    """Found by a new user: `generate bunny --size 30x30 --squares 300` ran for minutes."""
+    """`generate bunny --size 30x30 --squares 300` gives up at the time limit, with exit 4."""
     code = main(["generate", "bunny", "--size", "30x30", "--squares", "300", "--seed", "1", "--time-limit", TINY])
     out, err = capsys.readouterr()
     assert code == EXIT_GAVE_UP and out == ""
@@ -88,7 +88,7 @@ def test_progress_lines_reach_a_log_when_stderr_is_no_terminal(capsys, monkeypat
     out, err = capsys.readouterr()
     lines = err.splitlines()
     assert lines and all(line.startswith("tui-grid: solving ") and " nodes, " in line and "of 2 s" in line for line in lines)
-    assert "no escape (proven); the time limit ran out while looking for the longest line" in out  # found by this test: 24 s before
+    assert "no escape (proven); the time limit ran out while looking for the longest line" in out  # the longest-line search stops at the limit too
 
 
 def test_bunny_settles_for_its_best_program_at_the_limit(capsys) -> None:

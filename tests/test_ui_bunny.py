@@ -29,7 +29,7 @@ def message(app) -> str:
 
 
 def test_a_digit_after_an_inner_loop_counts_that_loop_not_the_outer_one() -> None:
-    """Found by a new user: `[[ff]3` set the outer loop's count."""
+    """A digit after `[[ff]` counts the inner loop just closed, not the outer one."""
     draft = Draft()
     for action in (draft.open_loop, draft.open_loop, lambda: draft.insert("F"), lambda: draft.insert("F"), draft.close_loop, lambda: draft.digit(3)):
         assert action() == ""
@@ -140,7 +140,7 @@ def test_bunny_level_4_80x24(snap_compare) -> None:
 
 
 async def test_space_pauses_a_running_program_and_resumes_it() -> None:
-    """Found by a new user: a run could not be paused. Space holds the animation; help says so."""
+    """Space holds a running program's animation and space again resumes it; help says so."""
     app = make_app("bunny", "doodle-4-two-rings", animate=True, speed=1)
     async with app.run_test(size=(80, 24)) as pilot:
         screen: BunnyScreen = app.screen
@@ -162,8 +162,8 @@ async def test_space_pauses_a_running_program_and_resumes_it() -> None:
 
 
 async def test_every_edit_is_an_undo_step_and_no_typed_program_is_lost() -> None:
-    """Found by a new user: edits were not undoable, and undo, redo or solve threw the typed
-    program away (the optimum, typed after a run, was gone after u then y)."""
+    """Each edit is an undo step, and undo, redo or solve never throws a typed program
+    away: undoing a solve brings back the program typed before it."""
     app = make_app("bunny", "doodle-4-two-rings")
     async with app.run_test(size=(80, 24)) as pilot:
         screen: BunnyScreen = app.screen
@@ -184,7 +184,7 @@ async def test_every_edit_is_an_undo_step_and_no_typed_program_is_lost() -> None
 
 
 async def test_a_typed_program_never_run_is_autosaved(tmp_path, monkeypatch) -> None:
-    """Found by a new user: `[2ffr`, q, reopen: no resume offer and an empty editor."""
+    """`[2ffr`, q, reopen: the resume offer brings back the typed program and its cursor."""
     from tui_grid.ui.resume_dialog import ResumeDialog
 
     monkeypatch.setenv("TUI_GRID_DATA", str(tmp_path / "data"))
@@ -203,7 +203,7 @@ async def test_a_typed_program_never_run_is_autosaved(tmp_path, monkeypatch) -> 
 
 
 def test_nested_loops_differ_in_16_colours() -> None:
-    """Found by a new user: in 16 colours nested loops shared one background."""
+    """In 16 colours each loop depth keeps a background of its own."""
     import re
 
     from rich.color import Color, ColorSystem
@@ -217,7 +217,7 @@ def test_nested_loops_differ_in_16_colours() -> None:
 
 
 async def test_the_hint_goes_on_from_a_typed_start_and_says_when_it_is_not_one() -> None:
-    """Found by a new user: the hint always started from the first token."""
+    """The hint goes on from a typed start that leads to the optimum, and says when it does not."""
     app = make_app("bunny", "doodle-4-two-rings")
     async with app.run_test(size=(80, 24)) as pilot:
         await pilot.press("left_square_bracket", "left_square_bracket", "7", "l")  # LOOP{LOOP(7){L
@@ -233,8 +233,8 @@ async def test_the_hint_goes_on_from_a_typed_start_and_says_when_it_is_not_one()
 
 
 async def test_w_again_stops_a_watched_run_that_is_still_animating() -> None:
-    """Found by a new user: the solver's run is one step, so the watch had ended while the
-    run still played on screen, and a second w started the watch over instead of stopping."""
+    """The solver's run is one step, so the watch ends while the run still plays on screen:
+    a second w then stops the animation rather than starting the watch over."""
     app = make_app("bunny", "doodle-4-two-rings", animate=True, speed=1)
     async with app.run_test(size=(80, 24)) as pilot:
         screen: BunnyScreen = app.screen
@@ -251,8 +251,8 @@ async def test_w_again_stops_a_watched_run_that_is_still_animating() -> None:
 
 
 async def test_a_board_no_program_can_complete_says_so_at_once(tmp_path) -> None:
-    """Found by a new user: a board with a square no hop reaches opened as if it could be
-    won; `solve --json` said "program": null with "proven_optimal": true and no more."""
+    """A board with a square no hop reaches says at once that no program can complete it,
+    marks that square, and the hint says so too."""
     board = tmp_path / "cut.txt"
     board.write_text("S##  #\n")
     app = make_app("bunny", str(board))
@@ -267,8 +267,8 @@ async def test_a_board_no_program_can_complete_says_so_at_once(tmp_path) -> None
 
 
 async def test_a_long_program_shows_the_lines_around_the_cursor_and_its_counts() -> None:
-    """Found by a new user: a 300-token program filled the panel's four lines, and its end,
-    the cursor and the token count were cut off."""
+    """A long program shows the lines around the cursor in the panel's four lines, with
+    the cursor and the token count always in view."""
     app = make_app("bunny", "doodle-4-two-rings")
     async with app.run_test(size=(80, 24)) as pilot:
         screen: BunnyScreen = app.screen
@@ -283,8 +283,8 @@ async def test_a_long_program_shows_the_lines_around_the_cursor_and_its_counts()
 
 
 async def test_a_program_typed_after_a_complete_run_is_kept_on_quit(tmp_path) -> None:
-    """Found by a new user: after a solve completed the board, the program typed next was
-    lost on quit (a finished game's autosave is dropped, and Bunny plays on after its end)."""
+    """A program typed after a solve completed the board is autosaved on quit: Bunny plays
+    on after its end, so its game is not dropped as finished."""
     app = make_app("bunny", "doodle-4-two-rings")
     async with app.run_test(size=(80, 24)) as pilot:
         await pilot.press("s")
@@ -299,7 +299,7 @@ async def test_a_program_typed_after_a_complete_run_is_kept_on_quit(tmp_path) ->
 
 
 async def test_after_the_end_bunny_names_its_own_restart_key(tmp_path) -> None:
-    """Found by a new user: "r restarts" in Bunny, where r types the R token (ctrl+r restarts)."""
+    """After the end Bunny names ctrl+r as its restart key: r types the R token there."""
     board = tmp_path / "cut.txt"
     board.write_text("S##  #\n")
     app = make_app("bunny", str(board))
@@ -310,8 +310,8 @@ async def test_after_the_end_bunny_names_its_own_restart_key(tmp_path) -> None:
 
 
 async def test_nested_loops_in_a_long_program_never_wrap_the_count_away() -> None:
-    """Found by a new user: with 30 nested loops a line overflowed by its '… ' and wrapped,
-    and the token count was pushed out of the panel."""
+    """With 30 nested loops every line, '… ' included, fits the panel's width, so none
+    wraps and the token count stays in the panel."""
     app = make_app("bunny", "doodle-6-halo")
     async with app.run_test(size=(80, 24)) as pilot:
         screen: BunnyScreen = app.screen

@@ -199,7 +199,7 @@ async def test_the_architects_live_display_shows_every_step(monkeypatch, plain_c
 
 
 async def test_a_human_hunter_can_concede_and_the_roles_swap():
-    """Found by a new user: a human hunter was trapped in round 1 (no cap, no way out)."""
+    """A human hunter has a step cap and can concede (asked first); the roles then swap."""
     app = make_app("evasion", "standard", speed=1)
     async with app.run_test(size=(80, 24)) as pilot:
         screen = await paused(pilot)
@@ -215,8 +215,8 @@ async def test_a_human_hunter_can_concede_and_the_roles_swap():
 
 
 async def test_the_key_bar_shows_only_the_keys_of_the_human_seat() -> None:
-    """Found by a new user: hunter and prey keys were offered whoever played; and the roles
-    swap each round, so does the bar."""
+    """The key bar offers only the human seat's keys, hunter or prey, and changes with it
+    as the roles swap each round."""
     from tui_grid.ui.key_bar import KeyBar
 
     app = make_app("evasion", "standard", speed=1)
@@ -240,7 +240,7 @@ async def test_the_key_bar_shows_only_the_keys_of_the_human_seat() -> None:
 
 
 async def test_the_full_size_view_points_to_the_other_player_off_screen() -> None:
-    """Found by a new user: in the full-size view the other player was simply gone."""
+    """In the full-size view the status line points to the other player when it is off screen."""
     app = make_app("evasion", "standard", speed=1)
     async with app.run_test(size=(80, 24)) as pilot:
         screen = await paused(pilot)
@@ -258,8 +258,8 @@ def status_line(app) -> str:  # type: ignore[no-untyped-def]
 
 
 async def test_a_matchs_speed_is_its_own() -> None:
-    """Found by a new user: + in an Evasion match set the puzzles' speed and the next Tron
-    match's to 9, too fast for a human to steer."""
+    """+ in an Evasion match sets that match's speed only, not the app's: the puzzles and
+    the next Tron match keep a pace a human can steer at."""
     app = make_app("evasion", "standard", speed=5)
     async with app.run_test(size=(80, 24)) as pilot:
         screen = await paused(pilot)

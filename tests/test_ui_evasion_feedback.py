@@ -1,5 +1,5 @@
 """Evasion's match screen says what happens: a concede's verdict, a pause, enter during a
-round, a prey's hint to stay, and a status line that fits 80 columns (found by a new user)."""
+round, a prey's hint to stay, and a status line that fits 80 columns."""
 
 from __future__ import annotations
 
@@ -34,8 +34,8 @@ async def test_conceding_a_running_round_says_who_the_score_and_what_next():
 
 
 async def test_conceding_loses_the_match_summary_too():
-    """A hunter who gave up at step 10 'won' against a prey that gave up at step 20: the
-    summary compared the two chases' lengths; the score said the other player won."""
+    """A hunter who gives up at step 10 against a prey that gives up at step 20 loses the
+    match: the summary agrees with the score rather than comparing the chases' lengths."""
     app = make_app("evasion", "standard", speed=1)
     async with app.run_test(size=(80, 24)) as pilot:
         screen = app.screen
@@ -72,7 +72,7 @@ async def test_a_single_step_says_paused_until_space_resumes(monkeypatch):
 
 
 async def test_enter_during_a_round_says_it_is_still_on(monkeypatch):
-    """The shell said so, and the next tick wiped it before anyone could read it."""
+    """Enter during a round says the round is still on, and the message outlasts the next ticks."""
     monkeypatch.setattr(evasion_screen, "NOTE_SECONDS", 1e6)
     app = make_app("evasion", "standard", speed=1)
     async with app.run_test(size=(80, 24)) as pilot:
@@ -102,7 +102,7 @@ def test_the_new_board_field_and_its_error_use_one_name():
 
 @pytest.mark.parametrize("width", [80, 160])
 async def test_the_status_line_fits_and_keeps_the_most_useful_first(width):
-    """Cut at 80 columns it lost its end ('… · dist'); at 160 nothing is dropped."""
+    """At 80 columns the line drops its least useful parts to fit; at 160 nothing is dropped."""
     app = make_app("evasion", "standard", speed=1)
     async with app.run_test(size=(width, 24)) as pilot:
         screen = app.screen
@@ -121,8 +121,8 @@ async def test_the_status_line_fits_and_keeps_the_most_useful_first(width):
 
 
 async def test_a_long_verdict_is_shown_whole_at_80x24():
-    """Found by a new user: after two concedes the match verdict's last line, '(the prey
-    gave up).', was cut off: the message line had room for two lines only."""
+    """After two concedes the match verdict takes three lines or more, and the message
+    line grows to show all of them, '(the prey gave up).' included."""
     from rich.text import Text
 
     app = make_app("evasion", "standard", speed=1)

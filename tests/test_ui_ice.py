@@ -57,7 +57,7 @@ async def test_watch_plays_one_undoable_move_per_step() -> None:
         for _ in range(5):
             await pilot.pause(0.06)  # longer than a beat at speed 9
         assert screen.state.moves == 1
-        await pilot.press("full_stop")  # . in a paused watch plays one move (found by a new user)
+        await pilot.press("full_stop")  # . in a paused watch plays one move
         assert await until(pilot, lambda: screen.state.moves == 2)
         await wait_idle(pilot)
         for _ in range(5):
@@ -102,8 +102,8 @@ async def test_a_solved_board_says_whether_the_route_was_optimal() -> None:
 
 
 async def test_the_verdict_waits_for_the_last_slide_to_be_shown() -> None:
-    """Found by a new user: "Optimal: …" was said while the solve still slid across the
-    board, moves before the exit was reached on screen."""
+    """The verdict ("Optimal: …") is said only once the solve's last slide reaches the exit
+    on screen, not while the slides still play."""
     app = make_app("ice", "spiral", animate=True, speed=1)
     async with app.run_test(size=(80, 24)) as pilot:
         screen: IceScreen = app.screen
@@ -129,7 +129,7 @@ async def test_watching_a_board_with_no_way_out_says_so() -> None:
 
 
 async def test_a_move_that_loses_the_exit_is_said_at_once() -> None:
-    """Found by a new user: Ice did not notice the exit became unreachable until h."""
+    """A move that makes the exit unreachable is said at once, without h; undo clears it."""
     app = make_app("ice", "one-way")
     async with app.run_test(size=(80, 24)) as pilot:
         screen = app.screen

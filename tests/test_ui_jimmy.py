@@ -79,7 +79,7 @@ async def test_coordinates_toggle_and_a_refusal_marks_its_cell() -> None:
 
 
 async def test_quitting_while_a_hint_runs_cancels_it_saves_and_exits_cleanly(tmp_path, monkeypatch) -> None:
-    """Found by a new user: q during a long hint crashed the app (no '#busy' on unmount)."""
+    """q during a long hint cancels it, autosaves the game and exits with code 0."""
     from tui_grid.core import saves
 
     monkeypatch.setenv("TUI_GRID_DATA", str(tmp_path))
@@ -102,7 +102,7 @@ async def test_quitting_while_a_hint_runs_cancels_it_saves_and_exits_cleanly(tmp
 
 
 async def test_a_board_caught_at_the_start_shows_the_ghosts_and_why() -> None:
-    """Found by a new user: seed-5 opened showing only an X."""
+    """A board caught before the first move shows the ghosts where they start, the X, and why."""
     app = make_app("jimmy", "seed-5")
     async with app.run_test(size=(80, 24)) as pilot:
         await pilot.pause()
@@ -116,10 +116,10 @@ async def test_a_board_caught_at_the_start_shows_the_ghosts_and_why() -> None:
 
 
 async def test_the_no_escape_hint_answers_at_once_then_improves_its_line(monkeypatch) -> None:
-    """Found by a new user: on jimmy:60x60:g4:any#seed3 "no escape" is known in half a
-    second but the hint waited 21 s for the longest line. Now the answer and the best line
-    so far come at once, and the line improves in the background within a stated budget
-    (here bounded in nodes, so the test does not depend on the machine's speed)."""
+    """On jimmy:60x60:g4:any#seed3 "no escape" is known at once, long before the longest
+    line: the answer and the best line so far come at once, and the line improves in the
+    background within a stated budget (here bounded in nodes, so the test does not depend
+    on the machine's speed)."""
     import tui_grid.games.jimmy.screen as jimmy_screen
 
     monkeypatch.setattr(jimmy_screen, "QUICK_LINE_SECONDS", 0.0)

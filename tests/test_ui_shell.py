@@ -115,8 +115,8 @@ async def test_new_board_dialog_reports_bad_values_inline() -> None:
 
 @pytest.mark.parametrize(("size", "words"), [("1x1", "too small"), ("3x", "expected WxH"), ("5000x5000", "cells")])
 async def test_an_impossible_size_is_refused_inline_and_the_error_clears(size: str, words: str) -> None:
-    """Found by a new user: 1x1 closed the dialog with only a toast, while 3x got an
-    inline error. Every refusal is inline, and fixing a field clears it."""
+    """Every size the dialog refuses (1x1, 3x, 5000x5000) is refused inline, the dialog
+    stays open, and fixing the field clears the error."""
     app = make_app("ice", "spiral")
     async with app.run_test(size=(80, 24)) as pilot:
         await pilot.press("n")
@@ -133,7 +133,7 @@ async def test_an_impossible_size_is_refused_inline_and_the_error_clears(size: s
 
 
 async def test_enter_on_a_closed_dropdown_confirms_the_dialog() -> None:
-    """Found by a new user: enter on a dropdown reopened it instead of making the board."""
+    """Enter on a closed dropdown makes the board, rather than opening the list again."""
     from textual.widgets import Select
 
     app = make_app("jimmy", "seed-1")
@@ -229,7 +229,7 @@ async def test_zoom_cycles_and_the_layout_survives_resizes() -> None:
 
 async def test_a_game_opened_from_the_command_line_makes_its_picker_only_when_left(tmp_path, monkeypatch) -> None:
     """`tui-grid play ice spiral` opens the game over the menu alone (a picker composed and
-    never seen cost a third of the start); esc still leads to the boards, then the menu."""
+    never seen would cost a third of the start); esc still leads to the boards, then the menu."""
     monkeypatch.setenv("TUI_GRID_DATA", str(tmp_path))
     app = make_app("ice", "spiral")
     async with app.run_test(size=(80, 24)) as pilot:

@@ -191,8 +191,8 @@ async def test_a_bot_match_is_watched_to_the_end_of_a_round(data_dir) -> None:
 
 
 async def test_a_chosen_board_is_played_whatever_map_was_remembered(data_dir) -> None:
-    """Found by a new user: a remembered "a new random map" replaced the board picked from
-    the list (or named on the command line), and the match played tron:40x30:…#seed…."""
+    """A board picked from the list (or named on the command line) is the one played, even
+    when the remembered setup says "a new random map"; the map's size stays remembered."""
     remember(data_dir, players=["easy", "easy"], rounds=1, board="new", size="40x30", walls="12")
     app = make_app("tron", "standard", speed=1)
     async with app.run_test(size=(80, 24)) as pilot:
@@ -372,7 +372,7 @@ def test_snapshot_round_over_80x24(snap_compare, data_dir) -> None:
 
 
 async def test_a_slow_per_move_program_is_named_as_what_slows_the_clock(data_dir) -> None:
-    """Found by a new user: a process per move turned 4 ticks/s into 1, and nothing said why."""
+    """A program started once per move that slows the clock is named as what slows it."""
     slow = f"{sys.executable} -c " + shlex.quote("import time; time.sleep(0.2); print('UP')")
     remember(data_dir, players=["easy", f"oneshot:{slow}"], rounds=1)
     app = make_app("tron", "standard", speed=9)
@@ -387,7 +387,7 @@ async def test_a_slow_per_move_program_is_named_as_what_slows_the_clock(data_dir
 
 
 async def test_a_match_of_bots_shows_no_steering_keys(data_dir) -> None:
-    """Found by a new user: the key bar offered steer keys when no human drives."""
+    """With no human driving, the key bar offers no steer or hint keys."""
     from tui_grid.ui.key_bar import KeyBar
 
     remember(data_dir, players=["easy", "medium"], rounds=1)
@@ -401,8 +401,8 @@ async def test_a_match_of_bots_shows_no_steering_keys(data_dir) -> None:
 
 
 async def test_a_round_with_a_human_starts_after_a_countdown(data_dir, monkeypatch) -> None:
-    """Found by a new user: Tron started the instant enter was pressed, at 4 ticks a second.
-    Now 3, 2, 1 first (counted here by hand: the beat never fires), at a human's pace."""
+    """A round with a human counts down 3, 2, 1 before it starts (counted here by hand: the
+    beat never fires), then runs at a human's pace."""
     from tui_grid.ui.match_screen import MatchScreen
 
     monkeypatch.setattr(MatchScreen, "COUNTDOWN_BEAT", 3600.0)
@@ -426,14 +426,14 @@ async def test_a_round_with_a_human_starts_after_a_countdown(data_dir, monkeypat
         assert screen.paused and screen.counting_down and screen.session.state.turn == 0
         await pilot.press("space")  # space during the countdown holds the round
         assert screen.paused and not screen.counting_down and "space resumes" in message(app)
-        await pilot.press("space")  # ...and space again counts down afresh (it started at once)
+        await pilot.press("space")  # ...and space again counts down afresh rather than starting at once
         assert screen.paused and screen.counting_down and "Get ready: 3" in message(app)
         assert screen.session.state.turn == 0
 
 
 async def test_the_view_keeps_the_human_cycle_on_a_board_larger_than_the_screen(data_dir) -> None:
-    """Found by a new user: on 40x40 at 80x24 both cycles were out of sight (the view stayed
-    at the top) and the player crashed without seeing it; huge cells showed a corner."""
+    """On 40x40 at 80x24 the view scrolls to keep the human's cycle in sight, huge cells
+    included, so the player sees where it drives."""
     remember(data_dir, players=["easy", "human"], rounds=1)  # the human drives green
     app = make_app("tron", "tron:40x40:w40#seed7")
     async with app.run_test(size=(80, 24)) as pilot:
@@ -468,7 +468,7 @@ def test_a_programs_output_in_a_verdict_is_never_rewritten() -> None:
 
 
 async def test_a_long_board_id_never_hides_who_plays(data_dir) -> None:
-    """Found by a new user: a 200-digit seed filled the title line; the players were gone."""
+    """A 200-digit seed is cut short in the title line, so the players stay in it."""
     remember(data_dir, players=["human", "easy"], rounds=1)
     game_id = "tron:15x15:w12#seed" + "9" * 200
     app = make_app("tron", game_id)

@@ -1,6 +1,7 @@
-"""Tron as a new user found it: the round's verdict wiped by the next key and refusals
-piling up as toasts, a setup dialog deaf to down that checked the bots' time with no bot
-playing, program seats named "red]", and q ending a match without a word."""
+"""What Tron's match screen says and keeps: the round's verdict stays past the next key,
+refusals are said once in the message line rather than as toasts, the setup dialog moves
+by arrows and checks the bots' time only when a bot plays, program seats are named by
+their commands, and q asks before ending a match."""
 
 from __future__ import annotations
 
@@ -152,8 +153,8 @@ async def test_q_in_a_match_asks_first(data_dir) -> None:  # noqa: F811
 
 
 async def test_q_during_the_countdown_holds_it_until_answered(data_dir, monkeypatch) -> None:  # noqa: F811
-    """Found trying q at once: the countdown went on under the question and the round
-    started behind it."""
+    """q during the countdown holds it while the question is asked, so the round never
+    starts behind the question; esc brings the countdown back from 3."""
     from tui_grid.ui.match_screen import MatchScreen
 
     monkeypatch.setattr(MatchScreen, "COUNTDOWN_BEAT", 3600.0)  # counted by hand
@@ -173,9 +174,9 @@ async def test_q_during_the_countdown_holds_it_until_answered(data_dir, monkeypa
 
 
 async def test_the_zoom_stays_from_a_rounds_play_to_its_end_at_80x24(data_dir) -> None:  # noqa: F811
-    """Found by a user: at 80x24 the verdict's longer message took lines from the board,
-    which then changed to half blocks at every round's end and back at the next round.
-    Two easy bots meet head-on on the standard board: a draw, the longest verdict."""
+    """At 80x24 the verdict's longer message takes lines from the board, and the board
+    keeps its zoom through the round's end and into the next round. Two easy bots meet
+    head-on on the standard board: a draw, the longest verdict."""
     remember(data_dir, players=["easy", "easy"], rounds=2)
     app = make_app("tron", "standard", speed=1)
     async with app.run_test(size=(80, 24)) as pilot:
