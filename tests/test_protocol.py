@@ -11,22 +11,30 @@ from tui_grid.games.registry import get_game
 from tui_grid.core.outcome import Failure, Fault, Outcome
 from tui_grid.core.outcome import Result as Standing
 from tui_grid.games.tron.causes import TronCause
-from tui_grid.online.protocol import (MESSAGES, Answer, Challenge, Doing, End, Error, Forfeit, Hello, Key, Leave, Lobby,
-                                      LobbyChallenge, LobbyMatch, LobbyPlayer, MatchStart, Note, ProtocolError, Publish,
-                                      Queue, Result, Round, Step, Unqueue, Watch, Welcome, Withdraw, from_wire, to_wire)
+from tui_grid.online.protocol import (MESSAGES, Answer, Challenge, Doing, End, Error, Forfeit, GameLine, GameList,
+                                      GameRating, Games, Hello, Key, Leave, LeaderLine, Leaders, Lobby, LobbyChallenge,
+                                      LobbyMatch, LobbyPlayer, MatchStart, Note, ProtocolError, Publish, Queue, Recorded,
+                                      RecordedRound, Rematch, Replay, Result, Round, Step, Top, Unqueue, Watch, Welcome,
+                                      Withdraw, from_wire, to_wire)
 
 HEAD_ON = Outcome(Standing.DRAW, TronCause.HEAD_ON, cells=((3, 4),))
 WALL = Outcome(Standing.WON, TronCause.WALL, 1, 0, cells=((0, 5),))
 
 EXAMPLES = [
     Hello("token"), Doing("in the lobby"), Challenge("bob", "tron", "standard", 3, "bot:easy"), Answer(7, True),
-    Withdraw(7), Queue("tron"), Unqueue(), Watch(3), Key("U"), Leave(), Publish("evasion", "evasion:N10:M5", ("a", "b"), 2),
+    Challenge("bob", "evasion", rated=False), Withdraw(7), Queue("tron"), Unqueue(), Watch(3), Key("U"), Leave(), Publish("evasion", "evasion:N10:M5", ("a", "b"), 2),
     Step("U,D"), Forfeit(1, Failure(Fault.NO_ANSWER, numbers=(0.3,))), Result(None, HEAD_ON, (1, 0), 12), Round(1), Note("Go!"),
     End("Match over."), Welcome("ann", ("evasion", "tron")), Error("That match is over."),
-    Lobby((LobbyPlayer("ann", "in the lobby", True),), (LobbyChallenge(3, "ann", "bob", "tron", "standard", 2),),
+    Welcome("bob", ("tron",), False, True, (GameRating("tron", 1532, False, 12), GameRating("evasion", 1500, True, 1))),
+    Lobby((LobbyPlayer("ann", "in the lobby", True), LobbyPlayer("bob", "playing", False, (GameRating("tron", 1411, True),))),
+          (LobbyChallenge(3, "ann", "bob", "tron", "standard", 2), LobbyChallenge(5, "bob", "ann", "tron", "standard", 2, False, True)),
           (LobbyMatch(4, "tron", "standard", ("ann", "bob"), "ann 1 · bob 0 · draws 0", 2, 2, 1),)),
     MatchStart(4, "tron", "standard", 2, ("ann", "bob"), 0, (Result(0, WALL, (0, 1), 9),), 1, "U,D L,R",
                Forfeit(0, Failure(Fault.LEFT))),
+    Rematch(), Top("tron"), Leaders("tron", (LeaderLine(1, "bob", 1532, False, 12), LeaderLine(2, "ann", 1411, True, 2))),
+    Games(True), Games(False), GameList(True, (GameLine(9, "tron", "standard", ("ann", "bob"), "Match over: bob wins.", True, 1.79e9),)),
+    Replay(9), Recorded(9, "tron", "standard", ("ann", "bob"), (RecordedRound((0, 1), "U,D L,R"),
+                                                               RecordedRound((1, 0), "U,D", 1, "fault:left")), "Match over: ann wins."),
 ]
 
 
@@ -69,6 +77,12 @@ def test_a_message_comes_back_from_its_wire_form_unchanged(message) -> None:  # 
     ({"t": "match", "id": 1, "game": "tron", "board": "b", "rounds": 1, "names": ["a"], "you": 3}, "'you'"),
     ({"t": "lobby", "players": [{"name": "a"}]}, "'doing'"),
     ({"t": "lobby", "players": "everyone"}, "'players' is not a list"),
+    ({"t": "lobby", "players": [{"name": "a", "doing": "x", "ratings": [{"game": "tron", "rating": -5}]}]}, "'rating'"),
+    ({"t": "gamelist", "mine": True, "rows": [{"id": 1, "game": "tron", "board": "b", "names": [], "verdict": "",
+                                               "ended": "yesterday"}]}, "'ended' is not a time"),
+    ({"t": "recorded", "id": 1, "game": "tron", "board": "b", "names": ["a"], "rounds": [{"seating": [0, 5], "log": ""}],
+      "verdict": ""}, "do not fit its players"),
+    ({"t": "leaders", "game": "tron", "rows": [{}] * 51}, "'rows' is not a list of at most 50"),
 ])
 def test_a_field_out_of_shape_is_refused_and_says_which(data, why) -> None:  # type: ignore[no-untyped-def]
     with pytest.raises(ProtocolError, match=why):

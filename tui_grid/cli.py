@@ -135,8 +135,13 @@ def build_parser() -> argparse.ArgumentParser:
     demo.add_argument("--force", action="store_true", help="with --record, overwrite FILE.cast if it exists")
     demo.add_argument("--only", default=None, help=argparse.SUPPRESS)  # GAME=BOARD: one scene, no banner (record)
 
-    online = commands.add_parser("online", help="the Online lobby of the 'tui-grid serve ssh' this session runs in")
-    online.add_argument("game", metavar="GAME", nargs="?", choices=online_games(), help=f"join this game's quick-match queue at once ({' or '.join(online_games())})")
+    online = commands.add_parser("online", help="the Online lobby of the 'tui-grid serve ssh' this session runs in; "
+                                 "'online top GAME' prints a server's leaderboard")
+    online.add_argument("words", metavar="GAME | top GAME", nargs="*",
+                        help=f"GAME joins its quick-match queue at once ({' or '.join(online_games())}); 'top GAME' prints its "
+                             "leaderboard from the server's data folder, on the server's host")
+    online.add_argument("--data", default=None, metavar="DIR", help="with top: the server's data folder (default: this user's 'serve ssh' one)")
+    online.add_argument("--limit", default="20", metavar="N", help="with top: how many players (default 20)")
 
     record = commands.add_parser("record", help="record the solver or bots playing a board as an asciicast v2 file")
     record.add_argument("game", metavar="GAME", help=f"one of: {games}")
@@ -336,11 +341,7 @@ def _dispatch(args: argparse.Namespace, policy: Policy) -> int:
             return _record(argv, OutputFile("--record", args.record, args.force), args.size, args.duration, "tui-grid demo")
         return _run_app(policy, demo=options)
     if command == "online":
-        from tui_grid.online.client import hub_available
-
-        if not hub_available():
-            raise UsageError("online play is for sessions of 'tui-grid serve ssh': connect with ssh -p PORT HOST")
-        return _run_app(policy, online=args.game or "")
+        return _online(args, policy)
     if command == "record":
         game = get_game(args.game)
         game.load(args.board)  # a bad board is one line here, before any terminal is made
@@ -375,6 +376,51 @@ def _serve_web(rest: list[str]) -> int:
     from tui_grid.ui.web import serve_web
 
     serve_web(args.host, port, args.public_url)
+    return 0
+
+
+def _online(args: argparse.Namespace, policy: Policy) -> int:
+    """`online [GAME]`: the lobby of the server this session runs in; `online top GAME`: a
+    leaderboard from a server's data folder, on its host."""
+    words = list(args.words)
+    if words[:1] == ["top"]:
+        if len(words) != 2 or words[1] not in online_games():
+            raise UsageError(f"online top needs one GAME: {' or '.join(online_games())}")
+        if policy.remote:
+            raise UsageError("online top is for the server's host: the lobby's l key shows the leaderboard here")
+        return _online_top(words[1], args.data, parse_count("--limit", args.limit, 1, 1000))
+    if len(words) > 1 or (words and words[0] not in online_games()):
+        raise UsageError(f"online takes at most one GAME: {' or '.join(online_games())} (or 'top GAME')")
+    from tui_grid.online.client import hub_available
+
+    if not hub_available():
+        raise UsageError("online play is for sessions of 'tui-grid serve ssh': connect with ssh -p PORT HOST")
+    return _run_app(policy, online=words[0] if words else "")
+
+
+def _online_top(game: str, data: str | None, limit: int) -> int:
+    """The leaderboard of `game`, kept in the server's store: rank, name, rating (with '?'
+    while provisional), its deviation and the games played."""
+    from pathlib import Path
+
+    from tui_grid.core import saves
+    from tui_grid.online.store import SQLiteStore
+
+    folder = Path(data).expanduser() if data else saves.data_dir() / "ssh"
+    path = folder / "players.db"
+    if not path.is_file():
+        raise UsageError(f"{echo(str(path))}: no server store here (run 'tui-grid serve ssh', or name its folder with --data)")
+    rows = SQLiteStore(path).leaderboard(game, limit)
+    title = get_game(game).title
+    if not rows:
+        print(f"{title}: nobody has a rating on this server yet.")
+        return 0
+    print(f"{title} leaderboard ({echo(str(folder))})\n{'#':>3}  {'player':<24} {'rating':>7} {'±':>4} {'games':>6}")
+    for row in rows:
+        mark = "?" if row.provisional else " "
+        print(f"{row.rank:>3}  {echo(row.name, limit=24):<24} {round(row.rating):>6}{mark} {round(row.rd):>4} {row.games:>6}")
+    if any(row.provisional for row in rows):
+        print("? provisional: fewer games than a settled rating needs (deviation above 110)")
     return 0
 
 

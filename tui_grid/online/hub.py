@@ -42,10 +42,12 @@ from tui_grid.core.session import Change, Session
 from tui_grid.core.table import Table, TableEvent
 from tui_grid.core.text import printable
 from tui_grid.games.registry import get_game, online_games
-from tui_grid.online.protocol import (QUICK_ROUNDS, Answer, Challenge, Doing, End, Error, Forfeit, Hello, Key, Leave,
-                                      Lobby, LobbyChallenge, LobbyMatch, LobbyPlayer, MatchStart, Message, Note,
-                                      ProtocolError, Publish, Queue, Result, Round, Step, Unqueue, Watch, Welcome, Withdraw,
-                                      change_message)
+from tui_grid.online.accounts import aborted, game_lines, leader_lines, match_record, ratings_of, recorded
+from tui_grid.online.protocol import (MAX_ROWS, QUICK_ROUNDS, Answer, Challenge, Doing, End, Error, Forfeit, GameList,
+                                      GameRating, Games, Hello, Key, Leave, Leaders, Lobby, LobbyChallenge, LobbyMatch,
+                                      LobbyPlayer, MatchStart, Message, Note, ProtocolError, Publish, Queue, Rematch, Replay,
+                                      Result, Round, Step, Top, Unqueue, Watch, Welcome, Withdraw, change_message)
+from tui_grid.online.records import Participant, Store
 from tui_grid.online.publish import TOKEN_FILE
 from tui_grid.online.wire import LineReader, QueuedWriter, WireError, default_board
 
@@ -106,14 +108,18 @@ class Link:
     """One player's app (or a publisher), linked: a reader thread for what it sends and a
     queued writer for what it is sent, so a stalled app never blocks a match."""
 
-    def __init__(self, hub: Hub, sock: socket.socket, bound: str = "", guest: bool = False) -> None:
+    def __init__(self, hub: Hub, sock: socket.socket, bound: str = "", guest: bool = False, player_id: int | None = None,
+                 returning: bool = False) -> None:
         self.hub = hub
         self.sock = sock
         self.name = ""
         #: The player this link is for, when the SSH server made it (`Hub.admit`); a link
-        #: from the hub's socket is a publisher's, or nobody's.
+        #: from the hub's socket is a publisher's, or nobody's. An account has its store id.
         self.bound = bound
         self.guest = guest
+        self.player_id = player_id
+        self.returning = returning
+        self.ratings: tuple[GameRating, ...] = ()
         self.doing = "in the menu"
         self.match: HostedMatch | None = None
         self.participant: int | None = None
@@ -211,11 +217,17 @@ class HostedMatch(WatchedMatch):
     begins rounds, checks idling and decides the match (core.conductor)."""
 
     def __init__(self, hub: Hub, match_id: int, game_key: str, board: str, rounds: int, seats: list[Link | str],
-                 started_by: Link | None = None) -> None:
+                 started_by: Link | None = None, rated: bool = True) -> None:
         self.hub, self.id, self.game_key, self.board, self.rounds = hub, match_id, game_key, board, rounds
         #: Who asked for this match, when it has a bot in it (the per-player bot limit).
         self.started_by = started_by
         self.has_bots = any(isinstance(who, str) for who in seats)
+        self.rated = rated
+        self.started = time.time()
+        #: Who played each part, as the store keeps them.
+        self.participants = tuple(
+            Participant(who.name, "guest" if who.guest or who.player_id is None else "player", who.player_id)
+            if isinstance(who, Link) else Participant(f"{who} bot", "bot", level=who) for who in seats)
         game = get_game(game_key)
         loaded = game.load(board)
         participants: list[Agent[Any, Any]] = []
@@ -327,6 +339,7 @@ class HostedMatch(WatchedMatch):
             self.note(f"{said}. Score: {self.feed.match.score.summary()}. Round {result.index + 2}{pause} (seats swap).")
         elif isinstance(event, MatchEnded):
             self.ended = True
+            self.hub.record(self, event)
             self._send_all(End(event.text))
             self.table.close()
             self.feed.close()
@@ -433,7 +446,9 @@ class Hub:
     """The lobby and its matches. `admit` a session's player (the SSH server does, and
     passes the token to the app); the app links with it."""
 
-    def __init__(self, folder: Path, *, pace: Pace | None = None, log: Callable[[str], None] = lambda text: None) -> None:
+    def __init__(self, folder: Path, *, pace: Pace | None = None, log: Callable[[str], None] = lambda text: None,
+                 store: Store | None = None) -> None:
+        """`store` keeps accounts' ratings and every finished match (none: nothing is kept)."""
         if len(str(folder)) > MAX_SOCKET_FOLDER:  # a Unix socket's path has room for about 100 bytes
             folder = Path(tempfile.mkdtemp(prefix="tui-grid-hub-"))
         self.folder = folder
@@ -448,6 +463,12 @@ class Hub:
         self.publish_token = secrets.token_hex(16)  # in the hub's folder, for the same user's architect
         self.publishers = itertools.count(1)
         self._ids = itertools.count(1)
+        self._match_ids = itertools.count(1)  # matches are numbered in order, apart from challenges
+        self.store = store
+        #: name -> (the opponent, the game, board, rounds, rated, the participants in order) of their last match.
+        self.last_match: dict[str, tuple[str, str, str, int, bool, tuple[str, ...]]] = {}
+        #: A rematch challenge's seats, by name in order (the last match's, swapped).
+        self.rematch_seats: dict[int, tuple[str, ...]] = {}
         #: Where every hosted match's table runs: countdowns, rounds, idling, verdicts.
         self.loop = Loop(on_error=lambda exc: self.log(f"hub loop: {type(exc).__name__}: {exc}"))
         self._listener: socket.socket | None = None
@@ -456,7 +477,8 @@ class Hub:
         self._last_lobby: Lobby | None = None
         self._handlers: dict[type, Callable[[Link, Any], str | None]] = {
             Doing: self._on_doing, Challenge: self._on_challenge, Answer: self._on_answer, Withdraw: self._on_withdraw,
-            Queue: self._on_queue, Unqueue: self._on_unqueue, Watch: self._on_watch, Key: self._on_key, Leave: self._on_leave}
+            Queue: self._on_queue, Unqueue: self._on_unqueue, Watch: self._on_watch, Key: self._on_key, Leave: self._on_leave,
+            Rematch: self._on_rematch, Top: self._on_top, Games: self._on_games, Replay: self._on_replay}
 
     # --- life -------------------------------------------------------------------------------
     def start(self) -> None:
@@ -499,11 +521,13 @@ class Hub:
         self.path.unlink(missing_ok=True)
         (self.folder / TOKEN_FILE).unlink(missing_ok=True)
 
-    def admit(self, name: str, guest: bool = False) -> tuple[socket.socket, Link]:
+    def admit(self, name: str, guest: bool = False, player_id: int | None = None,
+              returning: bool = False) -> tuple[socket.socket, Link]:
         """A session's player: the app's end of a new link (to hand down to the app), and
-        the hub's end, bound to `name` (to `forget` when the session ends)."""
+        the hub's end, bound to `name` (an account's `player_id`; `returning`: seen before),
+        to `forget` when the session ends."""
         theirs, ours = socket.socketpair(socket.AF_UNIX, socket.SOCK_STREAM)
-        link = Link(self, ours, bound=name, guest=guest)
+        link = Link(self, ours, bound=name, guest=guest, player_id=player_id, returning=returning)
         link.start()
         return theirs, link
 
@@ -541,7 +565,8 @@ class Hub:
         self.links[name] = link
         if old is not None:
             old.close()
-        link.send(Welcome(name, online_games()))
+        link.ratings = self._ratings(link)
+        link.send(Welcome(name, online_games(), link.guest, link.returning, link.ratings))
         link.send(self.lobby())  # the lobby as it is (the others hear of this player with the next change)
         self._lobby_changed()
         return True
@@ -552,7 +577,7 @@ class Hub:
         if isinstance(message, Publish) and match is None:
             if message.game not in online_games() or check_board(message.game, message.board):
                 return False
-            link.watching = RelayedMatch(self, next(self._ids), link, message)
+            link.watching = RelayedMatch(self, next(self._match_ids), link, message)
             self.matches[link.watching.id] = link.watching
             self.log(f"match {link.watching.id} published: {message.game} {message.board} {' vs '.join(link.watching.names)}")
             self._lobby_changed()
@@ -597,7 +622,7 @@ class Hub:
                 link.watching = started
                 started.join(link, SPECTATOR)
                 return None
-            started = self._start(game, board, message.rounds, [link, to[4:]], started_by=link)
+            started = self._start(game, board, message.rounds, [link, to[4:]], started_by=link, rated=message.rated)
             return started if isinstance(started, str) else None
         other = self.links.get(to)
         if other is None or other is link:
@@ -607,7 +632,7 @@ class Hub:
             return f"You have {MAX_CHALLENGES} open challenges: wait for answers."
         if any(c.by == link.name and c.to == to for c in mine):
             return f"You have challenged {to} already."
-        challenge = LobbyChallenge(next(self._ids), link.name, to, game, board, message.rounds)
+        challenge = LobbyChallenge(next(self._ids), link.name, to, game, board, message.rounds, message.rated)
         self.challenges[challenge.id] = challenge
         return None
 
@@ -616,6 +641,7 @@ class Hub:
         if challenge is None or challenge.to != link.name:
             return "That challenge is gone."
         del self.challenges[challenge.id]
+        order = self.rematch_seats.pop(challenge.id, (challenge.by, link.name))
         by = self.links.get(challenge.by)
         if not message.accept:
             if by is not None:
@@ -625,13 +651,15 @@ class Hub:
             return f"{challenge.by} has left."
         if self._busy(by) or self._busy(link):
             return f"{challenge.by} is in a match already." if self._busy(by) else "You are in a match already."
-        started = self._start(challenge.game, challenge.board, challenge.rounds, [by, link])
+        seats: list[Link | str] = [by if name == by.name else link for name in order]
+        started = self._start(challenge.game, challenge.board, challenge.rounds, seats, rated=challenge.rated)
         return started if isinstance(started, str) else None
 
     def _on_withdraw(self, link: Link, message: Withdraw) -> str | None:
         challenge = self.challenges.get(message.id)
         if challenge is not None and challenge.by == link.name:
             del self.challenges[challenge.id]
+            self.rematch_seats.pop(challenge.id, None)
         return None
 
     def _on_queue(self, link: Link, message: Queue) -> str | None:
@@ -697,13 +725,13 @@ class Hub:
         return None
 
     def _start(self, game: str, board: str, rounds: int, seats: list[Link | str], *,
-               started_by: Link | None = None) -> HostedMatch | str:
+               started_by: Link | None = None, rated: bool = True) -> HostedMatch | str:
         """The new match, started; or why it could not be."""
         levels = get_game(game).bot_levels
         for level in seats:
             if isinstance(level, str) and level not in levels:
                 return f"No {printable(level)} bot: {', '.join(levels)}."
-        match = HostedMatch(self, next(self._ids), game, board, rounds, seats, started_by)
+        match = HostedMatch(self, next(self._match_ids), game, board, rounds, seats, started_by, rated)
         self.matches[match.id] = match
         for participant, who in enumerate(seats):
             if isinstance(who, Link):
@@ -716,12 +744,99 @@ class Hub:
         match.start()
         return match
 
+    # --- accounts ----------------------------------------------------------------------------------
+    def _ratings(self, link: Link) -> tuple[GameRating, ...]:
+        if self.store is None or link.player_id is None:
+            return ()
+        try:
+            return ratings_of(self.store, link.player_id, online_games())
+        except Exception as exc:  # a store that fails is said in the log; the lobby goes on
+            self.log(f"store: ratings of {link.name}: {type(exc).__name__}: {exc}")
+            return ()
+
+    def record(self, match: HostedMatch, ended: MatchEnded) -> None:
+        """Keep a finished match and its ratings (one transaction in the store), and tell
+        its players' lobbies their new ratings. On the hub's loop."""
+        conductor = match.conductor
+        score = match.feed.match.score
+        counts = not aborted(score, conductor.ending)
+        with self.lock:
+            names = [link.name if link is not None else "" for link in match.players]
+            for index, name in enumerate(names):
+                others = [n for i, n in enumerate(match.names) if i != index]
+                if name and len(others) == 1 and not match.has_bots:
+                    self.last_match[name] = (others[0], match.game_key, match.board, match.rounds, match.rated, match.names)
+        if self.store is None:
+            return
+        record = match_record(match.game_key, match.board, match.participants, score, match.rounds, conductor.ending,
+                              ended.verdict.winner, conductor.ended_by, ended.text, match.started, time.time(),
+                              rated=match.rated, counts=counts)
+        try:
+            stored = self.store.record_match(record)
+        except Exception as exc:
+            self.log(f"store: match {match.id} not kept: {type(exc).__name__}: {exc}")
+            return
+        self.log(f"match {match.id} kept as game {stored}{'' if counts else ' (aborted: it counts for nobody)'}")
+        with self.lock:
+            for link in self.links.values():
+                if link.player_id is not None and any(p.player_id == link.player_id for p in match.participants):
+                    link.ratings = self._ratings(link)
+            self._lobby_changed()
+
+    def _on_top(self, link: Link, message: Top) -> str | None:
+        if message.game not in online_games():
+            return self._only_online()
+        if self.store is None:
+            return "This server keeps no ratings."
+        link.send(Leaders(message.game, leader_lines(self.store, message.game, MAX_ROWS)))
+        return None
+
+    def _on_games(self, link: Link, message: Games) -> str | None:
+        if self.store is None:
+            return "This server keeps no games."
+        if message.mine and link.player_id is None:
+            return "A guest's games are not kept: connect with a key to have yours."
+        found = self.store.matches_of(link.player_id, MAX_ROWS) if message.mine and link.player_id is not None \
+            else self.store.recent_matches(MAX_ROWS)
+        link.send(GameList(message.mine, game_lines(found)))
+        return None
+
+    def _on_replay(self, link: Link, message: Replay) -> str | None:
+        stored = self.store.match(message.id) if self.store is not None else None
+        if stored is None:
+            return f"No game {message.id} is kept here."
+        link.send(recorded(stored))
+        return None
+
+    def _on_rematch(self, link: Link, message: Rematch) -> str | None:
+        """Offer the last opponent a rematch, seats swapped; or take the one they offered."""
+        last = self.last_match.get(link.name)
+        if last is None:
+            return "No match to play again: challenge a player from the lobby."
+        other_name, game, board, rounds, rated, order = last
+        offered = next((c for c in self.challenges.values() if c.rematch and c.by == other_name and c.to == link.name), None)
+        if offered is not None:
+            return self._on_answer(link, Answer(offered.id, True))
+        other = self.links.get(other_name)
+        if other is None:
+            return f"{other_name} has left."
+        if self._busy(link) or self._busy(other):
+            return "You are in a match already." if self._busy(link) else f"{other_name} is in a match already."
+        if any(c.rematch and c.by == link.name and c.to == other_name for c in self.challenges.values()):
+            return f"You offered {other_name} a rematch already: waiting for an answer."
+        challenge = LobbyChallenge(next(self._ids), link.name, other_name, game, board, rounds, rated, rematch=True)
+        self.challenges[challenge.id] = challenge
+        self.rematch_seats[challenge.id] = tuple(reversed(order))
+        other.send(Note(f"{link.name} offers a rematch (seats swap): r accepts."))
+        return None
+
     def match_ended(self, match: HostedMatch | RelayedMatch) -> None:
         with self.lock:
             self.matches.pop(match.id, None)
             for link in match.players:
                 if link is not None and link.match is match:
                     link.match, link.participant = None, None
+                    link.doing = "after a match"  # until their app says where they went
             for link in list(match.watchers):
                 if link.watching is match:
                     link.watching = None
@@ -742,6 +857,7 @@ class Hub:
         for challenge in list(self.challenges.values()):
             if link.name in (challenge.by, challenge.to):
                 del self.challenges[challenge.id]
+                self.rematch_seats.pop(challenge.id, None)
 
     def link_closed(self, link: Link) -> None:
         with self.lock:
@@ -771,7 +887,7 @@ class Hub:
         return link.doing
 
     def lobby(self) -> Lobby:
-        players = tuple(LobbyPlayer(name, self.doing(link), link.guest) for name, link in sorted(self.links.items()))
+        players = tuple(LobbyPlayer(name, self.doing(link), link.guest, link.ratings) for name, link in sorted(self.links.items()))
         challenges = tuple(self.challenges.values())
         matches = tuple(match.summary() for match in self.matches.values())
         return Lobby(players[:MAX_LISTED], challenges[:MAX_LISTED], matches[:MAX_LISTED])

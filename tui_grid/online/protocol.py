@@ -8,9 +8,11 @@ text here: whoever shows it shows it through core.text. A round's end crosses as
 cause by key, the seat, the raw detail; `outcome_fields`, `read_outcome`), so every
 receiver says it in its own words, with its own players' names.
 
-    app -> hub        Hello, Doing, Challenge, Answer, Withdraw, Queue, Unqueue, Watch, Key, Leave
+    app -> hub        Hello, Doing, Challenge, Answer, Withdraw, Queue, Unqueue, Watch, Key, Leave,
+                      Rematch, Top, Games, Replay
     publisher -> hub  Hello (with the token), Publish, Step, Forfeit, Result, Round, Note, End
-    hub -> app        Welcome, Lobby, Error, MatchStart, Step, Forfeit, Round, Note, End
+    hub -> app        Welcome, Lobby, Error, MatchStart, Step, Forfeit, Round, Note, End, Leaders,
+                      GameList, Recorded
 """
 
 from __future__ import annotations
@@ -39,6 +41,10 @@ MAX_CAUSE = 60
 MAX_NUMBERS = 4
 MAX_CELLS = 16
 MAX_COORD = 1 << 16
+MAX_RATING = 10_000
+MAX_TIME = 1 << 40
+#: Rows of a leaderboard or a list of games, at most.
+MAX_ROWS = 50
 #: A quick match's rounds (two: each player plays both seats), and the most a challenge may ask.
 QUICK_ROUNDS = 2
 MAX_ROUNDS = 9
@@ -188,14 +194,17 @@ class Challenge:
     board: str = ""
     rounds: int = QUICK_ROUNDS
     seat_as: str = ""
+    rated: bool = True  # False: a casual match, which changes no rating
 
     def to_fields(self) -> dict[str, Any]:
-        return {"to": self.to, "game": self.game, "board": self.board, "rounds": self.rounds, "as": self.seat_as}
+        return {"to": self.to, "game": self.game, "board": self.board, "rounds": self.rounds, "as": self.seat_as,
+                "rated": self.rated}
 
     @classmethod
     def from_fields(cls, data: dict[str, Any]) -> Challenge:
         return cls(_text(data, "to", MAX_NAME), _text(data, "game", MAX_GAME), _text(data, "board", MAX_BOARD, ""),
-                   _int(data, "rounds", 1, MAX_ROUNDS, QUICK_ROUNDS), _text(data, "as", MAX_NAME, ""))
+                   _int(data, "rounds", 1, MAX_ROUNDS, QUICK_ROUNDS), _text(data, "as", MAX_NAME, ""),
+                   data.get("rated", True) is not False)
 
 
 @dataclass(frozen=True)
@@ -394,14 +403,51 @@ class End:
 
 
 @dataclass(frozen=True)
+class GameRating:
+    """A player's rating in one game, rounded, and whether it is still provisional."""
+
+    game: str
+    rating: int
+    provisional: bool
+    games: int = 0
+
+    @classmethod
+    def from_wire(cls, value: Any) -> GameRating:
+        data = _object(value, "a rating")
+        return cls(_text(data, "game", MAX_GAME), _int(data, "rating", 0, MAX_RATING), data.get("provisional") is True,
+                   _int(data, "games", 0, MAX_ID, 0))
+
+
+def _ratings(data: dict[str, Any]) -> tuple[GameRating, ...]:
+    return tuple(GameRating.from_wire(r) for r in _list(data, "ratings", 16))
+
+
+def _rated_fields(item: Any) -> dict[str, Any]:
+    """An item's plain fields with its ratings as objects."""
+    body = _plain(item)
+    body["ratings"] = [_plain(r) for r in item.ratings]
+    return body
+
+
+@dataclass(frozen=True)
 class Welcome:
+    """The hub's greeting: the player's name, the games played online, whether they are a
+    guest (this connection only) or an account seen before, and their ratings."""
+
     TYPE: ClassVar[str] = "welcome"
     name: str
     games: tuple[str, ...]
+    guest: bool = False
+    returning: bool = False
+    ratings: tuple[GameRating, ...] = ()
+
+    def to_fields(self) -> dict[str, Any]:
+        return _rated_fields(self)
 
     @classmethod
     def from_fields(cls, data: dict[str, Any]) -> Welcome:
-        return cls(_text(data, "name", MAX_NAME), _texts(data, "games", 16, MAX_GAME))
+        return cls(_text(data, "name", MAX_NAME), _texts(data, "games", 16, MAX_GAME), data.get("guest") is True,
+                   data.get("returning") is True, _ratings(data))
 
 
 @dataclass(frozen=True)
@@ -421,11 +467,12 @@ class LobbyPlayer:
     name: str
     doing: str
     guest: bool = False
+    ratings: tuple[GameRating, ...] = ()
 
     @classmethod
     def from_wire(cls, value: Any) -> LobbyPlayer:
         data = _object(value, "a player")
-        return cls(_text(data, "name", MAX_NAME), _text(data, "doing", MAX_TEXT), data.get("guest") is True)
+        return cls(_text(data, "name", MAX_NAME), _text(data, "doing", MAX_TEXT), data.get("guest") is True, _ratings(data))
 
 
 @dataclass(frozen=True)
@@ -436,12 +483,15 @@ class LobbyChallenge:
     game: str
     board: str
     rounds: int
+    rated: bool = True
+    rematch: bool = False  # offered after a match the two just played
 
     @classmethod
     def from_wire(cls, value: Any) -> LobbyChallenge:
         data = _object(value, "a challenge")
         return cls(_int(data, "id", 0, MAX_ID), _text(data, "by", MAX_NAME), _text(data, "to", MAX_NAME),
-                   _text(data, "game", MAX_GAME), _text(data, "board", MAX_BOARD), _int(data, "rounds", 1, MAX_ROUNDS))
+                   _text(data, "game", MAX_GAME), _text(data, "board", MAX_BOARD), _int(data, "rounds", 1, MAX_ROUNDS),
+                   data.get("rated", True) is not False, data.get("rematch") is True)
 
 
 @dataclass(frozen=True)
@@ -473,7 +523,7 @@ class Lobby:
     matches: tuple[LobbyMatch, ...] = ()
 
     def to_fields(self) -> dict[str, Any]:
-        return {"players": [_plain(player) for player in self.players],
+        return {"players": [_rated_fields(player) for player in self.players],
                 "challenges": [_plain(challenge) for challenge in self.challenges],
                 "matches": [_plain(match) for match in self.matches]}
 
@@ -519,11 +569,170 @@ class MatchStart:
                    _int(data, "round", 0, MAX_ROUNDS, 0), _text(data, "log", MAX_LOG, ""), forfeit)
 
 
+# --- accounts: leaderboards, finished games, replays, rematches ------------------------------------
+@dataclass(frozen=True)
+class Rematch:
+    """After a match: offer the last opponent a rematch (seats swapped), or take theirs."""
+
+    TYPE: ClassVar[str] = "rematch"
+
+    @classmethod
+    def from_fields(cls, data: dict[str, Any]) -> Rematch:
+        return cls()
+
+
+@dataclass(frozen=True)
+class Top:
+    """Ask for a game's leaderboard."""
+
+    TYPE: ClassVar[str] = "top"
+    game: str
+
+    @classmethod
+    def from_fields(cls, data: dict[str, Any]) -> Top:
+        return cls(_text(data, "game", MAX_GAME))
+
+
+@dataclass(frozen=True)
+class LeaderLine:
+    rank: int
+    name: str
+    rating: int
+    provisional: bool
+    games: int
+
+    @classmethod
+    def from_wire(cls, value: Any) -> LeaderLine:
+        data = _object(value, "a leader")
+        return cls(_int(data, "rank", 1, MAX_ID), _text(data, "name", MAX_NAME), _int(data, "rating", 0, MAX_RATING),
+                   data.get("provisional") is True, _int(data, "games", 0, MAX_ID))
+
+
+@dataclass(frozen=True)
+class Leaders:
+    TYPE: ClassVar[str] = "leaders"
+    game: str
+    rows: tuple[LeaderLine, ...]
+
+    def to_fields(self) -> dict[str, Any]:
+        return {"game": self.game, "rows": [_plain(row) for row in self.rows]}
+
+    @classmethod
+    def from_fields(cls, data: dict[str, Any]) -> Leaders:
+        return cls(_text(data, "game", MAX_GAME), tuple(LeaderLine.from_wire(r) for r in _list(data, "rows", MAX_ROWS)))
+
+
+@dataclass(frozen=True)
+class Games:
+    """Ask for finished games: your own (`mine`), or the server's most recent."""
+
+    TYPE: ClassVar[str] = "games"
+    mine: bool
+
+    @classmethod
+    def from_fields(cls, data: dict[str, Any]) -> Games:
+        return cls(data.get("mine") is True)
+
+
+@dataclass(frozen=True)
+class GameLine:
+    id: int
+    game: str
+    board: str
+    names: tuple[str, ...]
+    verdict: str
+    rated: bool
+    ended: float  # seconds since the epoch
+
+    @classmethod
+    def from_wire(cls, value: Any) -> GameLine:
+        data = _object(value, "a game")
+        ended = data.get("ended")
+        if not isinstance(ended, (int, float)) or isinstance(ended, bool) or not 0 <= ended < MAX_TIME:
+            raise ProtocolError("'ended' is not a time")
+        return cls(_int(data, "id", 0, MAX_ID), _text(data, "game", MAX_GAME), _text(data, "board", MAX_BOARD),
+                   _texts(data, "names", MAX_SEATS, MAX_NAME), _text(data, "verdict", MAX_TEXT), data.get("rated") is True,
+                   float(ended))
+
+
+@dataclass(frozen=True)
+class GameList:
+    TYPE: ClassVar[str] = "gamelist"
+    mine: bool
+    rows: tuple[GameLine, ...]
+
+    def to_fields(self) -> dict[str, Any]:
+        return {"mine": self.mine, "rows": [_plain(row) for row in self.rows]}
+
+    @classmethod
+    def from_fields(cls, data: dict[str, Any]) -> GameList:
+        return cls(data.get("mine") is True, tuple(GameLine.from_wire(r) for r in _list(data, "rows", MAX_ROWS)))
+
+
+@dataclass(frozen=True)
+class Replay:
+    """Ask for a finished game, to replay it."""
+
+    TYPE: ClassVar[str] = "replay"
+    id: int
+
+    @classmethod
+    def from_fields(cls, data: dict[str, Any]) -> Replay:
+        return cls(_int(data, "id", 0, MAX_ID))
+
+
+@dataclass(frozen=True)
+class RecordedRound:
+    """A finished round as replayed: who sat where, its joint actions, and the seat that
+    forfeited it (by `cause`) when its log ends before the game does."""
+
+    seating: tuple[int, ...]
+    log: str
+    forfeit_seat: int | None = None
+    cause: str = ""
+
+    @classmethod
+    def from_wire(cls, value: Any) -> RecordedRound:
+        data = _object(value, "a round")
+        seating = _list(data, "seating", MAX_SEATS)
+        if not all(_is_int(p, 0, MAX_SEATS - 1) for p in seating):
+            raise ProtocolError("'seating' holds something other than participants")
+        return cls(tuple(seating), _text(data, "log", MAX_LOG), _optional_int(data, "forfeit_seat", 0, MAX_SEATS - 1),
+                   _text(data, "cause", MAX_CAUSE, ""))
+
+
+@dataclass(frozen=True)
+class Recorded:
+    """A finished game, whole: everything to replay it."""
+
+    TYPE: ClassVar[str] = "recorded"
+    id: int
+    game: str
+    board: str
+    names: tuple[str, ...]
+    rounds: tuple[RecordedRound, ...]
+    verdict: str
+
+    def to_fields(self) -> dict[str, Any]:
+        return {"id": self.id, "game": self.game, "board": self.board, "names": list(self.names),
+                "rounds": [_plain(r) for r in self.rounds], "verdict": self.verdict}
+
+    @classmethod
+    def from_fields(cls, data: dict[str, Any]) -> Recorded:
+        names = _texts(data, "names", MAX_SEATS, MAX_NAME)
+        rounds = tuple(RecordedRound.from_wire(r) for r in _list(data, "rounds", MAX_ROUNDS))
+        if not names or not rounds or any(len(r.seating) > len(names) or max(r.seating, default=0) >= len(names) for r in rounds):
+            raise ProtocolError("its rounds do not fit its players")
+        return cls(_int(data, "id", 0, MAX_ID), _text(data, "game", MAX_GAME), _text(data, "board", MAX_BOARD), names,
+                   rounds, _text(data, "verdict", MAX_TEXT))
+
+
 Message = Union[Hello, Doing, Challenge, Answer, Withdraw, Queue, Unqueue, Watch, Key, Leave, Publish, Step, Forfeit,
-                Result, Round, Note, End, Welcome, Error, Lobby, MatchStart]
+                Result, Round, Note, End, Welcome, Error, Lobby, MatchStart, Rematch, Top, Leaders, Games, GameList,
+                Replay, Recorded]
 MESSAGES: dict[str, Any] = {kind.TYPE: kind for kind in (
     Hello, Doing, Challenge, Answer, Withdraw, Queue, Unqueue, Watch, Key, Leave, Publish, Step, Forfeit, Result, Round,
-    Note, End, Welcome, Error, Lobby, MatchStart)}
+    Note, End, Welcome, Error, Lobby, MatchStart, Rematch, Top, Leaders, Games, GameList, Replay, Recorded)}
 
 
 def change_message(session: Any, change: Any) -> Step | Forfeit | None:

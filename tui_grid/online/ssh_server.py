@@ -65,6 +65,8 @@ class Identity:
     fingerprint: str | None = None
     uid: int | None = None
     gid: int | None = None
+    player_id: int | None = None  # an account's, in the store
+    returning: bool = False  # the account was known before this connection
 
 
 def readable_by(user: tuple[int, int], path: str) -> bool:
@@ -149,7 +151,7 @@ class GameServer:
                      "have only what the session starter loaded; install Python where that user can read it")
         if self.config.auth == "keys":
             self.report_keys()
-        self.hub = Hub(self.data / "hub", pace=self.config.pace, log=self.log)
+        self.hub = Hub(self.data / "hub", pace=self.config.pace, log=self.log, store=self.store)
         self.hub.start()
         self.host_label = host if host not in ("0.0.0.0", "::", "") else "HOST"
         self._listener = await asyncssh.create_server(
@@ -296,11 +298,13 @@ class GameServer:
         uid, gid = user if user else (None, None)
         if conn.fingerprint:
             try:
-                player = await asyncio.to_thread(self.store.claim, conn.fingerprint, wanted)
+                known = await asyncio.to_thread(self.store.player_of, conn.fingerprint)
+                player = known or await asyncio.to_thread(self.store.claim, conn.fingerprint, wanted)
             except NameTaken:
                 return (f"the name {wanted!r} (or one like it) is taken or reserved: connect as another name "
                         f"(ssh -t -p {self.port} NAME@{self.host_label})")
-            identity = Identity(player.name, self.data / "players" / player.folder, False, conn.fingerprint, uid, gid)
+            identity = Identity(player.name, self.data / "players" / player.folder, False, conn.fingerprint, uid, gid,
+                                player.id, known is not None)
         else:
             name = await asyncio.to_thread(self._guest_name, wanted)
             identity = Identity(name, self.data / "guests" / secrets.token_hex(8), True, None, uid, gid)
@@ -323,7 +327,7 @@ class GameServer:
         """The app's end of its link to the hub (None without a hub)."""
         if self.hub is None:
             return None
-        theirs, link = self.hub.admit(identity.name, identity.guest)
+        theirs, link = self.hub.admit(identity.name, identity.guest, identity.player_id, identity.returning)
         taken.sockets.append(theirs)
         hub = self.hub
         taken.undo.append(lambda: hub.forget(link))

@@ -17,24 +17,16 @@ from textual.message import Message
 from textual.screen import Screen
 from textual.widgets import Footer, OptionList, Select
 
-from tui_grid.core.errors import UsageError
 from tui_grid.games.registry import get_game, online_games
 from tui_grid.online.protocol import (MAX_ROUNDS, QUICK_ROUNDS, Answer, Challenge, Doing, Error, Lobby, MatchStart,
                                       Queue, Unqueue, Watch, Welcome, Withdraw)
+from tui_grid.online.accounts import rating_words, title
 from tui_grid.online.wire import default_board
 from tui_grid.online.client import Gone, HubClient, HubFeed, News
 from tui_grid.ui.form import FormDialog
 from tui_grid.ui.plain import Plain, PlainInput, option, styled, tell
 
 
-
-def title(game: str) -> str:
-    """A game's short name (its online title), or the key of one not known."""
-    try:
-        online = get_game(game).online
-    except UsageError:
-        return game
-    return online.short_title if online is not None else game
 YOU = "__you__"
 
 

@@ -1,0 +1,73 @@
+"""Between the hub and its store: a finished hosted match as the record kept of it, and
+what the lobby is told of players' ratings, leaderboards and finished games (online.protocol)."""
+
+from __future__ import annotations
+
+from typing import Sequence
+
+from tui_grid.core.errors import UsageError
+from tui_grid.core.match import Ending, MatchScore
+from tui_grid.games.registry import get_game
+from tui_grid.online.protocol import GameLine, GameRating, LeaderLine, RecordedRound, Recorded
+from tui_grid.online.ratings import Rating, provisional
+from tui_grid.online.records import MatchRecord, MatchSummary, Participant, RoundRecord, StoredMatch, Store
+
+#: Endings that, before anyone moved, abort a match: it is kept, but counts for nobody.
+ABORTS = (Ending.LEFT, Ending.DISCONNECTED)
+
+
+def game_rating(game: str, rating: Rating, games: int = 0) -> GameRating:
+    return GameRating(game, round(rating.rating), provisional(rating), games)
+
+
+def ratings_of(store: Store, player_id: int | None, games: Sequence[str]) -> tuple[GameRating, ...]:
+    """A player's ratings in the games played online (none for a guest)."""
+    if player_id is None:
+        return ()
+    known = store.ratings(player_id)
+    return tuple(game_rating(game, known[game]) for game in games if game in known)
+
+
+def rating_words(ratings: Sequence[GameRating]) -> str:
+    """"Tron 1532 · Evasion 1500?": a provisional rating is marked with '?'."""
+    return " · ".join(f"{title(r.game)} {r.rating}{'?' if r.provisional else ''}" for r in ratings)
+
+
+def title(game: str) -> str:
+    """A game's short name (its online title), or the key of one not known."""
+    try:
+        online = get_game(game).online
+    except UsageError:
+        return game
+    return online.short_title if online is not None else game
+
+
+def aborted(score: MatchScore, ending: Ending) -> bool:
+    """Whether a match ended before anyone moved (every round so far ended at step 0), by a
+    player who left or went away."""
+    return ending in ABORTS and all(r.steps == 0 for r in score.rounds)
+
+
+def match_record(game: str, board: str, participants: Sequence[Participant], score: MatchScore, planned_rounds: int,
+                 ending: Ending, winner: int | None, ended_by: int | None, verdict: str, started: float, ended: float,
+                 *, rated: bool, counts: bool) -> MatchRecord:
+    """The record of a finished match, each round's end in the game's words."""
+    definition = get_game(game)
+    rounds = tuple(RoundRecord.of(r, definition.describe_outcome(r.outcome, [score.names[p] for p in r.seating]))
+                   for r in score.rounds)
+    return MatchRecord(game, board, tuple(participants), rounds, planned_rounds, ending, winner, verdict, started, ended,
+                       ended_by, rated, counts)
+
+
+def leader_lines(store: Store, game: str, limit: int) -> tuple[LeaderLine, ...]:
+    return tuple(LeaderLine(row.rank, row.name, round(row.rating), row.provisional, row.games)
+                 for row in store.leaderboard(game, limit))
+
+
+def game_lines(summaries: Sequence[MatchSummary]) -> tuple[GameLine, ...]:
+    return tuple(GameLine(m.id, m.game, m.board, m.names, m.verdict, m.rated, m.ended) for m in summaries)
+
+
+def recorded(stored: StoredMatch) -> Recorded:
+    return Recorded(stored.id, stored.game, stored.board, stored.names,
+                    tuple(RecordedRound(r.seating, r.log, r.forfeit_seat, r.cause) for r in stored.rounds), stored.verdict)
