@@ -213,3 +213,78 @@ async def test_the_last_screen_of_an_online_match_keeps_its_verdict(app: TuiGrid
         assert "Match over: ann wins: bob left the match." in str(screen.query_one("#message").content)
         await pilot.press("escape")  # the match is over: esc leaves without asking
         await until(pilot, lambda: isinstance(app.screen, LobbyScreen))
+
+
+async def test_m_offers_a_rematch_after_the_match_and_the_new_match_takes_the_screen(app: TuiGridApp, hub: Hub, bob: Player) -> None:
+    hub.pace = Pace(countdown=1, beat=0.05, between_rounds=0.05, tick_seconds=0.05)
+    async with app.run_test(size=(80, 24)) as pilot:
+        await until(pilot, lambda: isinstance(app.screen, LobbyScreen) and ann_link(hub) is not None)
+        bob.send(t="queue", game="tron")
+        await pilot.press("t")
+        await until(pilot, lambda: isinstance(app.screen, MatchScreen))
+        first: MatchScreen = app.screen
+        assert "Rematch" not in str(first.query_one("KeyBar").render())  # not while the match is on
+        await until(pilot, lambda: first.match_over)
+        await until(pilot, lambda: "Rematch" in str(first.query_one("KeyBar").render()))
+        await pilot.press("m")
+        offer = bob.expect(lambda m: m["t"] == "note" and "offers a rematch" in m["text"])
+        assert offer["text"].startswith("ann offers a rematch")
+        bob.send(t="rematch")
+        await until(pilot, lambda: isinstance(app.screen, MatchScreen) and app.screen is not first)
+        second: MatchScreen = app.screen
+        assert second.match.score.names == tuple(reversed(first.match.score.names)) and second.feed is app.hub.feed  # seats swap
+
+
+def a_finished_bot_match() -> Any:
+    """A match of two easy bots, played to its end, as the store keeps it."""
+    from tui_grid.core.headless import play_out
+    from tui_grid.core.live import LiveMatch
+    from tui_grid.core.players import PlayerContext
+    from tui_grid.core.policy import ALL_KINDS
+    from tui_grid.games.registry import get_game
+    from tui_grid.online.accounts import match_record
+    from tui_grid.online.records import Participant
+
+    tron = get_game("tron")
+    loaded = tron.load("standard")
+    agents = [tron.make_agent("easy", PlayerContext(index, time_ms=5), ALL_KINDS) for index in range(2)]
+    feed = LiveMatch(lambda index: tron.make_engine(loaded), agents, 2, names=["ann", "bob"], timeout=None, step_seconds=0.0)
+    ended = play_out(feed)
+    assert ended is not None
+    people = (Participant("ann", "guest"), Participant("bob", "guest"))
+    return feed, match_record("tron", "standard", people, feed.match.score, 2, ended.verdict.ending, ended.verdict.winner, None,
+                              ended.text, 1.0, 2.0, rated=False, counts=True)
+
+
+async def test_l_h_and_m_show_the_stores_lists_and_enter_replays_a_game(app: TuiGridApp, hub: Hub, tmp_path: Path) -> None:
+    from tui_grid.games.tron.screen import TronScreen
+    from tui_grid.online.store import SQLiteStore
+    from tui_grid.ui.lobby_lists import LobbyList
+
+    hub.store = SQLiteStore(tmp_path / "players.db")
+    played, record = a_finished_bot_match()
+    game_id = hub.store.record_match(record)
+    async with app.run_test(size=(80, 24)) as pilot:
+        await until(pilot, lambda: isinstance(app.screen, LobbyScreen) and ann_link(hub) is not None)
+        lobby = app.screen
+        await pilot.press("l")
+        await until(pilot, lambda: isinstance(app.screen, LobbyList))
+        assert "Tron leaderboard" in str(app.screen.query_one("#heading").content)
+        await pilot.press("tab")  # the next game's leaderboard, in the same list
+        await until(pilot, lambda: "Evasion leaderboard" in str(app.screen.query_one("#heading").content))
+        await pilot.press("escape")
+        await pilot.press("m")  # ann is a guest here: her games are not kept
+        await until(pilot, lambda: "not kept" in str(lobby.query_one("#news").content))
+        await pilot.press("h")
+        await until(pilot, lambda: isinstance(app.screen, LobbyList) and app.screen.query_one("#rows").option_count == 1)
+        rows = app.screen.query_one("#rows")
+        assert str(rows.get_option_at_index(0).prompt).startswith(f"{game_id}. Tron: ann vs bob")
+        rows.highlighted = 0
+        await pilot.press("enter")
+        await until(pilot, lambda: isinstance(app.screen, TronScreen))
+        replay: TronScreen = app.screen
+        await until(pilot, lambda: replay.match.round_index == 2, steps=3000)  # both rounds, as they were played
+        assert [r.log for r in replay.match.score.rounds] == [r.log for r in played.match.score.rounds]
+        assert [r.winner for r in replay.match.score.rounds] == [r.winner for r in played.match.score.rounds]
+        await pilot.press("escape")
+        await until(pilot, lambda: isinstance(app.screen, LobbyList))

@@ -38,6 +38,8 @@ class MatchFeed(Generic[S, A]):
     #: The match's verdict, once the feed's server has said it (an online match's end);
     #: "" while it runs, or where the watchers decide it themselves.
     ended: str = ""
+    #: Whether a player may offer the other a rematch once it is over (`offer_rematch`).
+    rematches: bool = False
 
     def __init__(self, match: Match[S, A]) -> None:
         self.match = match
@@ -149,6 +151,9 @@ class MatchFeed(Generic[S, A]):
     def seat_label(self, participant: int) -> str | None:
         """A participant's name as the feed knows it (a client's own), or None."""
         return None
+
+    def offer_rematch(self) -> None:
+        """Offer the other player a rematch, or take theirs (where `rematches`)."""
 
     def start(self) -> None:
         """Start playing (the driver's thread, or a server's)."""

@@ -7,8 +7,9 @@ from typing import Sequence
 
 from tui_grid.core.errors import UsageError
 from tui_grid.core.match import Ending, MatchScore
+from tui_grid.core.outcome import Fault
 from tui_grid.games.registry import get_game
-from tui_grid.online.protocol import GameLine, GameRating, LeaderLine, RecordedRound, Recorded
+from tui_grid.online.protocol import GameLine, GameRating, LeaderLine, RecordedRound, Recorded, Welcome
 from tui_grid.online.ratings import Rating, provisional
 from tui_grid.online.records import MatchRecord, MatchSummary, Participant, RoundRecord, StoredMatch, Store
 
@@ -31,6 +32,28 @@ def ratings_of(store: Store, player_id: int | None, games: Sequence[str]) -> tup
 def rating_words(ratings: Sequence[GameRating]) -> str:
     """"Tron 1532 · Evasion 1500?": a provisional rating is marked with '?'."""
     return " · ".join(f"{title(r.game)} {r.rating}{'?' if r.provisional else ''}" for r in ratings)
+
+
+def greeting(welcome: Welcome) -> str:
+    """What the lobby says first: a returning player by name with their ratings; a new
+    account, that it is kept; a guest, that nothing is."""
+    if welcome.guest:
+        return f"Welcome, {welcome.name}: as a guest nothing is kept after this connection (connect with a key to keep a rating)."
+    if welcome.returning:
+        words = rating_words(welcome.ratings)
+        return f"Welcome back, {welcome.name}{': ' + words if words else ''}."
+    return f"Welcome, {welcome.name}: your ratings and games are kept under your key."
+
+
+def fault_of(cause: str) -> Fault:
+    """The fault a stored round's cause names (a round forfeited for another reason: LEFT)."""
+    family, _, value = cause.partition(":")
+    if family == "fault":
+        try:
+            return Fault(value)
+        except ValueError:
+            pass
+    return Fault.LEFT
 
 
 def title(game: str) -> str:

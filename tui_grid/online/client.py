@@ -23,7 +23,7 @@ from tui_grid.core.match import Match, RoundResult
 from tui_grid.core.network import hang_up
 from tui_grid.games.registry import get_game
 from tui_grid.online.protocol import (End, Error, Forfeit, Hello, Key, Leave, Lobby, MatchStart, Message, Note,
-                                      ProtocolError, Round, Step, Welcome)
+                                      ProtocolError, Rematch, Round, Step, Welcome)
 from tui_grid.online.wire import LineReader, QueuedWriter, WireError
 
 @dataclass(frozen=True)
@@ -43,6 +43,7 @@ class HubClient:
     def __init__(self, sock: socket.socket, listener: Listener | None = None) -> None:
         self.sock = sock
         self.name = ""
+        self.welcome: Welcome | None = None
         self.lobby = Lobby()
         self.feed: HubFeed | None = None
         self._listeners: list[Listener] = [listener] if listener else []  # before the first news
@@ -79,7 +80,7 @@ class HubClient:
 
     def _dispatch(self, message: Message) -> None:
         if isinstance(message, Welcome):
-            self.name = message.name
+            self.name, self.welcome = message.name, message
         elif isinstance(message, Lobby):
             self.lobby = message
         elif isinstance(message, MatchStart):
@@ -176,6 +177,7 @@ class HubFeed(MatchFeed[Any, Any]):
         self.loaded = self.game.load(start.board)
         names = list(start.names)
         self.you: int | None = start.you
+        self.rematches = start.you is not None and len(start.names) == 2
         participants: list[Agent[Any, Any]] = [
             HubSeat(client, name) if index == self.you else Placeholder(name) for index, name in enumerate(names)]
         super().__init__(Match(self._engine, participants, start.rounds, names=names))
@@ -213,6 +215,9 @@ class HubFeed(MatchFeed[Any, Any]):
 
     def pause(self, paused: bool | None = None) -> bool:
         return False
+
+    def offer_rematch(self) -> None:
+        self.client.send(Rematch())
 
     def single_step(self) -> None:
         """The hub owns the clock."""

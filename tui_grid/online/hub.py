@@ -827,7 +827,7 @@ class Hub:
         challenge = LobbyChallenge(next(self._ids), link.name, other_name, game, board, rounds, rated, rematch=True)
         self.challenges[challenge.id] = challenge
         self.rematch_seats[challenge.id] = tuple(reversed(order))
-        other.send(Note(f"{link.name} offers a rematch (seats swap): r accepts."))
+        other.send(Note(f"{link.name} offers a rematch (seats swap): m accepts."))
         return None
 
     def match_ended(self, match: HostedMatch | RelayedMatch) -> None:

@@ -62,6 +62,7 @@ COMMON: dict[str, Key] = {
         Key("full_stop", "skip", "Skip", "skip the running animation to its end; in a paused watch, play one move", display=".", show=False, common="skip"),
         Key("full_stop", "step", "Step", "while paused: play one tick", display=".", show=False, common="step"),
         Key("enter", "next_round", "Next", "after a round: play the next one (seats swap)", display="enter", show=False, common="next"),
+        Key("m", "rematch", "Rematch", "after an online match: offer the other player a rematch (seats swap), or take theirs", common="rematch"),
         Key("plus,equals_sign", "speed(1)", "Faster", "faster animation and watching", display="+", show=False, common="faster"),
         Key("minus", "speed(-1)", "Slower", "slower animation and watching", display="-", show=False, common="slower"),
         Key("z", "zoom", "Zoom", "zoom: huge, large, wide or narrow cells, half blocks, whole board (a board larger than the screen scrolls with the play)", show=False, common="zoom"),
@@ -75,8 +76,8 @@ COMMON: dict[str, Key] = {
 }
 
 #: A solo puzzle's common keys; a real-time match uses MATCH_COMMON instead.
-PUZZLE_COMMON = tuple(name for name in COMMON if name not in ("step", "next"))
-MATCH_COMMON = ("hint", "pause", "step", "next", "faster", "slower", "zoom", "still", "help", "back", "quit")
+PUZZLE_COMMON = tuple(name for name in COMMON if name not in ("step", "next", "rematch"))
+MATCH_COMMON = ("hint", "pause", "step", "next", "rematch", "faster", "slower", "zoom", "still", "help", "back", "quit")
 
 
 @dataclass(frozen=True)

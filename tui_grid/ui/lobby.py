@@ -18,12 +18,16 @@ from textual.screen import Screen
 from textual.widgets import Footer, OptionList, Select
 
 from tui_grid.games.registry import get_game, online_games
-from tui_grid.online.protocol import (MAX_ROUNDS, QUICK_ROUNDS, Answer, Challenge, Doing, Error, Lobby, MatchStart,
+from tui_grid.online.protocol import (MAX_ROUNDS, QUICK_ROUNDS, Answer, Challenge, Doing, Error, GameList, Games, Leaders,
+                                      Lobby, MatchStart, Note, Recorded, Top,
                                       Queue, Unqueue, Watch, Welcome, Withdraw)
-from tui_grid.online.accounts import rating_words, title
+from tui_grid.core.errors import BoardError, UsageError
+from tui_grid.core.replay import PlayedRound, replay_match
+from tui_grid.online.accounts import fault_of, greeting, rating_words, title
 from tui_grid.online.wire import default_board
 from tui_grid.online.client import Gone, HubClient, HubFeed, News
 from tui_grid.ui.form import FormDialog
+from tui_grid.ui.lobby_lists import LobbyList
 from tui_grid.ui.plain import Plain, PlainInput, option, styled, tell
 
 
@@ -108,6 +112,9 @@ class LobbyScreen(Screen):
         Binding("w", "watch", "Watch"),
         Binding("b", "bot", "Play a bot"),
         Binding("d", "decline", "Decline"),
+        Binding("l", "leaders", "Leaders"),
+        Binding("m", "games(True)", "My games"),
+        Binding("h", "games(False)", "Recent"),
         Binding("escape", "back", "Back"),
         Binding("q", "app.quit", "Quit", show=False),
     ]
@@ -124,6 +131,9 @@ class LobbyScreen(Screen):
         self.client = client
         self.quick = quick
         self._unlisten: Callable[[], None] = lambda: None
+        self._match_screen: Screen[Any] | None = None
+        self._match_feed: HubFeed | None = None
+        self._list: LobbyList | None = None
 
     def compose(self) -> ComposeResult:
         with Vertical():
@@ -157,12 +167,24 @@ class LobbyScreen(Screen):
 
     def on_hub_news(self, message: HubNews) -> None:
         news = message.news
-        if isinstance(news, (Lobby, Welcome)):
+        if isinstance(news, Welcome):
+            self.show_lobby()
+            self.say(greeting(news))
+        elif isinstance(news, Lobby):
             self.show_lobby()
         elif isinstance(news, Error):
             self.say(news.text)
+        elif isinstance(news, Note) and self.client.feed is None:
+            self.say(news.text)
+        elif isinstance(news, (Leaders, GameList)):
+            self.show_list(news)
+        elif isinstance(news, Recorded):
+            self.replay(news)
         elif isinstance(news, MatchStart):
-            self.open_match()
+            if self._match_screen is not None and self.app.screen is self._match_screen:
+                self.app.pop_screen()  # a rematch began: the last match's screen gives way (on_screen_resume)
+            else:
+                self.open_match()
         elif isinstance(news, Gone):
             self.say("The server closed the link: online play is over for this session.")
 
@@ -173,14 +195,21 @@ class LobbyScreen(Screen):
     def show_lobby(self) -> None:
         lobby, me = self.client.lobby, self.client.name
         players, challenges, matches = lobby.players, lobby.challenges, lobby.matches
-        self.query_one("#who", Plain).update(f"Online as {me or '…'} · {len(players)} online · {len(matches)} matches")
+        welcome = self.client.welcome
+        mine = rating_words(welcome.ratings) if welcome is not None else ""
+        for player in players:
+            if player.name == me:
+                mine = rating_words(player.ratings)
+        who = f"{me or '…'} (guest: nothing is kept)" if welcome is not None and welcome.guest else f"{me or '…'}{' · ' + mine if mine else ''}"
+        self.query_one("#who", Plain).update(f"Online as {who} · {len(players)} online · {len(matches)} matches")
         options: list[Any] = []
         mine = [c for c in challenges if c.to == me]
         made = [c for c in challenges if c.by == me]
         if mine:
             options.append(option(styled(("Challenges for you", "b")), disabled=True))
-            options += [option(f"  {c.by} challenges you to {title(c.game)} on {c.board}, "
-                               f"{c.rounds} round(s): enter accepts, d declines", id=f"c:{c.id}") for c in mine]
+            options += [option(f"  {c.by} {'offers a rematch' if c.rematch else 'challenges you to ' + title(c.game)} on {c.board}, "
+                               f"{c.rounds} round(s){'' if c.rated else ', casual'}: enter accepts, d declines", id=f"c:{c.id}")
+                        for c in mine]
         if made:
             options.append(option(styled(("Your challenges", "b")), disabled=True))
             options += [option(f"  {title(c.game)} with {c.to} on {c.board}: waiting (d withdraws)",
@@ -191,8 +220,8 @@ class LobbyScreen(Screen):
         if not matches:
             options.append(option(styled(("  none yet", "dim")), disabled=True))
         options.append(option(styled(("Players", "b"), ("  enter challenges", "dim")), disabled=True))
-        options += [option(f"  {p.name}{' (guest)' if p.guest else ''}{' (you)' if p.name == me else ''} · {p.doing}",
-                           id=f"p:{p.name}")
+        options += [option(f"  {p.name}{' (guest)' if p.guest else ''}{' (you)' if p.name == me else ''}"
+                           f"{' · ' + rating_words(p.ratings) if p.ratings else ''} · {p.doing}", id=f"p:{p.name}")
                     for p in players]
         lobby_list = self.query_one("#lobby", OptionList)
         highlighted = lobby_list.highlighted_option.id if lobby_list.highlighted_option is not None else None
@@ -271,19 +300,60 @@ class LobbyScreen(Screen):
         self.client.send(Doing("in the menu"))
         self.app.pop_screen()
 
+    # --- the store's lists, and replays ---------------------------------------------------------------
+    def action_leaders(self) -> None:
+        self.client.send(Top(online_games()[0] if "tron" not in online_games() else "tron"))
+
+    def action_games(self, mine: bool) -> None:
+        self.client.send(Games(mine))
+
+    def show_list(self, shown: Leaders | GameList) -> None:
+        """The hub's answer: in the list already open, else in a new one."""
+        if self._list is not None and self.app.screen is self._list:
+            self._list.show(shown)
+            return
+        if self.app.screen is not self:
+            return  # asked from a screen that has gone: nothing to show it on
+        self._list = LobbyList(shown, self.client.send, online_games())
+        self.app.push_screen(self._list)
+
+    def replay(self, record: Recorded) -> None:
+        """Play a finished game back on its game's match screen."""
+        try:
+            game = get_game(record.game)
+            loaded = game.load(record.board)
+            rounds = [PlayedRound(r.seating, r.log, r.forfeit_seat, fault_of(r.cause)) for r in record.rounds]
+            feed = replay_match(lambda index: game.make_engine(loaded), record.names, rounds)
+        except (UsageError, BoardError, ValueError, KeyError) as exc:
+            self.say(f"Game {record.id} cannot be replayed here: {exc}")
+            return
+        screen = game.screen_class()(game, loaded, self.app.settings, rounds=len(rounds), feed=feed)
+        self.app.push_screen(screen)
+        tell(self, f"Replay of game {record.id}: {' vs '.join(record.names)}. {record.verdict}", timeout=4)
+
     # --- a match ----------------------------------------------------------------------------------------
     def open_match(self) -> None:
         feed = self.client.feed
         if feed is None or self.app.screen is not self:
             return
         self.say("")
-        tell(self, f"{feed.describe().capitalize()}: {' vs '.join(feed.match.score.names)}", timeout=3)
+        self.client.send(Doing("playing" if feed.you is not None else "watching"))
         screen = match_screen(feed, self.app.settings)
-        self.app.push_screen(screen, lambda _: self._match_closed())
+        self._match_screen, self._match_feed = screen, feed
+        self.app.push_screen(screen)
 
-    def _match_closed(self) -> None:
-        self.client.leave_match()
-        self.client.send(Doing("in the lobby"))
+    def on_screen_resume(self) -> None:
+        """Back in the lobby from a screen over it. From a match's: that match was left as its
+        screen closed (HubFeed.close); a match that began meanwhile (a rematch) opens now."""
+        if self._match_screen is None:
+            return
+        left, self._match_screen, self._match_feed = self._match_feed, None, None
+        if self.client.feed is left:
+            self.client.leave_match()
+        if self.client.feed is not None:
+            self.open_match()
+        else:
+            self.client.send(Doing("in the lobby"))
 
 
 def match_screen(feed: HubFeed, settings: Any) -> Screen:

@@ -127,8 +127,13 @@ class MatchScreen(MatchClockKeys, GameScreen[S], Screen[None]):
             self.feed.pace(self.tick_seconds(), self.agent_timeout())
 
     def _feed_note(self, text: str) -> None:
-        """A line from the feed outside any game (a server's log or result)."""
-        self.to_owner(lambda: self.say(text))
+        """A line from the feed outside any game (a server's log or result): said, and the
+        key bar shown anew (the match may be over: a rematch is offered)."""
+        def say() -> None:
+            self.say(text)
+            self.query_one(KeyBar).refresh(layout=True)
+
+        self.to_owner(say)
 
     def table_event(self, event: TableEvent) -> None:
         if isinstance(event, RoundBegan):
@@ -223,6 +228,8 @@ class MatchScreen(MatchClockKeys, GameScreen[S], Screen[None]):
             return False
         if common == "hint":  # not online: both players see the same board, unaided
             return any(agent.human for agent in self.session.agents) and self.steerable
+        if common == "rematch":
+            return self.feed is not None and self.feed.rematches and self.match_over
         if common in ("pause", "step", "faster", "slower", "next"):
             return self.steerable
         return True
@@ -256,6 +263,14 @@ class MatchScreen(MatchClockKeys, GameScreen[S], Screen[None]):
             return
         self.session.submit(seat, self.session.engine.decode_action(text))
         self.hint = None
+
+    def action_rematch(self) -> None:
+        """After an online match: offer the other player a rematch, or take theirs."""
+        if self.feed is None:
+            return
+        self.feed.offer_rematch()
+        self.say("Rematch asked for: it starts when both want it (esc goes back to the lobby).")
+        self.query_one(KeyBar).refresh(layout=True)
 
     def action_help(self) -> None:
         """Help stops the clock while it is open, so nobody crashes while reading."""
