@@ -207,3 +207,17 @@ def test_online_top_prints_the_leaderboard_from_the_servers_data_folder(tmp_path
     assert "nobody has a rating" in capsys.readouterr().out
     assert main(["online", "top", "tron", "--data", str(tmp_path / "none")]) == 2
     assert "no server store here" in capsys.readouterr().err
+
+
+def test_the_lobby_words_for_ratings_greetings_and_stored_causes() -> None:
+    from tui_grid.core.outcome import Fault
+    from tui_grid.online.accounts import fault_of, greeting, rated_name, rating_words
+    from tui_grid.online.protocol import GameRating
+
+    ratings = (GameRating("tron", 1532, False, 30), GameRating("evasion", 1488, True, 2))
+    assert rating_words(ratings) == "Tron 1532 · Evasion 1488?"
+    assert rated_name("ann", "evasion", ratings) == "ann (1488?)" and rated_name("easy bot", "tron", ()) == "easy bot"
+    assert greeting(Welcome("ann", ("tron",), returning=True, ratings=ratings)) == "Welcome back, ann: Tron 1532 · Evasion 1488?."
+    assert "kept under your key" in greeting(Welcome("bob", ("tron",)))
+    assert "nothing is kept" in greeting(Welcome("gus", ("tron",), guest=True))
+    assert fault_of("fault:idle") is Fault.IDLE and fault_of("fault:exploded") is Fault.LEFT and fault_of("tron:wall") is Fault.LEFT

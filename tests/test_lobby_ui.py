@@ -93,9 +93,16 @@ async def test_c_challenges_the_highlighted_player_and_d_withdraws(app: TuiGridA
         await until(pilot, lambda: len(hub.challenges) == 1)
         challenge = next(iter(hub.challenges.values()))
         assert (challenge.by, challenge.to, challenge.game, challenge.board, challenge.rounds) == ("ann", "bob", "evasion", "evasion:N10:M5", 2)  # the first online game, in the menu's order
+        assert challenge.rated  # rated unless asked otherwise
         await highlight(pilot, app, f"w:{challenge.id}")
         await pilot.press("d")
         await until(pilot, lambda: not hub.challenges)
+        await highlight(pilot, app, "p:bob")
+        await pilot.press("c")
+        app.screen.query_one("#rated").value = False
+        await pilot.press("enter")
+        await until(pilot, lambda: len(hub.challenges) == 1)
+        assert not next(iter(hub.challenges.values())).rated  # casual
 
 
 async def test_d_declines_and_enter_accepts_a_challenge(app: TuiGridApp, hub: Hub, bob: Player) -> None:

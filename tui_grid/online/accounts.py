@@ -34,6 +34,12 @@ def rating_words(ratings: Sequence[GameRating]) -> str:
     return " · ".join(f"{title(r.game)} {r.rating}{'?' if r.provisional else ''}" for r in ratings)
 
 
+def rated_name(name: str, game: str, ratings: Sequence[GameRating]) -> str:
+    """"ann (1532)": a name with its rating in `game`, when it has one ("1500?": provisional)."""
+    found = next((r for r in ratings if r.game == game), None)
+    return f"{name} ({found.rating}{'?' if found.provisional else ''})" if found is not None else name
+
+
 def greeting(welcome: Welcome) -> str:
     """What the lobby says first: a returning player by name with their ratings; a new
     account, that it is kept; a guest, that nothing is."""

@@ -23,7 +23,7 @@ from tui_grid.online.protocol import (MAX_ROUNDS, QUICK_ROUNDS, Answer, Challeng
                                       Queue, Unqueue, Watch, Welcome, Withdraw)
 from tui_grid.core.errors import BoardError, UsageError
 from tui_grid.core.replay import PlayedRound, replay_match
-from tui_grid.online.accounts import fault_of, greeting, rating_words, title
+from tui_grid.online.accounts import fault_of, greeting, rated_name, rating_words, title
 from tui_grid.online.wire import default_board
 from tui_grid.online.client import Gone, HubClient, HubFeed, News
 from tui_grid.ui.form import FormDialog
@@ -71,6 +71,8 @@ class ChallengeDialog(FormDialog[Challenge | None]):
             yield PlainInput(placeholder=default_board(games[0]), id="board")
             yield Plain(f"Rounds (1-{MAX_ROUNDS}; seats swap each round)")
             yield PlainInput(str(QUICK_ROUNDS), id="rounds")
+            yield Select([("rated: the result changes both ratings", True), ("casual: no rating changes", False)],
+                         value=True, allow_blank=False, id="rated")
             yield Plain("", id="error")
             yield Plain("enter sends · esc cancels")
 
@@ -93,7 +95,7 @@ class ChallengeDialog(FormDialog[Challenge | None]):
             self.show_error(f"Rounds: a whole number from 1 to {MAX_ROUNDS}.")
             return
         board = self.query_one("#board", PlainInput).value.strip() or default_board(game)
-        challenge = Challenge(self.opponent, game, board, int(rounds_text))
+        challenge = Challenge(self.opponent, game, board, int(rounds_text), rated=self.query_one("#rated", Select).value is True)
         if self.bot_levels:
             seat = self.query_one("#seat", Select).value
             challenge = replace(challenge, to=f"bot:{self.query_one('#level', Select).value}",
@@ -215,8 +217,9 @@ class LobbyScreen(Screen):
             options += [option(f"  {title(c.game)} with {c.to} on {c.board}: waiting (d withdraws)",
                                id=f"w:{c.id}") for c in made]
         options.append(option(styled(("Matches", "b"), ("  enter or w watches", "dim")), disabled=True))
-        options += [option(f"  {m.id}. {title(m.game)}: {' vs '.join(m.names)} · round {m.round}/{m.rounds} · "
-                           f"{m.score} · {m.watchers} watching", id=f"m:{m.id}") for m in matches]
+        ratings = {p.name: p.ratings for p in players}
+        options += [option(f"  {m.id}. {title(m.game)}: {' vs '.join(rated_name(n, m.game, ratings.get(n, ())) for n in m.names)}"
+                           f" · round {m.round}/{m.rounds} · {m.score} · {m.watchers} watching", id=f"m:{m.id}") for m in matches]
         if not matches:
             options.append(option(styled(("  none yet", "dim")), disabled=True))
         options.append(option(styled(("Players", "b"), ("  enter challenges", "dim")), disabled=True))
