@@ -221,3 +221,21 @@ def test_the_lobby_words_for_ratings_greetings_and_stored_causes() -> None:
     assert "kept under your key" in greeting(Welcome("bob", ("tron",)))
     assert "nothing is kept" in greeting(Welcome("gus", ("tron",), guest=True))
     assert fault_of("fault:idle") is Fault.IDLE and fault_of("fault:exploded") is Fault.LEFT and fault_of("tron:wall") is Fault.LEFT
+
+
+def test_a_player_adds_another_key_which_then_logs_in_as_them(hub: Hub, store: SQLiteStore, accounts) -> None:  # type: ignore[no-untyped-def]
+    import asyncssh
+
+    ann, bob, gus = accounts("ann"), accounts("bob"), accounts("gus", guest=True)
+    line = asyncssh.generate_private_key("ssh-ed25519").export_public_key().decode().strip()
+    fingerprint = asyncssh.import_public_key(line).get_fingerprint()
+    ann.send(t="addkey", key=line)
+    assert ann.expect(lambda m: m["t"] == "note")["text"].startswith(f"Key added: {fingerprint} logs in as ann")
+    held = store.player_of(fingerprint)
+    assert held is not None and held.id == ann.id
+    bob.send(t="addkey", key=line)
+    assert "another player" in bob.expect(lambda m: m["t"] == "error")["text"]
+    bob.send(t="addkey", key="ssh-ed25519 not-a-key")
+    assert "not an OpenSSH public key" in bob.expect(lambda m: m["t"] == "error")["text"]
+    gus.send(t="addkey", key=line)
+    assert "logged in with a key" in gus.expect(lambda m: m["t"] == "error")["text"]

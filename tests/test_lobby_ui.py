@@ -295,3 +295,18 @@ async def test_l_h_and_m_show_the_stores_lists_and_enter_replays_a_game(app: Tui
         assert [r.winner for r in replay.match.score.rounds] == [r.winner for r in played.match.score.rounds]
         await pilot.press("escape")
         await until(pilot, lambda: isinstance(app.screen, LobbyList))
+
+
+async def test_k_asks_for_another_key_and_the_hub_answers(app: TuiGridApp, hub: Hub) -> None:
+    from tui_grid.ui.add_key_dialog import AddKeyDialog
+
+    async with app.run_test(size=(80, 24)) as pilot:
+        await until(pilot, lambda: isinstance(app.screen, LobbyScreen) and ann_link(hub) is not None)
+        lobby = app.screen
+        await pilot.press("k")
+        assert isinstance(app.screen, AddKeyDialog)
+        await pilot.press("enter")  # nothing pasted: said on the dialog's error line
+        assert "the .pub file's one line" in str(app.screen.query_one("#error").content)
+        app.screen.query_one("#key").value = "ssh-ed25519 AAAAC3NzaC1lZDI1NTE5AAAAIDXoe8aSOhUVDLbME/tP01behRpyzrcnykhrZ/iN/k9g"
+        await pilot.press("enter")
+        await until(pilot, lambda: app.screen is lobby and "logged in with a key" in str(lobby.query_one("#news").content))

@@ -11,7 +11,7 @@ from tui_grid.games.registry import get_game
 from tui_grid.core.outcome import Failure, Fault, Outcome
 from tui_grid.core.outcome import Result as Standing
 from tui_grid.games.tron.causes import TronCause
-from tui_grid.online.protocol import (MESSAGES, Answer, Challenge, Doing, End, Error, Forfeit, GameLine, GameList,
+from tui_grid.online.protocol import (MESSAGES, AddKey, Answer, Challenge, Doing, End, Error, Forfeit, GameLine, GameList,
                                       GameRating, Games, Hello, Key, Leave, LeaderLine, Leaders, Lobby, LobbyChallenge,
                                       LobbyMatch, LobbyPlayer, MatchStart, Note, ProtocolError, Publish, Queue, Recorded,
                                       RecordedRound, Rematch, Replay, Result, Round, Step, Top, Unqueue, Watch, Welcome,
@@ -33,6 +33,7 @@ EXAMPLES = [
                Forfeit(0, Failure(Fault.LEFT))),
     Rematch(), Top("tron"), Leaders("tron", (LeaderLine(1, "bob", 1532, False, 12), LeaderLine(2, "ann", 1411, True, 2))),
     Games(True), Games(False), GameList(True, (GameLine(9, "tron", "standard", ("ann", "bob"), "Match over: bob wins.", True, 1.79e9),)),
+    AddKey("ssh-ed25519 AAAAC3NzaC1lZDI1NTE5AAAAIDXoe8aSOhUVDLbME/tP01behRpyzrcnykhrZ/iN/k9g me@laptop"),
     Replay(9), Recorded(9, "tron", "standard", ("ann", "bob"), (RecordedRound((0, 1), "U,D L,R"),
                                                                RecordedRound((1, 0), "U,D", 1, "fault:left")), "Match over: ann wins."),
 ]

@@ -43,11 +43,11 @@ from tui_grid.core.table import Table, TableEvent
 from tui_grid.core.text import printable
 from tui_grid.games.registry import get_game, online_games
 from tui_grid.online.accounts import aborted, game_lines, leader_lines, match_record, ratings_of, recorded
-from tui_grid.online.protocol import (MAX_ROWS, QUICK_ROUNDS, Answer, Challenge, Doing, End, Error, Forfeit, GameList,
+from tui_grid.online.protocol import (MAX_ROWS, QUICK_ROUNDS, AddKey, Answer, Challenge, Doing, End, Error, Forfeit, GameList,
                                       GameRating, Games, Hello, Key, Leave, Leaders, Lobby, LobbyChallenge, LobbyMatch,
                                       LobbyPlayer, MatchStart, Message, Note, ProtocolError, Publish, Queue, Rematch, Replay,
                                       Result, Round, Step, Top, Unqueue, Watch, Welcome, Withdraw, change_message)
-from tui_grid.online.records import Participant, Store
+from tui_grid.online.records import KeyTaken, Participant, Store
 from tui_grid.online.publish import TOKEN_FILE
 from tui_grid.online.wire import LineReader, QueuedWriter, WireError, default_board
 
@@ -478,7 +478,8 @@ class Hub:
         self._handlers: dict[type, Callable[[Link, Any], str | None]] = {
             Doing: self._on_doing, Challenge: self._on_challenge, Answer: self._on_answer, Withdraw: self._on_withdraw,
             Queue: self._on_queue, Unqueue: self._on_unqueue, Watch: self._on_watch, Key: self._on_key, Leave: self._on_leave,
-            Rematch: self._on_rematch, Top: self._on_top, Games: self._on_games, Replay: self._on_replay}
+            Rematch: self._on_rematch, Top: self._on_top, Games: self._on_games, Replay: self._on_replay,
+            AddKey: self._on_add_key}
 
     # --- life -------------------------------------------------------------------------------
     def start(self) -> None:
@@ -808,6 +809,22 @@ class Hub:
         link.send(recorded(stored))
         return None
 
+    def _on_add_key(self, link: Link, message: AddKey) -> str | None:
+        """Another key of this account's player: it logs in as them from now on (it must
+        still be one the server admits, in its authorized keys)."""
+        if self.store is None or link.player_id is None:
+            return "Only a player who logged in with a key can add another."
+        fingerprint = key_fingerprint(message.key)
+        if fingerprint is None:
+            return "That is not an OpenSSH public key line (ssh-ed25519 AAAA... or the like)."
+        try:
+            self.store.add_key(link.player_id, fingerprint)
+        except KeyTaken:
+            return "That key logs in as another player already."
+        link.send(Note(f"Key added: {fingerprint} logs in as {link.name} too (where the server admits it)."))
+        self.log(f"{link.name} added the key {fingerprint}")
+        return None
+
     def _on_rematch(self, link: Link, message: Rematch) -> str | None:
         """Offer the last opponent a rematch, seats swapped; or take the one they offered."""
         last = self.last_match.get(link.name)
@@ -927,6 +944,17 @@ def remove_stale_sockets(folder: Path) -> None:
             path.unlink(missing_ok=True)
         except PermissionError:  # another user's live process: not ours to remove
             pass
+
+
+def key_fingerprint(line: str) -> str | None:
+    """The SHA256 fingerprint of an OpenSSH public key line, as a login reports it; None
+    when the line is not one."""
+    import asyncssh
+
+    try:
+        return str(asyncssh.import_public_key(line.strip()).get_fingerprint())
+    except (asyncssh.KeyImportError, ValueError, TypeError):
+        return None
 
 
 def check_board(game: str, board: str) -> str | None:

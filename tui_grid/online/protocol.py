@@ -9,7 +9,7 @@ cause by key, the seat, the raw detail; `outcome_fields`, `read_outcome`), so ev
 receiver says it in its own words, with its own players' names.
 
     app -> hub        Hello, Doing, Challenge, Answer, Withdraw, Queue, Unqueue, Watch, Key, Leave,
-                      Rematch, Top, Games, Replay
+                      Rematch, Top, Games, Replay, AddKey
     publisher -> hub  Hello (with the token), Publish, Step, Forfeit, Result, Round, Note, End
     hub -> app        Welcome, Lobby, Error, MatchStart, Step, Forfeit, Round, Note, End, Leaders,
                       GameList, Recorded
@@ -42,6 +42,8 @@ MAX_NUMBERS = 4
 MAX_CELLS = 16
 MAX_COORD = 1 << 16
 MAX_RATING = 10_000
+#: An OpenSSH public key line, at most (an RSA key of 16384 bits fits).
+MAX_KEY = 4096
 MAX_TIME = 1 << 40
 #: Rows of a leaderboard or a list of games, at most.
 MAX_ROWS = 50
@@ -582,6 +584,18 @@ class Rematch:
 
 
 @dataclass(frozen=True)
+class AddKey:
+    """Let another public key (an OpenSSH `authorized_keys` line) log in as this account."""
+
+    TYPE: ClassVar[str] = "addkey"
+    key: str
+
+    @classmethod
+    def from_fields(cls, data: dict[str, Any]) -> AddKey:
+        return cls(_text(data, "key", MAX_KEY))
+
+
+@dataclass(frozen=True)
 class Top:
     """Ask for a game's leaderboard."""
 
@@ -729,10 +743,10 @@ class Recorded:
 
 Message = Union[Hello, Doing, Challenge, Answer, Withdraw, Queue, Unqueue, Watch, Key, Leave, Publish, Step, Forfeit,
                 Result, Round, Note, End, Welcome, Error, Lobby, MatchStart, Rematch, Top, Leaders, Games, GameList,
-                Replay, Recorded]
+                Replay, Recorded, AddKey]
 MESSAGES: dict[str, Any] = {kind.TYPE: kind for kind in (
     Hello, Doing, Challenge, Answer, Withdraw, Queue, Unqueue, Watch, Key, Leave, Publish, Step, Forfeit, Result, Round,
-    Note, End, Welcome, Error, Lobby, MatchStart, Rematch, Top, Leaders, Games, GameList, Replay, Recorded)}
+    Note, End, Welcome, Error, Lobby, MatchStart, Rematch, Top, Leaders, Games, GameList, Replay, Recorded, AddKey)}
 
 
 def change_message(session: Any, change: Any) -> Step | Forfeit | None:

@@ -18,7 +18,7 @@ from textual.screen import Screen
 from textual.widgets import Footer, OptionList, Select
 
 from tui_grid.games.registry import get_game, online_games
-from tui_grid.online.protocol import (MAX_ROUNDS, QUICK_ROUNDS, Answer, Challenge, Doing, Error, GameList, Games, Leaders,
+from tui_grid.online.protocol import (MAX_ROUNDS, QUICK_ROUNDS, AddKey, Answer, Challenge, Doing, Error, GameList, Games, Leaders,
                                       Lobby, MatchStart, Note, Recorded, Top,
                                       Queue, Unqueue, Watch, Welcome, Withdraw)
 from tui_grid.core.errors import BoardError, UsageError
@@ -26,6 +26,7 @@ from tui_grid.core.replay import PlayedRound, replay_match
 from tui_grid.online.accounts import fault_of, greeting, rated_name, rating_words, title
 from tui_grid.online.wire import default_board
 from tui_grid.online.client import Gone, HubClient, HubFeed, News
+from tui_grid.ui.add_key_dialog import AddKeyDialog
 from tui_grid.ui.form import FormDialog
 from tui_grid.ui.lobby_lists import LobbyList
 from tui_grid.ui.plain import Plain, PlainInput, option, styled, tell
@@ -117,6 +118,7 @@ class LobbyScreen(Screen):
         Binding("l", "leaders", "Leaders"),
         Binding("m", "games(True)", "My games"),
         Binding("h", "games(False)", "Recent"),
+        Binding("k", "add_key", "Add key", show=False),
         Binding("escape", "back", "Back"),
         Binding("q", "app.quit", "Quit", show=False),
     ]
@@ -142,7 +144,8 @@ class LobbyScreen(Screen):
             yield Plain("", id="who")
             yield Plain("", id="news")
             yield OptionList(id="lobby")
-            yield Plain("enter: accept a challenge, watch a match or challenge a player · d declines or withdraws", id="about")
+            yield Plain("enter: accept a challenge, watch a match or challenge a player · d declines or withdraws · "
+                        "k adds another SSH key to your account", id="about")
         yield Footer(compact=True)
 
     def on_mount(self) -> None:
@@ -176,7 +179,7 @@ class LobbyScreen(Screen):
             self.show_lobby()
         elif isinstance(news, Error):
             self.say(news.text)
-        elif isinstance(news, Note) and self.client.feed is None:
+        elif isinstance(news, Note) and (self.client.feed is None or self.app.screen is self):
             self.say(news.text)
         elif isinstance(news, (Leaders, GameList)):
             self.show_list(news)
@@ -309,6 +312,13 @@ class LobbyScreen(Screen):
 
     def action_games(self, mine: bool) -> None:
         self.client.send(Games(mine))
+
+    def action_add_key(self) -> None:
+        welcome = self.client.welcome
+        if welcome is None or welcome.guest:
+            self.say("A guest has no account to add a key to: connect with a key first.")
+            return
+        self.app.push_screen(AddKeyDialog(), lambda line: self.client.send(AddKey(line)) if line else None)
 
     def show_list(self, shown: Leaders | GameList) -> None:
         """The hub's answer: in the list already open, else in a new one."""
