@@ -8,8 +8,8 @@ import sys
 from pathlib import Path
 
 PACKAGE = Path(__file__).resolve().parent.parent / "tui_grid"
-#: A game's own UI: its screen, its board view and widgets, its dialogs and apps.
-UI_MODULES = {"screen.py", "view.py", "setup_dialog.py", "serve_app.py"}
+#: A game's own UI: its screen, its keymap, its board view and widgets, its dialogs and apps.
+UI_MODULES = {"screen.py", "view.py", "keymap.py", "setup_dialog.py", "serve_app.py"}
 
 
 def _headless_modules() -> list[Path]:

@@ -102,6 +102,8 @@ def build_parser() -> argparse.ArgumentParser:
     play = commands.add_parser("play", help="start a game, optionally on a given board")
     play.add_argument("game", metavar="GAME", help=f"one of: {games}")
     play.add_argument("board", metavar="BOARD", nargs="?", help=BOARD_HELP)
+    play.add_argument("--record", default=None, metavar="FILE.cast", help="record your play as an asciicast v2 file")
+    play.add_argument("--force", action="store_true", help="with --record, overwrite FILE.cast if it exists")
 
     boards = commands.add_parser("boards", help="list the shipped boards by name")
     boards.add_argument("game", metavar="GAME", nargs="?", help=f"one of: {games} (default: all)")
@@ -319,6 +321,8 @@ def _dispatch(args: argparse.Namespace, policy: Policy) -> int:
     if command == "play":
         game = get_game(args.game)
         loaded = game.load(args.board) if args.board else None
+        if args.record:
+            return _play_recorded(game, args.board, OutputFile("--record", args.record, args.force))
         return _run_app(policy, game.key, loaded)
     if command == "boards":
         return _list_boards(args.game)
@@ -617,6 +621,25 @@ def _record(argv: list[str], output: OutputFile, size: str, duration: str, title
     path = output.checked()
     count = record([sys.executable, "-m", "tui_grid", *argv], path, width, height, seconds, title)
     print(f"tui-grid: recorded {count} frames to {output.path} ({width}x{height}, {seconds:g} s): asciinema play {output.path}", file=sys.stderr)
+    return 0
+
+
+def _play_recorded(game: GameDefinition, board: str | None, output: OutputFile) -> int:
+    """`play --record`: the app plays on a pseudo-terminal relayed to this one and
+    recorded (core.recording.record_play); the board and the file are checked first."""
+    from tui_grid.core.recording import check_writable, record_play
+
+    if board == "-":
+        raise UsageError("--record: a board from standard input cannot be recorded; give its file instead")
+    path = output.checked()
+    try:
+        check_writable(path)
+    except OSError as exc:
+        raise UsageError(f"--record: {echo(output.path, limit=PATH_ECHO)}: {exc.strerror or exc}") from None
+    _attach_terminal()
+    title = f"tui-grid play {game.key}" + (f" {board}" if board else "")
+    count = record_play([sys.executable, "-m", "tui_grid", "play", game.key, *([board] if board else [])], path, title)
+    print(f"tui-grid: recorded {count} frames to {output.path}: asciinema play {output.path}", file=sys.stderr)
     return 0
 
 

@@ -1,6 +1,8 @@
-"""Recordings anyone can replay: a command run on a pseudo-terminal of a chosen size, its
-output written as an asciicast v2 file (what `asciinema play` replays). The frames are the
-app's own rendering, byte for byte, so a recording looks exactly like the app."""
+"""Recordings anyone can replay: a command run on a pseudo-terminal, its output written as
+an asciicast v2 file (what `asciinema play` replays). The frames are the app's own
+rendering, byte for byte, so a recording looks exactly like the app. `record` runs it
+unattended on a terminal of a chosen size; `record_play` relays the player's own terminal
+to it while they play."""
 
 from __future__ import annotations
 
@@ -15,6 +17,7 @@ import struct
 import subprocess
 import termios
 import time
+import tty
 from pathlib import Path
 from typing import Sequence
 
@@ -33,22 +36,61 @@ VISIBLE = re.compile(r"[^\s\x00-\x1f]")
 FIRST_TEXT_WAIT = 60.0
 
 
+def _spawn(argv: Sequence[str], width: int, height: int, env: dict[str, str]) -> tuple[subprocess.Popen[bytes], int]:
+    """Start `argv` on a new `width`x`height` pseudo-terminal, in its own process group;
+    returns the process and the terminal's master end."""
+    master, slave = os.openpty()
+    _set_size(slave, width, height)
+    process = subprocess.Popen(list(argv), stdin=slave, stdout=slave, stderr=slave, env=env,
+                               start_new_session=True, close_fds=True)
+    os.close(slave)
+    return process, master
+
+
+def _end(process: subprocess.Popen[bytes], master: int) -> None:
+    """The recorded app's process group killed if it still runs, and its terminal closed."""
+    if process.poll() is None:
+        try:
+            os.killpg(process.pid, signal.SIGKILL)
+        except ProcessLookupError:
+            pass
+    process.wait(QUIT_GRACE)
+    os.close(master)
+
+
+class _Cast:
+    """The events of a recording, timed from its start: output ("o") as UTF-8 text (a
+    character cut between two reads waits for its end) and resizes ("r", "WxH")."""
+
+    def __init__(self) -> None:
+        self.started = time.monotonic()
+        self.events: list[tuple[float, str, str]] = []
+        self._decoder = codecs.getincrementaldecoder("utf-8")("replace")
+
+    def output(self, data: bytes) -> str:
+        text = self._decoder.decode(data)
+        if text:
+            self.events.append((time.monotonic() - self.started, "o", text))
+        return text
+
+    def resize(self, width: int, height: int) -> None:
+        self.events.append((time.monotonic() - self.started, "r", f"{width}x{height}"))
+
+    @property
+    def frames(self) -> int:
+        return sum(1 for _, kind, _ in self.events if kind == "o")
+
+
 def record(argv: Sequence[str], path: Path, width: int = 80, height: int = 24, seconds: float = 20.0,
            title: str = "tui_grid", env: dict[str, str] | None = None) -> int:
     """Run `argv` on a `width`x`height` terminal for `seconds` from its first drawn text (a
     slow start on a busy machine does not eat the recording), then press q; write what it
     printed to `path` as asciicast v2. Returns the number of output events written. The
     file is written through a temporary name, so a failed recording leaves no half file."""
-    master, slave = os.openpty()
-    _set_size(slave, width, height)
     environment = {**os.environ, "TERM": "xterm-256color", "COLUMNS": str(width), "LINES": str(height), **(env or {})}
-    process = subprocess.Popen(list(argv), stdin=slave, stdout=slave, stderr=slave, env=environment,
-                               start_new_session=True, close_fds=True)
-    os.close(slave)
-    decoder = codecs.getincrementaldecoder("utf-8")("replace")
-    events: list[tuple[float, str]] = []
-    started = time.monotonic()
-    quit_at = started + FIRST_TEXT_WAIT + seconds  # until the app draws its first text
+    process, master = _spawn(argv, width, height, environment)
+    cast = _Cast()
+    quit_at = cast.started + FIRST_TEXT_WAIT + seconds  # until the app draws its first text
     drawn = False
     pressed = False
     try:
@@ -70,28 +112,91 @@ def record(argv: Sequence[str], path: Path, width: int = 80, height: int = 24, s
                 break
             if not data:
                 break
-            text = decoder.decode(data)
-            if text:
-                events.append((time.monotonic() - started, text))
-                if not drawn and VISIBLE.search(ESCAPES.sub("", text)):
-                    drawn, quit_at = True, time.monotonic() + seconds
+            text = cast.output(data)
+            if not drawn and VISIBLE.search(ESCAPES.sub("", text)):
+                drawn, quit_at = True, time.monotonic() + seconds
     finally:
-        if process.poll() is None:
-            try:
-                os.killpg(process.pid, signal.SIGKILL)
-            except ProcessLookupError:
-                pass
-        process.wait(QUIT_GRACE)
-        os.close(master)
-    _write(path, width, height, title, events)
-    return len(events)
+        _end(process, master)
+    _write(path, width, height, title, cast.events)
+    return cast.frames
 
 
-def _write(path: Path, width: int, height: int, title: str, events: list[tuple[float, str]]) -> None:
+def record_play(argv: Sequence[str], path: Path, title: str = "tui_grid", keys: int = 0, screen: int = 1) -> int:
+    """Run `argv` on a pseudo-terminal the size of the player's own (`keys` and `screen`
+    are its input and output, both a terminal) until it exits, relaying both ways: the
+    player's keys to the app, and the app's output to the player's screen and into an
+    asciicast v2 file at `path`, with the terminal's resizes. The player's terminal is in
+    raw mode meanwhile (every key goes to the app, ctrl+c too) and restored after. Returns
+    the number of output events written; the file is written as `record` writes it."""
+    width, height = os.get_terminal_size(screen)
+    # The app reads its size from the terminal, not from COLUMNS and LINES, which a resize
+    # would leave stale.
+    environment = {name: value for name, value in os.environ.items() if name not in ("COLUMNS", "LINES")}
+    saved = termios.tcgetattr(keys)
+    process, master = _spawn(argv, width, height, environment)
+    cast = _Cast()
+    size = (width, height)
+    try:
+        tty.setraw(keys)
+        reading_keys = True
+        while True:
+            now_size = tuple(os.get_terminal_size(screen))
+            if now_size != size:
+                size = now_size
+                _set_size(master, *size)
+                cast.resize(*size)
+                try:
+                    os.killpg(process.pid, signal.SIGWINCH)  # the app has no controlling terminal to tell it
+                except ProcessLookupError:
+                    pass
+            ready, _, _ = select.select([master, keys] if reading_keys else [master], [], [], 0.05)
+            if keys in ready:
+                typed = os.read(keys, 4096)
+                if typed:
+                    os.write(master, typed)
+                else:
+                    reading_keys = False  # the keys ended: the app goes on until it quits
+            if master in ready:
+                try:
+                    data = os.read(master, 65536)
+                except OSError:  # the app closed its terminal: it has exited
+                    break
+                if not data:
+                    break
+                cast.output(data)
+                _write_all(screen, data)
+            elif not ready and process.poll() is not None:
+                break
+    finally:
+        termios.tcsetattr(keys, termios.TCSADRAIN, saved)
+        _end(process, master)
+    _write(path, width, height, title, cast.events, os.environ.get("TERM", "xterm-256color"))
+    return cast.frames
+
+
+def _write_all(fd: int, data: bytes) -> None:
+    while data:
+        data = data[os.write(fd, data):]
+
+
+def check_writable(path: Path) -> None:
+    """OSError when the recording could not be written at `path` (no right to write in its
+    folder): said before anything is recorded, not after."""
+    temporary = _temporary(path)
+    temporary.touch()
+    temporary.unlink()
+
+
+def _temporary(path: Path) -> Path:
+    return path.with_name(f".{path.name}.recording")
+
+
+def _write(path: Path, width: int, height: int, title: str, events: list[tuple[float, str, str]],
+           term: str = "xterm-256color") -> None:
     header = {"version": 2, "width": width, "height": height, "timestamp": int(time.time()),
-              "title": title, "env": {"TERM": "xterm-256color"}}
-    lines = [json.dumps(header)] + [json.dumps([round(t, 6), "o", text]) for t, text in events]
-    temporary = path.with_name(f".{path.name}.recording")
+              "title": title, "env": {"TERM": term}}
+    lines = [json.dumps(header)] + [json.dumps([round(t, 6), kind, data]) for t, kind, data in events]
+    temporary = _temporary(path)
     temporary.write_text("\n".join(lines) + "\n", encoding="utf-8")
     os.replace(temporary, path)
 

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import threading
+from collections.abc import Callable
 from dataclasses import replace
 
 from rich.text import Text
@@ -19,7 +20,10 @@ from tui_grid.core.errors import BoardError, UsageError
 from tui_grid.online.client import hub_available
 from tui_grid.core.text import clip
 from tui_grid.games.registry import BoardFiles, GameDefinition, LoadedBoard, all_games
-from tui_grid.ui.plain import Plain, option, styled, tell
+from tui_grid.online.records import Best
+from tui_grid.ui import bests
+from tui_grid.ui.board_keys import OwnerCall
+from tui_grid.ui.plain import Plain, option, plain, styled, tell
 
 LOGO = "▀█▀ █ █ ▀█▀   █▀▀ █▀█ ▀█▀ █▀▄\n █  █▄█ ▄█▄   █▄█ █▀▄ ▄█▄ █▄▀"
 NEW_BOARD = "__new__"
@@ -85,17 +89,64 @@ class BoardPickerScreen(Screen):
         self.highlight = highlight
         self.entries: dict[str, BoardEntry] = {entry.name: entry for entry in game.boards()}
         self._cancel: threading.Event | None = None
+        #: What a solve of this game counts (None: it keeps no bests), the player's bests
+        #: by board key, and each entry's board key (worked out once there are bests).
+        self.best_unit: str | None = getattr(game.screen_class(), "BEST_UNIT", None)
+        self.solved: dict[str, Best] = {}
+        self._board_keys: dict[str, str | None] = {}
+        self._stop_listening: Callable[[], None] = lambda: None
 
     def compose(self) -> ComposeResult:
         yield Plain(f"{self.game.title} — pick a board", id="heading")
+        if self.best_unit is not None:  # before reading: a solve recorded meanwhile is heard
+            self._stop_listening = bests.listen(self.game.key, lambda: self.post_message(OwnerCall(self.show_bests)))
+            self.solved = bests.read_bests(self.game.key)
         with Horizontal():
             options = [option("＋ new random board…", id=NEW_BOARD)]
             if self._opens_files():
                 options.append(option("↗ open a file…", id=OPEN_FILE))
-            options += [option(clip(entry.title(), LIST_WIDTH - 4), id=name) for name, entry in self.entries.items()]
+            options += [option(self._prompt(name), id=name) for name in self.entries]
             yield OptionList(*options, id="boards")
             yield Plain(id="preview")
         yield Footer(compact=True)
+
+    # --- the player's bests: solved boards marked, each with its best against the optimum ------
+    def _prompt(self, name: str) -> Text:
+        """An entry's line: its title, and for a solved board the mark and a second line
+        with the best. Titles move right by the mark's width only once any board is solved."""
+        title = self.entries[name].title()
+        if not self.solved:
+            return plain(clip(title, LIST_WIDTH - 4))
+        best = self._best_of(name)
+        if best is None or self.best_unit is None:
+            return styled("  " + clip(title, LIST_WIDTH - 6))
+        words = bests.best_words(best, self.best_unit)
+        return styled((f"{bests.SOLVED_MARK} ", "b green"), clip(title, LIST_WIDTH - 6), "\n",
+                      (clip(f"  {words}", LIST_WIDTH - 4), "dim"))
+
+    def _best_of(self, name: str) -> Best | None:
+        if name not in self._board_keys:
+            try:
+                board = self.game.parse(self.entries[name].load())
+                self._board_keys[name] = bests.board_key(self.game, board)
+            except (BoardError, UsageError):
+                self._board_keys[name] = None
+        key = self._board_keys[name]
+        return None if key is None else self.solved.get(key)
+
+    def show_bests(self) -> None:
+        """Read the bests again and redraw the entries (a solve was recorded)."""
+        self.solved = bests.read_bests(self.game.key)
+        boards = self.query_one("#boards", OptionList)
+        for name in self.entries:
+            boards.replace_option_prompt(name, self._prompt(name))
+        self._show_highlighted()
+
+    def on_owner_call(self, message: OwnerCall) -> None:
+        message.call()
+
+    def on_unmount(self) -> None:
+        self._stop_listening()
 
     def on_mount(self) -> None:
         boards = self.query_one("#boards", OptionList)
@@ -126,6 +177,11 @@ class BoardPickerScreen(Screen):
         for key, value in text.meta.items():
             if key not in spoilers and key not in ("title", "played", "game"):
                 meta += ["\n", (f"{key}:", "dim"), f" {value}"]
+        best = self._best_of(name) if self.solved and self.best_unit else None
+        if best is not None and self.best_unit is not None:
+            times = "once" if best.solves == 1 else f"{best.solves} times"
+            meta += ["\n\n", (f"{bests.SOLVED_MARK} Your best: {bests.best_words(best, self.best_unit)}", "b"),
+                     f" (solved {times})"]
         return styled((text.title or name, "b"), "\n\n", body, "\n", *meta)
 
     def on_option_list_option_selected(self, event: OptionList.OptionSelected) -> None:

@@ -6,21 +6,23 @@ session at a time; a new board starts another at the same table.
 from __future__ import annotations
 
 from collections.abc import Callable
-from typing import Any
+from typing import Any, ClassVar
 
 from textual.app import ComposeResult
 from textual.screen import Screen
 
 from tui_grid.core import saves
 from tui_grid.core.agents import Agent, HumanAgent
+from tui_grid.core.control import SearchControl
 from tui_grid.core.engine import Engine, Plan
 from tui_grid.core.session import Session
 from tui_grid.core.table import Hint, Table
 from tui_grid.games.registry import BoardFiles, GameDefinition, Generated, LoadedBoard, Plannable, Solvable
 from tui_grid.ui import messages
 from tui_grid.ui.game_screen import GameScreen
+from tui_grid.ui.bests import SolveKeeper, with_note
 from tui_grid.ui.game_shell import S, shell_css
-from tui_grid.ui.plain import tell
+from tui_grid.ui.plain import Plain, tell
 from tui_grid.ui.settings import Settings
 
 
@@ -28,10 +30,15 @@ class PuzzleScreen(GameScreen[S], Screen[None]):
     DEFAULT_CSS = shell_css("PuzzleScreen")
     #: The state a finished watch left, while its last moves still animate.
     _watched_until: Any = None
+    #: What a solve's value counts ("slide": "7 slides"); None: the game keeps no bests.
+    BEST_UNIT: ClassVar[str | None] = None
+    #: Lines the message area holds (shell_css: #message max-height).
+    MESSAGE_LINES = 4
 
     def __init__(self, game: GameDefinition, loaded: LoadedBoard, settings: Settings | None = None) -> None:
         super().__init__()
         self.hold_game(game, loaded, settings)
+        self.bests = SolveKeeper(self, self.BEST_UNIT)
 
     def compose(self) -> ComposeResult:
         """The table, at its first board, then the shell's widgets."""
@@ -45,6 +52,36 @@ class PuzzleScreen(GameScreen[S], Screen[None]):
     def game_started(self) -> None:
         """A game (the first, or a new board's) is at the table: a game may set up its own."""
         self.shown = self.session.state
+        self.bests.follow(self.session, self.loaded)
+
+    # --- bests (ui.bests): a game that keeps them sets BEST_UNIT and these two -----------------
+    def solve_value(self, engine: Engine[S, Any], state: S) -> int | None:
+        """The player's value (lower is better) when a step of `engine` reaching `state`
+        solved the board, else None. Runs on the thread that stepped: reads only these."""
+        return None
+
+    def optimum(self, board: Any, value: int, control: SearchControl) -> int | None:
+        """The fewest possible on `board`, when the game can prove it; off the UI thread,
+        so it reads only its arguments. `value` is the solve just made."""
+        return None
+
+    def show_status(self) -> None:
+        """The status and message, with what the solve on the board did to the player's best
+        on a line below the message (when it fits), once the board shows that solve."""
+        super().show_status()
+        note = self.bests.note_for(self.state)
+        if note and self.shown is self.state and not self.animating:
+            message = self.query_one("#message", Plain)
+            width = message.content_size.width or self.size.width - 2
+            message.update(with_note(self.message, note, width, self.MESSAGE_LINES))
+
+    def on_unmount(self) -> None:
+        # GameScreen.on_unmount runs too (handlers run along the class hierarchy). A solve
+        # still being written is kept; only when the app quits does its search for the
+        # optimum stop, so that quitting never waits for it.
+        self.bests.stop_following()
+        if getattr(self.app, "quitting", False):
+            self.bests.close()
 
     def offers(self, common: str) -> bool:
         if common in ("undo", "redo", "restart"):
@@ -202,7 +239,8 @@ class PuzzleScreen(GameScreen[S], Screen[None]):
         if self.session.over:
             self.say(messages.game_over(self.game, self.session, self.restart_key()))
             return
-        reason = self.table.submit(seat, self.engine.decode_action(text))
+        with self.bests.own():
+            reason = self.table.submit(seat, self.engine.decode_action(text))
         if reason and reason != self.message:  # a refusal the session reported is already shown, with its cell
             self.say(reason)
 

@@ -61,3 +61,11 @@ class StepThrough:
             return None, True
         shown = snapshot(runner, program, runs, RUNNING)
         return shown, runner.done
+
+
+def solve_value(state: BunnyState) -> int | None:
+    """The tokens of a program whose run just completed the board, the player's value for
+    their best (an edit after a complete run is no new solve)."""
+    if state.typed is None and state.complete and state.program is not None:
+        return state.program.tokens
+    return None

@@ -15,49 +15,39 @@ from typing import Any
 
 from textual.app import ComposeResult
 
+from tui_grid.core.control import SearchControl
 from tui_grid.core.geometry import Pos
 from tui_grid.core.session import Change, ChangeKind, Session
 from tui_grid.games.bunny import screen_text as text
 from tui_grid.games.bunny.definition import APP_TIME_LIMIT, BunnyGame, plan_message
 from tui_grid.games.bunny.draft import Draft
 from tui_grid.games.bunny.editor import EditorActions, ProgramEditor
+from tui_grid.games.bunny.board import BunnyBoard
 from tui_grid.games.bunny.engine import BunnyState
 from tui_grid.games.bunny.interpreter import RUNNING
 from tui_grid.games.bunny.program import Program
-from tui_grid.games.bunny.running import StepThrough, frames_to_show, step_text
+from tui_grid.games.bunny.running import StepThrough, frames_to_show, solve_value, step_text
 from tui_grid.games.bunny.solver import Solution
 from tui_grid.games.bunny.view import BunnyBoardView, ProgramPanel
-from tui_grid.ui.keys import Key, keymap
+from tui_grid.games.bunny.keymap import COMMON_KEYS, OWN_KEYS
+from tui_grid.ui.keys import keymap
 from tui_grid.ui.puzzle_screen import PuzzleScreen
 
-OWN_KEYS = (
-    Key("f", "token('F')", "Token", "insert a token: f hop forward (F), l turn left (L), r turn right (R)", display="f l r"),
-    Key("l", "token('L')", "Token L", "insert a token: f hop forward (F), l turn left (L), r turn right (R)", display="f l r", show=False),
-    Key("r", "token('R')", "Token R", "insert a token: f hop forward (F), l turn left (L), r turn right (R)", display="f l r", show=False),
-    Key("left_square_bracket", "open_loop", "Loop", "open a loop; digits then set its count (none: forever)", display="["),
-    *(
-        Key(str(d), f"digit({d})", "Count", "type the count of the loop the cursor is in (or of the loop just closed)", display="0-9", show=False)
-        for d in range(10)
-    ),
-    Key("right_square_bracket", "close_loop", "Close", "close the loop: the cursor steps out of it", display="]"),
-    Key("backspace", "backspace", "Delete", "delete before the cursor (a count's digit, a token; a LOOP keeps its body)", display="⌫"),
-    Key("delete", "delete", "Delete after", "delete after the cursor", display="del", show=False),
-    Key("left", "cursor(-1)", "Cursor", "move the cursor through the program", display="◀▶"),
-    Key("right", "cursor(1)", "Cursor right", "move the cursor through the program", display="◀▶", show=False),
-    Key("home", "home", "Start/end", "cursor to the start / end of the program", display="home end", show=False),
-    Key("end", "end", "End", "cursor to the start / end of the program", display="home end", show=False),
-    Key("enter", "run", "Run", "run the program from S, animated (after a complete run too: try a shorter one)", display="enter"),
-    Key("full_stop", "step_token", "Step", "step: execute one more token (the last step records the run)", display="."),
-    Key("ctrl+r", "restart", "Restart", "restart: an empty program on the board before any run (u brings your program back); r is the R token", show=False, common="restart"),
-)
-
-COMMON_KEYS = ("undo", "redo", "new", "hint", "solve", "watch", "pause", "faster", "slower", "zoom", "save", "still", "help", "back", "quit")
 
 
 class BunnyScreen(EditorActions, PuzzleScreen[BunnyState]):
     KEYMAP = keymap(OWN_KEYS, COMMON_KEYS)
     VIEW = BunnyBoardView
+    BEST_UNIT = "token"
     game: BunnyGame
+
+    def solve_value(self, engine: Any, state: BunnyState) -> int | None:
+        return solve_value(state)
+
+    def optimum(self, board: BunnyBoard, value: int, control: SearchControl) -> int | None:
+        """The shortest program's tokens where the solver has proven it (never searched here)."""
+        known = self.game.known_solution(board)
+        return known.tokens if known is not None and known.proven_optimal else None
 
     def game_started(self) -> None:
         super().game_started()
@@ -85,8 +75,7 @@ class BunnyScreen(EditorActions, PuzzleScreen[BunnyState]):
         self._say_if_unwinnable()
 
     def _say_if_unwinnable(self) -> None:
-        notice = text.unreachable_notice(self.board.cut_off)
-        if notice is not None:
+        if (notice := text.unreachable_notice(self.board.cut_off)) is not None:
             self.say(*notice)
 
     # --- the session ---------------------------------------------------------------------------
@@ -133,7 +122,8 @@ class BunnyScreen(EditorActions, PuzzleScreen[BunnyState]):
         if self.stepping.active:
             self.stepping.reset()
             self.display_state(self.state)
-        self.message = self.editor.edit(change, lambda edit: self.session.submit(0, edit))
+        with self.bests.own():  # an edit is a step of the player's, as a run is
+            self.message = self.editor.edit(change, lambda edit: self.session.submit(0, edit))
         self.show_status()
         self._show_panel()
 
@@ -144,7 +134,8 @@ class BunnyScreen(EditorActions, PuzzleScreen[BunnyState]):
         if not program.body:
             self.say(text.TYPE_FIRST)
             return
-        self._run_program(program, self.stepping.steps_into(program))
+        with self.bests.own():
+            self._run_program(program, self.stepping.steps_into(program))
 
     def action_step_token(self) -> None:
         self.stop_watching()
@@ -161,7 +152,8 @@ class BunnyScreen(EditorActions, PuzzleScreen[BunnyState]):
             self.display_state(shown)
             if not over:
                 return
-        self._run_program(program, self.stepping.steps_into(program))
+        with self.bests.own():
+            self._run_program(program, self.stepping.steps_into(program))
 
     def executing_index(self) -> int | None:
         """The draft index of the token the shown frame just executed, if any."""
@@ -174,7 +166,7 @@ class BunnyScreen(EditorActions, PuzzleScreen[BunnyState]):
         self.panel.show(self.draft, self.executing_index(), self.editor.loop_counts(self.shown), counts, hint)
 
     def _show_panel(self) -> None:
-        if self.is_mounted:
+        if self.is_mounted:  # a session's news may come before the panel is there
             self._draw_panel()
 
     # --- hint, solve, watch ------------------------------------------------------------------------
@@ -230,7 +222,6 @@ class BunnyScreen(EditorActions, PuzzleScreen[BunnyState]):
         self._say_if_unwinnable()
 
     # --- the hooks ---------------------------------------------------------------------------
-
     def status_text(self, state: BunnyState) -> str:
         summary = state.summary()
         if state.runs and state.result != RUNNING:

@@ -4,12 +4,14 @@ from __future__ import annotations
 
 from typing import Any
 
+from tui_grid.core.control import SearchControl
 from tui_grid.core.engine import Plan
 from tui_grid.core.geometry import Pos
 from tui_grid.core.session import ChangeKind
 from tui_grid.games.ice.definition import short_route
-from tui_grid.games.ice.engine import DIRECTION_NAMES
-from tui_grid.games.ice.rules import IceState, slide_cells
+from tui_grid.games.ice.engine import DIRECTION_NAMES, IceEngine
+from tui_grid.games.ice.board import IceBoard
+from tui_grid.games.ice.rules import IceState, is_won, slide_cells
 from tui_grid.games.ice.solver import solve
 from tui_grid.core.table import Hint
 from tui_grid.core.words import plural
@@ -20,7 +22,16 @@ from tui_grid.ui.puzzle_screen import PuzzleScreen
 class IceScreen(PuzzleScreen[IceState]):
     KEYMAP = keymap(arrow_moves({"up": "u", "down": "d", "left": "l", "right": "r"}, help_text="slide"))
     VIEW = IceBoardView
+    BEST_UNIT = "slide"
 
+    def solve_value(self, engine: IceEngine, state: IceState) -> int | None:
+        """Slides to the exit: the solver's optimum counts slides first."""
+        return state.moves if is_won(engine.board, state) else None
+
+    def optimum(self, board: IceBoard, value: int, control: SearchControl) -> int | None:
+        """The fewest slides from S, by the solver's breadth-first search."""
+        solution = solve(board, None, control)
+        return None if solution is None else solution.moves
 
     def status_text(self, state: IceState) -> str:
         outcome = self.engine.outcome(state)

@@ -5,9 +5,11 @@ from __future__ import annotations
 from collections import Counter
 from typing import Any
 
+from tui_grid.core.control import SearchControl
 from tui_grid.core.engine import Plan
 from tui_grid.core.geometry import Direction, Pos
 from tui_grid.games.jimmy.board import JimmyBoard
+from tui_grid.games.jimmy.bound import border_distance
 from tui_grid.games.jimmy.engine import NAMES
 from tui_grid.games.jimmy.rules import JimmyState, Outcome, play, step_ghosts
 from tui_grid.games.jimmy.solver import survive
@@ -95,8 +97,17 @@ class JimmyBoardView(BoardView):
 class JimmyScreen(PuzzleScreen[JimmyState]):
     KEYMAP = keymap(arrow_moves({"up": "U", "down": "D", "left": "L", "right": "R"}))
     VIEW = JimmyBoardView
+    BEST_UNIT = "move"
     _best = 0  # moves of the longest line shown by the hint so far
 
+    def solve_value(self, engine: Any, state: JimmyState) -> int | None:
+        """The escape's length in Jimmy's moves: escaping is the puzzle, a shorter escape the score."""
+        return state.moves if state.outcome is Outcome.ESCAPED else None
+
+    def optimum(self, board: JimmyBoard, value: int, control: SearchControl) -> int | None:
+        """Known only when this escape is as short as the border is near (jimmy.bound):
+        the solver proves that an escape exists, not the shortest one."""
+        return value if border_distance(board) == value else None
 
     def on_mount(self) -> None:
         # GameScreen.on_mount runs too (handlers run along the class hierarchy).
