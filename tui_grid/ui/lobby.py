@@ -109,14 +109,15 @@ class LobbyScreen(Screen):
     (`ssh -t host tron`)."""
 
     BINDINGS = [
-        Binding("t", "quick('tron')", "Quick Tron"),
-        Binding("e", "quick('evasion')", "Quick Evasion"),
+        # Short labels: the footer's one line holds them all at 80 columns.
+        Binding("t", "quick('tron')", "Tron"),
+        Binding("e", "quick('evasion')", "Evasion"),
         Binding("c", "challenge", "Challenge"),
+        Binding("b", "bot", "Bot"),
         Binding("w", "watch", "Watch"),
-        Binding("b", "bot", "Play a bot"),
         Binding("d", "decline", "Decline"),
-        Binding("l", "leaders", "Leaders"),
-        Binding("m", "games(True)", "My games"),
+        Binding("l", "leaders", "Top"),
+        Binding("m", "games(True)", "Mine"),
         Binding("h", "games(False)", "Recent"),
         Binding("k", "add_key", "Add key", show=False),
         Binding("escape", "back", "Back"),
@@ -144,8 +145,8 @@ class LobbyScreen(Screen):
             yield Plain("", id="who")
             yield Plain("", id="news")
             yield OptionList(id="lobby")
-            yield Plain("enter: accept a challenge, watch a match or challenge a player · d declines or withdraws · "
-                        "k adds another SSH key to your account", id="about")
+            yield Plain("t, e: a quick match · enter: accept a challenge, watch a match or challenge a player · "
+                        "l: leaderboards · m, h: your and recent games · k: add an SSH key", id="about")
         yield Footer(compact=True)
 
     def on_mount(self) -> None:
@@ -155,6 +156,8 @@ class LobbyScreen(Screen):
         self._unlisten = self.client.listen(self._heard)
         self.client.send(Doing("in the lobby"))
         self.show_lobby()
+        if self.client.welcome is not None:
+            self.say(greeting(self.client.welcome))
         if self.client.feed is not None:
             self.open_match()
         if self.quick:

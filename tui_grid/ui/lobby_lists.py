@@ -72,6 +72,7 @@ class LobbyList(Screen[None]):
             rows.add_options([option(f"{row.rank:>3}. {row.name}  {row.rating}{'?' if row.provisional else ''}"
                                      f"  ({row.games} game{'s' if row.games != 1 else ''})") for row in shown.rows]
                              or [option(styled(("  nobody is rated yet: play a rated match", "dim")), disabled=True)])
+            self.refresh_bindings()
             return
         now = self.clock()
         self.query_one("#heading", Plain).update("Your finished games" if shown.mine else "Recent games on this server")
@@ -80,6 +81,13 @@ class LobbyList(Screen[None]):
                                  f"{'' if line.rated else ' · casual'}\n    {line.verdict}", id=str(line.id))
                           for line in shown.rows]
                          or [option(styled(("  no finished game yet", "dim")), disabled=True)])
+        rows.highlighted = 0 if shown.rows else None
+        self.refresh_bindings()
+
+    def check_action(self, action: str, parameters: tuple[object, ...]) -> bool | None:
+        if action == "next_game":
+            return isinstance(self.shown, Leaders)  # a list of games has no next game
+        return True
 
     def on_option_list_option_selected(self, event: OptionList.OptionSelected) -> None:
         if isinstance(self.shown, GameList) and event.option.id:
