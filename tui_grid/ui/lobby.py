@@ -29,7 +29,7 @@ from tui_grid.online.client import Gone, HubClient, HubFeed, News
 from tui_grid.ui.add_key_dialog import AddKeyDialog
 from tui_grid.ui.form import FormDialog
 from tui_grid.ui.lobby_lists import LobbyList
-from tui_grid.ui.plain import Plain, PlainInput, option, styled, tell
+from tui_grid.ui.plain import Plain, PlainInput, option, styled
 
 
 YOU = "__you__"
@@ -62,18 +62,18 @@ class ChallengeDialog(FormDialog[Challenge | None]):
             who = "a builtin bot" if self.bot_levels else self.opponent
             yield Plain(styled(("Challenge ", "b"), (who, "b")))
             games = online_games()
-            yield Select([(title(g), g) for g in games], value=games[0], allow_blank=False, id="game")
+            yield Select([(title(g), g) for g in games], value=games[0], allow_blank=False, compact=True, id="game")
             if self.bot_levels:
                 levels = self.bot_levels[games[0]]
-                yield Select([(level, level) for level in levels], value=levels[-1], allow_blank=False, id="level")
+                yield Select([(level, level) for level in levels], value=levels[-1], allow_blank=False, compact=True, id="level")
                 yield Select([("you play it", YOU)] + [(f"a {level} bot plays it (you watch)", level) for level in levels],
-                             value=YOU, allow_blank=False, id="seat")
+                             value=YOU, allow_blank=False, compact=True, id="seat")
             yield Plain("Board: a board name or a game id (empty: the game's usual one)")
-            yield PlainInput(placeholder=default_board(games[0]), id="board")
+            yield PlainInput(placeholder=default_board(games[0]), compact=True, id="board")
             yield Plain(f"Rounds (1-{MAX_ROUNDS}; seats swap each round)")
-            yield PlainInput(str(QUICK_ROUNDS), id="rounds")
-            yield Select([("rated: the result changes both ratings", True), ("casual: no rating changes", False)],
-                         value=True, allow_blank=False, id="rated")
+            yield PlainInput(str(QUICK_ROUNDS), compact=True, id="rounds")
+            yield Select([("rated: the result changes the ratings", True), ("casual: no rating changes", False)],
+                         value=True, allow_blank=False, compact=True, id="rated")
             yield Plain("", id="error")
             yield Plain("enter sends · esc cancels")
 
@@ -115,7 +115,7 @@ class LobbyScreen(Screen):
         Binding("c", "challenge", "Challenge"),
         Binding("b", "bot", "Bot"),
         Binding("w", "watch", "Watch"),
-        Binding("d", "decline", "Decline"),
+        Binding("d", "decline", "Decline", show=False),  # said beside each challenge
         Binding("l", "leaders", "Top"),
         Binding("m", "games(True)", "Mine"),
         Binding("h", "games(False)", "Recent"),
@@ -344,8 +344,7 @@ class LobbyScreen(Screen):
             self.say(f"Game {record.id} cannot be replayed here: {exc}")
             return
         screen = game.screen_class()(game, loaded, self.app.settings, rounds=len(rounds), feed=feed)
-        self.app.push_screen(screen)
-        tell(self, f"Replay of game {record.id}: {' vs '.join(record.names)}. {record.verdict}", timeout=4)
+        self.app.push_screen(screen)  # no toast: it would cover the status line; the list said which game
 
     # --- a match ----------------------------------------------------------------------------------------
     def open_match(self) -> None:
