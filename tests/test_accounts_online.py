@@ -239,3 +239,29 @@ def test_a_player_adds_another_key_which_then_logs_in_as_them(hub: Hub, store: S
     assert "not an OpenSSH public key" in bob.expect(lambda m: m["t"] == "error")["text"]
     gus.send(t="addkey", key=line)
     assert "logged in with a key" in gus.expect(lambda m: m["t"] == "error")["text"]
+
+
+def test_online_replay_prints_saves_and_records_a_finished_game(tmp_path: Path, store: SQLiteStore,
+                                                                capsys: pytest.CaptureFixture[str]) -> None:
+    from tests.test_lobby_ui import a_finished_bot_match
+    from tui_grid.cli import main
+    from tui_grid.core.recording import read_cast
+
+    played, record = a_finished_bot_match()
+    game_id = store.record_match(record)
+    data = ["--data", str(tmp_path)]
+    assert main(["online", "replay", str(game_id), *data, "--delay", "0"]) == 0
+    out = capsys.readouterr().out
+    assert out.rstrip().endswith(record.verdict) and f"game {game_id}, round 2" in out
+    saved = tmp_path / "round2.txt"
+    assert main(["online", "replay", str(game_id), *data, "--round", "2", "--save", str(saved)]) == 0
+    assert f"played: {played.match.score.rounds[1].log}" in saved.read_text()
+    assert main(["replay", str(saved), "--delay", "0"]) == 0  # a game file like any other
+    cast = tmp_path / "game.cast"
+    assert main(["online", "replay", str(game_id), *data, "--record", str(cast)]) == 0
+    header, events = read_cast(cast)
+    steps = sum(r.steps for r in played.match.score.rounds)
+    assert header["version"] == 2 and len(events) == steps + 2  # each round's start, then every step
+    assert main(["online", "replay", str(game_id), *data, "--record", str(cast)]) == 2  # no overwrite without --force
+    assert main(["online", "replay", "999", *data]) == 2
+    assert "no finished game 999" in capsys.readouterr().err

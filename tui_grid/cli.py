@@ -138,12 +138,17 @@ def build_parser() -> argparse.ArgumentParser:
     demo.add_argument("--only", default=None, help=argparse.SUPPRESS)  # GAME=BOARD: one scene, no banner (record)
 
     online = commands.add_parser("online", help="the Online lobby of the 'tui-grid serve ssh' this session runs in; "
-                                 "'online top GAME' prints a server's leaderboard")
-    online.add_argument("words", metavar="GAME | top GAME", nargs="*",
+                                 "'online top GAME' and 'online replay ID' read a server's store on its host")
+    online.add_argument("words", metavar="GAME | top GAME | replay ID", nargs="*",
                         help=f"GAME joins its quick-match queue at once ({' or '.join(online_games())}); 'top GAME' prints its "
-                             "leaderboard from the server's data folder, on the server's host")
-    online.add_argument("--data", default=None, metavar="DIR", help="with top: the server's data folder (default: this user's 'serve ssh' one)")
+                             "leaderboard, 'replay ID' a finished game move by move, from the server's data folder")
+    online.add_argument("--data", default=None, metavar="DIR", help="with top or replay: the server's data folder (default: this user's 'serve ssh' one)")
     online.add_argument("--limit", default="20", metavar="N", help="with top: how many players (default 20)")
+    online.add_argument("--round", default=None, metavar="N", help="with replay: only this round (default: every round)")
+    online.add_argument("--delay", default="0.25", metavar="S", help="with replay: seconds between moves on a terminal (default 0.25)")
+    online.add_argument("--save", default=None, metavar="FILE", help="with replay: write the round (--round, default 1) as a game file")
+    online.add_argument("--record", default=None, metavar="FILE.cast", help="with replay: write it as an asciicast v2 file")
+    online.add_argument("--force", action="store_true", help="with --save or --record: overwrite an existing file")
 
     record = commands.add_parser("record", help="record the solver or bots playing a board as an asciicast v2 file")
     record.add_argument("game", metavar="GAME", help=f"one of: {games}")
@@ -393,8 +398,14 @@ def _online(args: argparse.Namespace, policy: Policy) -> int:
         if policy.remote:
             raise UsageError("online top is for the server's host: the lobby's l key shows the leaderboard here")
         return _online_top(words[1], args.data, parse_count("--limit", args.limit, 1, 1000))
+    if words[:1] == ["replay"]:
+        if len(words) != 2 or not words[1].isdigit():
+            raise UsageError("online replay needs the number of a finished game (the lobby's m and h list them)")
+        if policy.remote:
+            raise UsageError("online replay is for the server's host: the lobby's m and h replay games here")
+        return _online_replay(int(words[1]), args)
     if len(words) > 1 or (words and words[0] not in online_games()):
-        raise UsageError(f"online takes at most one GAME: {' or '.join(online_games())} (or 'top GAME')")
+        raise UsageError(f"online takes at most one GAME: {' or '.join(online_games())} (or 'top GAME', 'replay ID')")
     from tui_grid.online.client import hub_available
 
     if not hub_available():
@@ -402,9 +413,8 @@ def _online(args: argparse.Namespace, policy: Policy) -> int:
     return _run_app(policy, online=words[0] if words else "")
 
 
-def _online_top(game: str, data: str | None, limit: int) -> int:
-    """The leaderboard of `game`, kept in the server's store: rank, name, rating (with '?'
-    while provisional), its deviation and the games played."""
+def _server_store(data: str | None) -> Any:
+    """The store of the server whose data folder is `data` (default: this user's)."""
     from pathlib import Path
 
     from tui_grid.core import saves
@@ -414,12 +424,59 @@ def _online_top(game: str, data: str | None, limit: int) -> int:
     path = folder / "players.db"
     if not path.is_file():
         raise UsageError(f"{echo(str(path))}: no server store here (run 'tui-grid serve ssh', or name its folder with --data)")
-    rows = SQLiteStore(path).leaderboard(game, limit)
+    return SQLiteStore(path)
+
+
+def _online_replay(game_id: int, args: argparse.Namespace) -> int:
+    """A finished online game from the server's store: printed move by move, a round saved
+    as a game file (--save), or the whole of it as an asciicast (--record)."""
+    from tui_grid.core.recording import write_frames
+
+    stored = _server_store(args.data).match(game_id)
+    if stored is None:
+        raise UsageError(f"no finished game {game_id} in this server's store")
+    game = get_game(stored.game)
+    loaded = game.load(stored.board)
+    chosen = range(len(stored.rounds)) if args.round is None else [parse_count("--round", args.round, 1, len(stored.rounds)) - 1]
+    if args.save:
+        files: BoardFiles = _capability(game, BoardFiles, "keep games in files")
+        path = OutputFile("--save", args.save, args.force).checked()
+        round_ = stored.rounds[chosen[0]]
+        path.write_text(files.save_text(loaded, round_.log))  # the log as the session wrote it
+        print(f"tui-grid: round {chosen[0] + 1} of game {game_id} saved to {echo(str(path), limit=PATH_ECHO)} "
+              f"(tui-grid replay {echo(str(path), limit=PATH_ECHO)})")
+        return 0
+    frames: list[str] = []
+    for index in chosen:
+        round_ = stored.rounds[index]
+        engine = game.make_engine(loaded)
+        steps = engine.parse_log(round_.log)
+        seats = " vs ".join(stored.names[p] for p in round_.seating)
+        captions = [f"game {game_id}, round {index + 1}: {seats}"] + [
+            f"round {index + 1}, step {i + 1}: {engine.format_log([joint])}" for i, joint in enumerate(steps)]
+        captions[-1] += f"\n{round_.outcome}"
+        frames += _frames(game, engine, engine.replay(steps), captions)
+    frames[-1] += f"\n{stored.verdict}"
+    title = f"{game.title} game {game_id}: {' vs '.join(stored.names)}"
+    if args.record:
+        path = OutputFile("--record", args.record, args.force).checked()
+        count = write_frames(path, title, frames, _delay(args.delay))
+        print(f"tui-grid: {count} frames of game {game_id} written to {echo(str(path), limit=PATH_ECHO)} "
+              f"(asciinema play {echo(str(path), limit=PATH_ECHO)})")
+        return 0
+    _print_frames(title, frames, _delay(args.delay))
+    return 0
+
+
+def _online_top(game: str, data: str | None, limit: int) -> int:
+    """The leaderboard of `game`, kept in the server's store: rank, name, rating (with '?'
+    while provisional), its deviation and the games played."""
+    rows = _server_store(data).leaderboard(game, limit)
     title = get_game(game).title
     if not rows:
         print(f"{title}: nobody has a rating on this server yet.")
         return 0
-    print(f"{title} leaderboard ({echo(str(folder))})\n{'#':>3}  {'player':<24} {'rating':>7} {'±':>4} {'games':>6}")
+    print(f"{title} leaderboard\n{'#':>3}  {'player':<24} {'rating':>7} {'±':>4} {'games':>6}")
     for row in rows:
         mark = "?" if row.provisional else " "
         print(f"{row.rank:>3}  {echo(row.name, limit=24):<24} {round(row.rating):>6}{mark} {round(row.rd):>4} {row.games:>6}")

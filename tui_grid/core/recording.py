@@ -201,6 +201,17 @@ def _write(path: Path, width: int, height: int, title: str, events: list[tuple[f
     os.replace(temporary, path)
 
 
+def write_frames(path: Path, title: str, frames: Sequence[str], seconds_per_frame: float) -> int:
+    """Text frames as an asciicast v2 file, each drawn over the last a beat apart, on a
+    terminal just large enough for the largest; returns the number of frames written."""
+    lines = [frame.split("\n") for frame in frames]
+    width = max((len(line) for frame in lines for line in frame), default=1)
+    height = max((len(frame) for frame in lines), default=1)
+    events = [(index * seconds_per_frame, "o", "\x1b[H\x1b[2J" + "\r\n".join(frame)) for index, frame in enumerate(lines)]
+    _write(path, max(width, 20), max(height, 5), title, events)
+    return len(events)
+
+
 def read_cast(path: Path) -> tuple[dict, list[tuple[float, str, str]]]:
     """An asciicast v2 file's header and events; ValueError when it is not one."""
     lines = path.read_text(encoding="utf-8").splitlines()
