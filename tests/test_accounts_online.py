@@ -265,3 +265,24 @@ def test_online_replay_prints_saves_and_records_a_finished_game(tmp_path: Path, 
     assert main(["online", "replay", str(game_id), *data, "--record", str(cast)]) == 2  # no overwrite without --force
     assert main(["online", "replay", "999", *data]) == 2
     assert "no finished game 999" in capsys.readouterr().err
+
+
+def test_an_accounts_puzzle_solves_are_kept_by_the_server_and_a_guests_are_not(hub: Hub, store: SQLiteStore, accounts) -> None:  # type: ignore[no-untyped-def]
+    ann, gus = accounts("ann"), accounts("gus", guest=True)
+    board = "0123456789abcdef"
+    ann.send(t="solved", game="ice", board=board, value=7, optimum=6)
+    first = ann.expect(lambda m: m["t"] == "kept")
+    assert first["before"] is None and first["after"] == {"board": board, "value": 7, "optimum": 6, "solves": 1}
+    ann.send(t="solved", game="ice", board=board, value=9, optimum=6)  # worse: the best stays
+    assert ann.expect(lambda m: m["t"] == "kept")["after"]["value"] == 7
+    ann.send(t="bests", game="ice")
+    assert ann.expect(lambda m: m["t"] == "bestlist")["rows"] == [{"board": board, "value": 7, "optimum": 6, "solves": 2}]
+    assert store.bests(f"p{ann.id}", "ice")[board].solves == 2
+    for _ in range(4):  # a burst of solves: a few are kept, then they are refused
+        ann.send(t="solved", game="ice", board=board, value=5)
+    assert "Too many solves" in ann.expect(lambda m: m["t"] == "error")["text"]
+    ann.send(t="solved", game="tron", board=board, value=5)
+    assert "No puzzle called tron" in ann.expect(lambda m: m["t"] == "error")["text"]
+    gus.send(t="solved", game="ice", board=board, value=3)
+    assert "you play as a guest" in gus.expect(lambda m: m["t"] == "error")["text"]
+    assert set(store.bests(f"p{ann.id}", "ice")) == {board}

@@ -11,7 +11,7 @@ from tui_grid.games.registry import get_game
 from tui_grid.core.outcome import Failure, Fault, Outcome
 from tui_grid.core.outcome import Result as Standing
 from tui_grid.games.tron.causes import TronCause
-from tui_grid.online.protocol import (MESSAGES, AddKey, Answer, Challenge, Doing, End, Error, Forfeit, GameLine, GameList,
+from tui_grid.online.protocol import (MESSAGES, AddKey, Answer, BestLine, BestList, Bests, Solved, SolveKept, Challenge, Doing, End, Error, Forfeit, GameLine, GameList,
                                       GameRating, Games, Hello, Key, Leave, LeaderLine, Leaders, Lobby, LobbyChallenge,
                                       LobbyMatch, LobbyPlayer, MatchStart, Note, ProtocolError, Publish, Queue, Recorded,
                                       RecordedRound, Rematch, Replay, Result, Round, Step, Top, Unqueue, Watch, Welcome,
@@ -34,6 +34,9 @@ EXAMPLES = [
     Rematch(), Top("tron"), Leaders("tron", (LeaderLine(1, "bob", 1532, False, 12), LeaderLine(2, "ann", 1411, True, 2))),
     Games(True), Games(False), GameList(True, (GameLine(9, "tron", "standard", ("ann", "bob"), "Match over: bob wins.", True, 1.79e9),)),
     AddKey("ssh-ed25519 AAAAC3NzaC1lZDI1NTE5AAAAIDXoe8aSOhUVDLbME/tP01behRpyzrcnykhrZ/iN/k9g me@laptop"),
+    Solved("ice", "0123456789abcdef", 7, 6), Solved("jimmy", "00ff", 3),
+    SolveKept("ice", None, BestLine("0123456789abcdef", 7, 6, 1)), SolveKept("ice", BestLine("ab", 7, None, 1), BestLine("ab", 6, None, 2)),
+    Bests("bunny"), BestList("bunny", (BestLine("0a", 12, 11, 3),)),
     Replay(9), Recorded(9, "tron", "standard", ("ann", "bob"), (RecordedRound((0, 1), "U,D L,R"),
                                                                RecordedRound((1, 0), "U,D", 1, "fault:left")), "Match over: ann wins."),
 ]
@@ -84,6 +87,8 @@ def test_a_message_comes_back_from_its_wire_form_unchanged(message) -> None:  # 
     ({"t": "recorded", "id": 1, "game": "tron", "board": "b", "names": ["a"], "rounds": [{"seating": [0, 5], "log": ""}],
       "verdict": ""}, "do not fit its players"),
     ({"t": "leaders", "game": "tron", "rows": [{}] * 51}, "'rows' is not a list of at most 50"),
+    ({"t": "solved", "game": "ice", "board": "../etc/passwd", "value": 3}, "'board' is not a board key"),
+    ({"t": "solved", "game": "ice", "board": "ab", "value": -1}, "'value'"),
 ])
 def test_a_field_out_of_shape_is_refused_and_says_which(data, why) -> None:  # type: ignore[no-untyped-def]
     with pytest.raises(ProtocolError, match=why):

@@ -150,3 +150,53 @@ async def test_a_guest_is_a_guest_for_one_connection_and_never_a_lookalike(tmp_p
         assert "(guest) (you)" in await read_until(process, "(guest) (you)")
         assert server.hub is not None and [(p.name, p.doing, p.guest) for p in server.hub.lobby().players] == [("ann", "in the lobby", True)]
         conn.close()
+
+
+async def test_an_accounts_solves_are_marked_in_its_picker_over_ssh_and_kept_for_its_next_session(tmp_path: Path) -> None:
+    """A board solved over SSH is marked with its best in that account's picker, in this
+    session and the next one; another account's picker has no mark."""
+    from tests.ssh_helpers import Terminal
+    from tui_grid.games.registry import get_game
+
+    ICE = get_game("ice")
+
+    keys = tmp_path / "authorized_keys"
+    keys.write_text(f"{PUBLIC}\n{OTHER.export_public_key().decode().strip()}\n")
+    down, right, up, left = b"\x1b[B", b"\x1b[C", b"\x1b[A", b"\x1b[D"
+
+    async def picker(name: str, key: Any) -> tuple[Any, Any, Terminal]:
+        conn = await connect(port, name, client_keys=[key], agent_path=None)
+        process = await conn.create_process("ice", term_type="xterm-256color", term_size=(80, 24))
+        terminal = Terminal(process)
+        await terminal.until("Ice")
+        return conn, process, terminal
+
+    async with serving(tmp_path, "keys", keys) as (port, lines, server):
+        conn, process, terminal = await picker("alice", KEY)
+        spiral = [entry.name for entry in ICE.boards()].index("spiral")  # the list starts at the first board
+        for _ in range(spiral):
+            terminal.press(down)
+            await asyncio.sleep(0.2)
+        terminal.press(b"\r")
+        await terminal.until("Ice sliding — A simple spiral")
+        for key in (up, right, down, left, up, right):  # urdlur: the spiral's 6 slides
+            terminal.press(key)
+            await asyncio.sleep(0.3)
+        await terminal.until("New best: 6 slides (optimal)")
+        terminal.press(b"\x1b")
+        await terminal.until("6 slides · optimal")
+        assert "✓ A simple spiral" in terminal.text()
+        terminal.press(b"q")
+        await asyncio.wait_for(process.wait_closed(), timeout=30)
+        conn.close()
+        conn, process, terminal = await picker("alice", KEY)  # her next session
+        assert "6 slides · optimal" in await terminal.until("✓ A simple spiral")
+        terminal.press(b"q")
+        await asyncio.wait_for(process.wait_closed(), timeout=30)
+        conn.close()
+        conn, process, terminal = await picker("bob", OTHER)  # another account
+        await terminal.until("A simple spiral")
+        assert "✓" not in terminal.text()
+        terminal.press(b"q")
+        await asyncio.wait_for(process.wait_closed(), timeout=30)
+        conn.close()

@@ -108,6 +108,25 @@ class HubClient:
         for listener in list(self._listeners):
             listener(message)
 
+    def ask(self, message: Message, answer: Callable[[News], bool], timeout: float) -> News | None:
+        """Send `message` and wait (at most `timeout` seconds) for the first news that
+        `answer` accepts: the reply, or an Error; None when none came in time."""
+        heard: list[News] = []
+        came = threading.Event()
+
+        def hear(news: News) -> None:
+            if not came.is_set() and (answer(news) or isinstance(news, (Error, Gone))):
+                heard.append(news)
+                came.set()
+
+        stop = self.listen(hear)
+        try:
+            self.send(message)
+            came.wait(timeout)
+        finally:
+            stop()
+        return heard[0] if heard else None
+
     def leave_match(self) -> None:
         """The player closed the match's screen: a player concedes, a spectator stops."""
         if self.feed is not None:

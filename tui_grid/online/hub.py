@@ -41,9 +41,9 @@ from tui_grid.core.players import PlayerContext
 from tui_grid.core.session import Change, Session
 from tui_grid.core.table import Table, TableEvent
 from tui_grid.core.text import printable
-from tui_grid.games.registry import get_game, online_games
+from tui_grid.games.registry import all_games, get_game, online_games
 from tui_grid.online.accounts import aborted, game_lines, leader_lines, match_record, ratings_of, recorded
-from tui_grid.online.protocol import (MAX_ROWS, QUICK_ROUNDS, AddKey, Answer, Challenge, Doing, End, Error, Forfeit, GameList,
+from tui_grid.online.protocol import (MAX_ROWS, QUICK_ROUNDS, AddKey, Answer, BestLine, BestList, Bests, Solved, SolveKept, Challenge, Doing, End, Error, Forfeit, GameList,
                                       GameRating, Games, Hello, Key, Leave, Leaders, Lobby, LobbyChallenge, LobbyMatch,
                                       LobbyPlayer, MatchStart, Message, Note, ProtocolError, Publish, Queue, Rematch, Replay,
                                       Result, Round, Step, Top, Unqueue, Watch, Welcome, Withdraw, change_message)
@@ -51,6 +51,9 @@ from tui_grid.online.records import KeyTaken, Participant, Store
 from tui_grid.online.publish import TOKEN_FILE
 from tui_grid.online.wire import LineReader, QueuedWriter, WireError, default_board
 
+#: Puzzle solves a link may have kept per second (and in a burst): more are refused.
+SOLVES_PER_SECOND = 1.0
+SOLVES_BURST = 5.0
 #: Open challenges one player may have made at once.
 MAX_CHALLENGES = 5
 #: Messages a link may send per second (and in a burst): more are dropped.
@@ -120,6 +123,8 @@ class Link:
         self.player_id = player_id
         self.returning = returning
         self.ratings: tuple[GameRating, ...] = ()
+        #: Puzzle solves this link may have kept, a second apart (each is a write to the store).
+        self.solves = RateLimit(SOLVES_PER_SECOND, SOLVES_BURST)
         self.doing = "in the menu"
         self.match: HostedMatch | None = None
         self.participant: int | None = None
@@ -479,7 +484,7 @@ class Hub:
             Doing: self._on_doing, Challenge: self._on_challenge, Answer: self._on_answer, Withdraw: self._on_withdraw,
             Queue: self._on_queue, Unqueue: self._on_unqueue, Watch: self._on_watch, Key: self._on_key, Leave: self._on_leave,
             Rematch: self._on_rematch, Top: self._on_top, Games: self._on_games, Replay: self._on_replay,
-            AddKey: self._on_add_key}
+            AddKey: self._on_add_key, Solved: self._on_solved, Bests: self._on_bests}
 
     # --- life -------------------------------------------------------------------------------
     def start(self) -> None:
@@ -825,6 +830,38 @@ class Hub:
         self.log(f"{link.name} added the key {fingerprint}")
         return None
 
+    def _puzzle_owner(self, link: Link, game: str) -> str:
+        """The store's owner of this link's puzzle bests ("p12"), or why there is none."""
+        if game not in puzzle_games():
+            raise LookupError(f"No puzzle called {printable(game)}.")
+        if self.store is None:
+            raise LookupError("This server keeps no bests.")
+        if link.player_id is None:
+            raise LookupError("you play as a guest (connect with a key to keep your bests)")
+        return f"p{link.player_id}"
+
+    def _on_solved(self, link: Link, message: Solved) -> str | None:
+        try:
+            owner = self._puzzle_owner(link, message.game)
+        except LookupError as exc:
+            return str(exc)
+        if not link.solves.allow():
+            return "Too many solves at once: this one is not kept."
+        assert self.store is not None
+        before = self.store.bests(owner, message.game).get(message.board)
+        after = self.store.record_solve(owner, message.game, message.board, message.value, message.optimum)
+        link.send(SolveKept(message.game, best_line(before) if before else None, best_line(after)))
+        return None
+
+    def _on_bests(self, link: Link, message: Bests) -> str | None:
+        try:
+            owner = self._puzzle_owner(link, message.game)
+        except LookupError as exc:
+            return str(exc)
+        assert self.store is not None
+        link.send(BestList(message.game, tuple(best_line(b) for b in self.store.bests(owner, message.game).values())))
+        return None
+
     def _on_rematch(self, link: Link, message: Rematch) -> str | None:
         """Offer the last opponent a rematch, seats swapped; or take the one they offered."""
         last = self.last_match.get(link.name)
@@ -944,6 +981,15 @@ def remove_stale_sockets(folder: Path) -> None:
             path.unlink(missing_ok=True)
         except PermissionError:  # another user's live process: not ours to remove
             pass
+
+
+def puzzle_games() -> tuple[str, ...]:
+    """The games whose boards are solved alone (bests are kept for them)."""
+    return tuple(game.key for game in all_games() if game.key not in online_games())
+
+
+def best_line(best: Any) -> BestLine:
+    return BestLine(best.board, best.value, best.optimum, best.solves)
 
 
 def key_fingerprint(line: str) -> str | None:

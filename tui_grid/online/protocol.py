@@ -9,10 +9,10 @@ cause by key, the seat, the raw detail; `outcome_fields`, `read_outcome`), so ev
 receiver says it in its own words, with its own players' names.
 
     app -> hub        Hello, Doing, Challenge, Answer, Withdraw, Queue, Unqueue, Watch, Key, Leave,
-                      Rematch, Top, Games, Replay, AddKey
+                      Rematch, Top, Games, Replay, AddKey, Solved, Bests
     publisher -> hub  Hello (with the token), Publish, Step, Forfeit, Result, Round, Note, End
     hub -> app        Welcome, Lobby, Error, MatchStart, Step, Forfeit, Round, Note, End, Leaders,
-                      GameList, Recorded
+                      GameList, Recorded, SolveKept, BestList
 """
 
 from __future__ import annotations
@@ -44,6 +44,9 @@ MAX_COORD = 1 << 16
 MAX_RATING = 10_000
 #: An OpenSSH public key line, at most (an RSA key of 16384 bits fits).
 MAX_KEY = 4096
+#: A puzzle board's key (a digest of its rows), and the largest solve value.
+MAX_BOARD_KEY = 32
+MAX_SOLVE = 10_000_000
 MAX_TIME = 1 << 40
 #: Rows of a leaderboard or a list of games, at most.
 MAX_ROWS = 50
@@ -596,6 +599,88 @@ class AddKey:
 
 
 @dataclass(frozen=True)
+class BestLine:
+    """A puzzle board's best, as the store keeps it for the player (lower is better)."""
+
+    board: str
+    value: int
+    optimum: int | None
+    solves: int
+
+    @classmethod
+    def from_wire(cls, value: Any) -> BestLine:
+        data = _object(value, "a best")
+        board = _text(data, "board", MAX_BOARD_KEY)
+        if not board or any(c not in "0123456789abcdef" for c in board):
+            raise ProtocolError("'board' is not a board key")
+        return cls(board, _int(data, "value", 0, MAX_SOLVE), _optional_int(data, "optimum", 0, MAX_SOLVE),
+                   _int(data, "solves", 1, MAX_ID))
+
+
+@dataclass(frozen=True)
+class Solved:
+    """The player solved a puzzle board with their own moves: `value` (lower is better) and
+    the proven `optimum` where the game knows it. Kept for an account, by the server."""
+
+    TYPE: ClassVar[str] = "solved"
+    game: str
+    board: str
+    value: int
+    optimum: int | None = None
+
+    @classmethod
+    def from_fields(cls, data: dict[str, Any]) -> Solved:
+        line = BestLine.from_wire({"board": data.get("board"), "value": data.get("value"), "optimum": data.get("optimum"),
+                                   "solves": 1})
+        return cls(_text(data, "game", MAX_GAME), line.board, line.value, line.optimum)
+
+
+@dataclass(frozen=True)
+class SolveKept:
+    """A solve kept: the board's best before it (None: the first solve) and after it."""
+
+    TYPE: ClassVar[str] = "kept"
+    game: str
+    before: BestLine | None
+    after: BestLine
+
+    def to_fields(self) -> dict[str, Any]:
+        return {"game": self.game, "before": _plain(self.before) if self.before else None, "after": _plain(self.after)}
+
+    @classmethod
+    def from_fields(cls, data: dict[str, Any]) -> SolveKept:
+        before = data.get("before")
+        return cls(_text(data, "game", MAX_GAME), BestLine.from_wire(before) if before is not None else None,
+                   BestLine.from_wire(data.get("after")))
+
+
+@dataclass(frozen=True)
+class Bests:
+    """Ask for the player's bests of a puzzle game."""
+
+    TYPE: ClassVar[str] = "bests"
+    game: str
+
+    @classmethod
+    def from_fields(cls, data: dict[str, Any]) -> Bests:
+        return cls(_text(data, "game", MAX_GAME))
+
+
+@dataclass(frozen=True)
+class BestList:
+    TYPE: ClassVar[str] = "bestlist"
+    game: str
+    rows: tuple[BestLine, ...]
+
+    def to_fields(self) -> dict[str, Any]:
+        return {"game": self.game, "rows": [_plain(row) for row in self.rows]}
+
+    @classmethod
+    def from_fields(cls, data: dict[str, Any]) -> BestList:
+        return cls(_text(data, "game", MAX_GAME), tuple(BestLine.from_wire(r) for r in _list(data, "rows", MAX_LISTED)))
+
+
+@dataclass(frozen=True)
 class Top:
     """Ask for a game's leaderboard."""
 
@@ -743,10 +828,11 @@ class Recorded:
 
 Message = Union[Hello, Doing, Challenge, Answer, Withdraw, Queue, Unqueue, Watch, Key, Leave, Publish, Step, Forfeit,
                 Result, Round, Note, End, Welcome, Error, Lobby, MatchStart, Rematch, Top, Leaders, Games, GameList,
-                Replay, Recorded, AddKey]
+                Replay, Recorded, AddKey, Solved, SolveKept, Bests, BestList]
 MESSAGES: dict[str, Any] = {kind.TYPE: kind for kind in (
     Hello, Doing, Challenge, Answer, Withdraw, Queue, Unqueue, Watch, Key, Leave, Publish, Step, Forfeit, Result, Round,
-    Note, End, Welcome, Error, Lobby, MatchStart, Rematch, Top, Leaders, Games, GameList, Replay, Recorded, AddKey)}
+    Note, End, Welcome, Error, Lobby, MatchStart, Rematch, Top, Leaders, Games, GameList, Replay, Recorded, AddKey,
+    Solved, SolveKept, Bests, BestList)}
 
 
 def change_message(session: Any, change: Any) -> Step | Forfeit | None:

@@ -50,7 +50,14 @@ class TuiGridApp(App):
         self.hub: Any = None  # the link to the `serve ssh` hub, made when Online is first opened
 
     def on_mount(self) -> None:
+        from tui_grid.online.client import hub_available
+        from tui_grid.ui import bests
         from tui_grid.ui.menu import BoardPickerScreen, MenuScreen
+
+        if self.policy.remote and hub_available():  # a serve ssh session: the server keeps an account's bests
+            from tui_grid.online.remote_bests import HubBests
+
+            bests.use(HubBests(self._quiet_hub_link))
 
         self.push_screen(MenuScreen())
         self.call_after_refresh(self._check_size)
@@ -144,24 +151,37 @@ class TuiGridApp(App):
         if too_small(*self.size) and not isinstance(self.screen, TooSmallScreen):
             self.push_screen(TooSmallScreen())
 
+    def hub_link(self) -> Any:
+        """This session's link to the `serve ssh` hub, made on first use; None where there
+        is none (not a session, or the link cannot be made: OSError)."""
+        from tui_grid.online.client import hub_from_environment
+
+        if self.hub is None:
+            self.hub = hub_from_environment()
+        return self.hub
+
     def open_lobby(self, quick: str | None = None) -> None:
         """The Online lobby, linked to this session's hub on first use."""
-        from tui_grid.online.client import hub_from_environment
         from tui_grid.ui.lobby import LobbyScreen
 
         if self.hub is not None and self.hub.closed.is_set():
             tell(self, "The link to the server's lobby was closed: reconnect to play online.", title="Online", severity="error")
             return
-        if self.hub is None:
-            try:
-                self.hub = hub_from_environment()
-            except OSError as exc:
-                tell(self, f"Cannot reach the server's lobby: {exc.strerror or exc}", title="Online", severity="error")
-                return
+        try:
+            self.hub_link()
+        except OSError as exc:
+            tell(self, f"Cannot reach the server's lobby: {exc.strerror or exc}", title="Online", severity="error")
+            return
         if self.hub is None:
             tell(self, "Online play is for sessions of 'tui-grid serve ssh'.", title="Online", severity="warning")
             return
         self.push_screen(LobbyScreen(self.hub, quick))
+
+    def _quiet_hub_link(self) -> Any:
+        try:
+            return self.hub_link()
+        except OSError:
+            return None
 
     def on_unmount(self) -> None:
         if self.hub is not None:

@@ -2,10 +2,10 @@
 (lower is better: Ice slides, Bunny tokens, Jimmy moves) and the proven optimum where the
 game's solver knows it.
 
-They are online.store's puzzle bests (owner "local") in one SQLite file in the data
-folder (`saves.data_dir()`). A `tui-grid serve ssh` session runs with its player's own
-folder as its data folder (an account's `players/pN`; a guest's, removed when the
-connection ends), so the same file keeps each account's bests on a server.
+They are online.store's puzzle bests: here, owner "local" in one SQLite file in the data
+folder (`saves.data_dir()`); in a `tui-grid serve ssh` session, the server's store, by
+account, asked for through the hub (online.remote_bests, set with `use`). A guest's are
+not kept.
 
 Solved with help: a solve counts as the player's only when no move on the way to it was
 the solver's (`s`, or any move of `w`): such a board is "solved with help" and not
@@ -71,9 +71,47 @@ def _quick(path: Path) -> sqlite3.Connection:
     return sqlite3.connect(path, timeout=READ_TIMEOUT)
 
 
+class BestsSource(Protocol):
+    """Where bests are kept: this machine's store, or the server's for an account."""
+
+    def read(self, game_key: str) -> dict[str, Best]: ...
+    def record(self, game_key: str, board: str, value: int, optimum: int | None, policy: Policy) -> tuple[Best | None, Best]: ...
+
+
+class LocalBests:
+    """The store in the data folder, owner "local"."""
+
+    def read(self, game_key: str) -> dict[str, Best]:
+        return _read_local(game_key)
+
+    def record(self, game_key: str, board: str, value: int, optimum: int | None, policy: Policy) -> tuple[Best | None, Best]:
+        return _record_local(game_key, board, value, optimum, policy)
+
+
+_source: BestsSource = LocalBests()
+
+
+def use(source: BestsSource) -> None:
+    """Keep bests in `source` from here on (a `serve ssh` session: the server's store)."""
+    global _source
+    _source = source
+
+
 def read_bests(game_key: str) -> dict[str, Best]:
     """The player's best of each board of the game they solved, by board key; empty when
-    there is no store yet or it cannot be read (a store is never made by looking)."""
+    none can be read."""
+    return _source.read(game_key)
+
+
+def record(game_key: str, board: str, value: int, optimum: int | None, policy: Policy) -> tuple[Best | None, Best]:
+    """Count a solve; the board's best before it (None: a first solve) and after it.
+    Raises one of STORE_ERRORS when it cannot be kept."""
+    return _source.record(game_key, board, value, optimum, policy)
+
+
+def _read_local(game_key: str) -> dict[str, Best]:
+    """The local store's bests; empty when there is no store yet or it cannot be read (a
+    store is never made by looking)."""
     path = store_path()
     try:
         if not path.is_file():
@@ -83,9 +121,7 @@ def read_bests(game_key: str) -> dict[str, Best]:
         return {}
 
 
-def record(game_key: str, board: str, value: int, optimum: int | None, policy: Policy) -> tuple[Best | None, Best]:
-    """Count a solve; the board's best before it (None: a first solve) and after it.
-    Raises one of STORE_ERRORS when the store cannot be written."""
+def _record_local(game_key: str, board: str, value: int, optimum: int | None, policy: Policy) -> tuple[Best | None, Best]:
     path = store_path()
     policy.ensure_room(path.parent, ROOM_BYTES)
     store = SQLiteStore(path)
@@ -118,7 +154,7 @@ def solve_note(before: Best | None, after: Best, value: int, unit: str) -> str:
 
 def failed_note(error: BaseException) -> str:
     reason = getattr(error, "strerror", None) or str(error) or type(error).__name__
-    return clip(f"Your best could not be kept: {reason}.", 78)
+    return clip(f"Your best could not be kept: {reason.rstrip('.')}.", 78)
 
 
 def with_note(message: str, note: str, width: int, lines: int) -> str:
