@@ -286,6 +286,7 @@ async def test_l_h_and_m_show_the_stores_lists_and_enter_replays_a_game(app: Tui
         await until(pilot, lambda: isinstance(app.screen, LobbyList) and app.screen.query_one("#rows").option_count == 1)
         rows = app.screen.query_one("#rows")
         assert str(rows.get_option_at_index(0).prompt).startswith(f"{game_id}. Tron: ann vs bob") and rows.highlighted == 0
+        app.settings = Settings(countdown=0, speed=9)  # the replay at its fastest: a test waits for its end
         await pilot.press("enter")
         await until(pilot, lambda: isinstance(app.screen, TronScreen))
         replay: TronScreen = app.screen

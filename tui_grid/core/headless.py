@@ -34,6 +34,8 @@ def play_out(feed: LiveMatch[Any, Any], decide: Decide = most_wins_verdict, *, o
         driver = feed.driver
         return bool(ended) or (driver is not None and bool(driver.refused)) or (should_stop is not None and should_stop())
 
+    if feed.driver is not None:
+        feed.driver.step_seconds = 0.0  # as fast as the agents answer, whatever pace the feed was made with
     try:
         conductor.begin()
         loop.run(stopped, poll=0.05)
