@@ -273,7 +273,8 @@ def test_bot_matches_are_one_per_player_and_capped_on_the_server_and_think_at_a_
     stays, and then its starter may start no other; other players together reach the cap
     and no further; a bot's thinking thread runs at BOT_NICENESS; when everyone leaves, the
     bot matches stop."""
-    from tui_grid.online.hub import BOT_NICENESS, MAX_BOT_MATCHES
+    from tui_grid.online.hub import MAX_BOT_MATCHES
+    from tui_grid.online.matches import BOT_NICENESS
 
     hub.pace = Pace(countdown=1, beat=0.01, between_rounds=0.01, tick_seconds=0.5)  # rounds outlast the test's checks
     ann = players("ann")

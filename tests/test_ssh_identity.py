@@ -5,6 +5,7 @@ without keys, a guest for that connection only, never a lookalike of a name onli
 from __future__ import annotations
 
 import asyncio
+from typing import Any
 import time
 from pathlib import Path
 

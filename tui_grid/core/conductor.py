@@ -40,6 +40,16 @@ class RoundPacing:
     between_rounds: float | None = None
     idle_seconds: float | None = None
 
+    @classmethod
+    def at_board(cls, advances: bool, humans: bool, countdown: int, beat: float) -> RoundPacing:
+        """Rounds conducted where the match is watched (a screen): a countdown before each
+        when a human plays there; the next round by itself after a break when nobody does,
+        else when asked. A feed whose server begins its rounds (`advances` False) is
+        conducted by that server: nothing here."""
+        if not advances:
+            return cls()
+        return cls(countdown=countdown if humans else 0, beat=beat, between_rounds=None if humans else AUTO_NEXT_SECONDS)
+
 
 class Phase(Enum):
     READY = "ready"  # the feed is not started

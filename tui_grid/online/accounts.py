@@ -5,13 +5,15 @@ from __future__ import annotations
 
 from typing import Sequence
 
+import asyncssh
+
 from tui_grid.core.errors import UsageError
 from tui_grid.core.match import Ending, MatchScore
 from tui_grid.core.outcome import Fault
-from tui_grid.games.registry import get_game
-from tui_grid.online.protocol import GameLine, GameRating, LeaderLine, RecordedRound, Recorded, Welcome
+from tui_grid.games.registry import all_games, get_game, online_games
+from tui_grid.online.protocol import BestLine, GameLine, GameRating, LeaderLine, RecordedRound, Recorded, Welcome
 from tui_grid.online.ratings import Rating, provisional
-from tui_grid.online.records import MatchRecord, MatchSummary, Participant, RoundRecord, StoredMatch, Store
+from tui_grid.online.records import Best, MatchRecord, MatchSummary, Participant, RoundRecord, StoredMatch, Store
 
 #: Endings that, before anyone moved, abort a match: it is kept, but counts for nobody.
 ABORTS = (Ending.LEFT, Ending.DISCONNECTED)
@@ -100,3 +102,21 @@ def game_lines(summaries: Sequence[MatchSummary]) -> tuple[GameLine, ...]:
 def recorded(stored: StoredMatch) -> Recorded:
     return Recorded(stored.id, stored.game, stored.board, stored.names,
                     tuple(RecordedRound(r.seating, r.log, r.forfeit_seat, r.cause) for r in stored.rounds), stored.verdict)
+
+
+def puzzle_games() -> tuple[str, ...]:
+    """The games whose boards are solved alone (bests are kept for them)."""
+    return tuple(game.key for game in all_games() if game.key not in online_games())
+
+
+def best_line(best: Best) -> BestLine:
+    return BestLine(best.board, best.value, best.optimum, best.solves)
+
+
+def key_fingerprint(line: str) -> str | None:
+    """The SHA256 fingerprint of an OpenSSH public key line, as a login reports it; None
+    when the line is not one."""
+    try:
+        return str(asyncssh.import_public_key(line.strip()).get_fingerprint())
+    except (asyncssh.KeyImportError, ValueError, TypeError):
+        return None

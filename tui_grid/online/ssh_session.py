@@ -21,7 +21,6 @@ import asyncssh
 from tui_grid.core.text import printable
 from tui_grid.online.relay import Relay
 from tui_grid.online.starter import StarterError
-from tui_grid.online.spawning import SessionSpec
 
 if TYPE_CHECKING:
     from tui_grid.online.ssh_connection import Connection

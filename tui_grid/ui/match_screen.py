@@ -15,7 +15,7 @@ from textual.app import ComposeResult
 from textual.screen import Screen
 
 from tui_grid.core.agents import Agent, HumanAgent
-from tui_grid.core.conductor import AUTO_NEXT_SECONDS, Conductor, CountdownSaid, RoundPacing
+from tui_grid.core.conductor import Conductor, CountdownSaid, RoundPacing
 from tui_grid.core.driver import Driver
 from tui_grid.core.engine import Engine
 from tui_grid.core.live import LiveMatch, MatchFeed
@@ -90,14 +90,8 @@ class MatchScreen(MatchClockKeys, GameScreen[S], Screen[None]):
         return self.table.conductor
 
     def round_pacing(self) -> RoundPacing:
-        """Rounds that wait for nobody at this board: a countdown before each when a human
-        plays here; the next round by itself after a break when nobody does, else when
-        asked (enter). A feed whose server starts its games is conducted there."""
-        if self.feed is None or not self.feed.advances:
-            return RoundPacing()
-        humans = self.serves_seat(ANY_HUMAN)
-        return RoundPacing(countdown=self.settings.countdown if humans else 0, beat=self.COUNTDOWN_BEAT,
-                           between_rounds=None if humans else AUTO_NEXT_SECONDS)
+        advances = self.feed is not None and self.feed.advances
+        return RoundPacing.at_board(advances, self.serves_seat(ANY_HUMAN), self.settings.countdown, self.COUNTDOWN_BEAT)
 
     def make_feed(self) -> MatchFeed[S, Any]:
         participants = [self.make_participant(player, index) for index, player in enumerate(self.players)]
@@ -327,9 +321,8 @@ class MatchScreen(MatchClockKeys, GameScreen[S], Screen[None]):
         self.shell.say(message, cells)
 
     def take_seat(self, participant: int, name: str = "you") -> None:
-        """A person takes `participant`'s place from the position shown (the demo's enter):
-        a human in its seat for this round and the next, named `name` in the title, the
-        legend and the verdicts, at a human's pace."""
+        """A person named `name` takes `participant`'s place from the position shown (the
+        demo's enter), in this round and the next, at a human's pace."""
         self.match.seat_instead(participant, HumanAgent(name), name)
         self.players = tuple("human" if index == participant else kind for index, kind in enumerate(self.players))
         self.conductor.pacing = self.round_pacing()
@@ -338,8 +331,7 @@ class MatchScreen(MatchClockKeys, GameScreen[S], Screen[None]):
         self.query_one(KeyBar).refresh(layout=True)
 
     def new_match(self, players: Sequence[str], rounds: int, loaded: LoadedBoard) -> None:
-        """Start another match on this screen (a setup dialog's choices): the old one's
-        players are closed, the clock starts afresh."""
+        """Another match on this screen (a setup's choices); the old one's players are closed."""
         self.close_feed()
         self.table.close()
         self.players = tuple(players)

@@ -50,7 +50,7 @@ from tui_grid.games.evasion.engine import (
     PreyAction,
     State,
 )
-from tui_grid.games.evasion.boxes import RECT_REACH, bounds_box, box_around, rectangle_side
+from tui_grid.games.evasion.boxes import bounds_box, box_around, rectangle_side
 from tui_grid.games.evasion.rules import PAD, Grid, Wall, bounce, wall_problem
 
 Policy = Callable[[EvasionEngine, State], Any]
