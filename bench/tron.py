@@ -8,8 +8,11 @@
 Pairings (each game's seats alternate, so every pairing plays both sides), on the empty
 15x15 board and on random point-symmetric maps:
   hard vs the seed article's bot, run as an external one-shot program (a fresh
-  `python3 tron_seed_bot.py` per move, like HackerRank); hard vs medium; medium vs easy;
-  and, when they are present, hard vs the strongest public bots of the 2010 Google AI
+  `python3 tron_seed_bot.py` per move, like HackerRank); hard vs medium; hard vs three
+  predictable programs the bench writes to a temporary folder and runs as persistent
+  external programs (PROGRAMS: `straight` never turns, `random` moves at random,
+  `hugger` hugs walls), which the hard bot's opponent model should beat every time;
+  medium vs easy; and, when they are present, hard vs the strongest public bots of the 2010 Google AI
   Challenge, run as persistent external programs through the HackerRank protocol:
     a1k0n       the winner (github a1k0n/tronbot, cpp/MyTronBot.cc), env TRON_A1K0N
     simple      SimpleTronBot (github pablooliveira/SimpleTronBot), env TRON_SIMPLE
@@ -41,7 +44,9 @@ pure-Python search); the first line of the table says which.
 a1k0n where the hard bot plays, to see what the 2010 winner scores on the same games.
 The bots are deterministic, so each game starts with a few random safe moves for both
 players (the opening, from the game's seed); random maps are `tron:WxH:wN#seedS` ids.
-Games are driven by a plain loop over `engine.step`.
+Games are driven by a plain loop over `engine.step`; the builtin bots play as agents
+(`agent.make_bot`), started at each game's start as the app starts them, so the hard bot
+learns its opponent during the game.
 """
 
 from __future__ import annotations
@@ -53,6 +58,7 @@ import random
 import statistics
 import subprocess
 import sys
+import tempfile
 import time
 from concurrent.futures import ProcessPoolExecutor
 from pathlib import Path
@@ -62,7 +68,7 @@ sys.path.insert(0, str(ROOT))
 
 from tui_grid.core.agents import AgentError, Ask  # noqa: E402
 from tui_grid.core.external import ExternalProgramAgent  # noqa: E402
-from tui_grid.games.tron import bots, kernel  # noqa: E402
+from tui_grid.games.tron import agent, bots, kernel  # noqa: E402
 from tui_grid.games.tron.board import standard_board  # noqa: E402
 from tui_grid.games.tron.engine import TronEngine, encode_for_program, parse_program_answer  # noqa: E402
 from tui_grid.games.tron.generator import generate  # noqa: E402
@@ -75,6 +81,97 @@ OUTSIDE = {
     "simple": ("TRON_SIMPLE", "/tmp/opp/bin/simple_{ms}"),
     "wallhugger": ("TRON_WALLHUGGER", "/tmp/opp/bin/wallhugger"),
 }
+
+
+#: Predictable opponents, written as small programs into a temporary folder when the bench
+#: starts (TRON_BENCH_BOTS names it) and run as persistent external programs speaking the
+#: HackerRank protocol: "straight" never turns (it answers the way it last moved, even into
+#: a wall), "random" moves to a uniformly random free cell (seeded by the game number),
+#: "hugger" takes the free cell with the most blocked neighbours (keeping its way on ties).
+PROGRAMS_ENV = "TRON_BENCH_BOTS"
+_BOT_COMMON = '''import sys
+
+def states():
+    """HackerRank states from stdin, one after another (the grid ends at its bottom border)."""
+    while True:
+        first = sys.stdin.readline()
+        if not first:
+            return
+        if not first.strip():
+            continue
+        heads = [int(x) for x in sys.stdin.readline().split()]
+        rows = []
+        while True:
+            row = sys.stdin.readline().strip()
+            if not row:
+                break
+            rows.append(row)
+            if len(rows) > 1 and set(row) == {"#"}:
+                break
+        seat = 0 if first.strip() == "r" else 1
+        yield seat, (heads[2 * seat], heads[2 * seat + 1]), rows
+
+DELTAS = {"UP": (-1, 0), "DOWN": (1, 0), "LEFT": (0, -1), "RIGHT": (0, 1)}
+
+def free(rows, r, c):
+    return 0 <= r < len(rows) and 0 <= c < len(rows[0]) and rows[r][c] == "-"
+
+def heading(last, head, rows, seat):
+    """The way the head last moved: from the previous head seen, else from its trail."""
+    if last is not None:
+        for word, (dr, dc) in DELTAS.items():
+            if (last[0] + dr, last[1] + dc) == head:
+                return word
+    mark = "rg"[seat]
+    behind = [w for w, (dr, dc) in DELTAS.items() if 0 <= head[0] - dr < len(rows) and 0 <= head[1] - dc < len(rows[0])
+              and rows[head[0] - dr][head[1] - dc] == mark]
+    if len(behind) == 1:
+        return behind[0]
+    return None
+'''
+
+_STRAIGHT = _BOT_COMMON + '''
+last = None
+for seat, head, rows in states():
+    word = heading(last, head, rows, seat)
+    if word is None:  # the first move: toward the centre, along the longer way
+        dr, dc = (len(rows) - 1) / 2 - head[0], (len(rows[0]) - 1) / 2 - head[1]
+        word = ("RIGHT" if dc > 0 else "LEFT") if abs(dc) >= abs(dr) else ("DOWN" if dr > 0 else "UP")
+    last = head
+    print(word, flush=True)
+'''
+
+_RANDOM = _BOT_COMMON + '''
+import random
+rng = random.Random(sys.argv[1] if len(sys.argv) > 1 else 0)
+for seat, head, rows in states():
+    safe = [w for w, (dr, dc) in DELTAS.items() if free(rows, head[0] + dr, head[1] + dc)]
+    print(rng.choice(safe) if safe else "UP", flush=True)
+'''
+
+_HUGGER = _BOT_COMMON + '''
+last = None
+for seat, head, rows in states():
+    way = heading(last, head, rows, seat)
+    last = head
+    order = ([way] if way else []) + [w for w in ("UP", "RIGHT", "DOWN", "LEFT") if w != way]
+
+    def walls(word):
+        r, c = head[0] + DELTAS[word][0], head[1] + DELTAS[word][1]
+        return sum(not free(rows, r + dr, c + dc) for dr, dc in DELTAS.values())
+
+    safe = [w for w in order if free(rows, head[0] + DELTAS[w][0], head[1] + DELTAS[w][1])]
+    print(max(safe, key=walls) if safe else "UP", flush=True)
+'''
+
+PROGRAMS = {"straight": _STRAIGHT, "random": _RANDOM, "hugger": _HUGGER}
+
+
+def write_programs(folder: str) -> None:
+    """The predictable opponents' programs, as `bot_<name>.py` in `folder` (not `<name>.py`:
+    `random.py` would shadow the module it imports)."""
+    for name, source in PROGRAMS.items():
+        Path(folder, f"bot_{name}.py").write_text(source)
 
 
 def outside_command(name: str, ms: int) -> str | None:
@@ -120,6 +217,14 @@ def play(job: tuple[str, str, str, int, int]) -> dict:
             command = outside_command(level, ms)
             assert command is not None, level
             external[seat] = ExternalProgramAgent(command, "persistent", encode_for_program, parse_program_answer)
+        elif level in PROGRAMS:
+            program = Path(os.environ[PROGRAMS_ENV], f"bot_{level}.py")
+            external[seat] = ExternalProgramAgent(f"{sys.executable} {program} {game}", "persistent", encode_for_program, parse_program_answer)
+    # The builtin bots play as the app seats them: agents, started at the game's start
+    # (the hard bot keeps what it learns of its opponent for the game).
+    builtin = {seat: agent.make_bot(level, ms) for seat, level in levels.items() if seat not in external}
+    for seat, bot in builtin.items():
+        bot.start(engine, seat)
     times: dict[str, list[float]] = {a: [], b: []}
     steps: list[str] = []
     forfeit = ""
@@ -139,19 +244,19 @@ def play(job: tuple[str, str, str, int, int]) -> dict:
                         times[level].append(time.perf_counter() - start)
                     except AgentError as exc:
                         forfeit = exc.reason
-                        state = engine.forfeit(state, seat, exc.reason)
+                        state = engine.forfeit(state, seat, exc.failure)
                         break
                     continue
                 start = time.perf_counter()
-                moves[seat] = bots.choose_move(state, seat, ms, level=level)
+                moves[seat] = builtin[seat].act(Ask(engine, state, seat))
                 times[level].append(time.perf_counter() - start)
             if state.outcome.over:
                 break
             steps.append("".join(moves[seat].name[0] for seat in (0, 1)))
             state = engine.step(state, moves).state
     finally:
-        for agent in external.values():
-            agent.close()
+        for program in external.values():
+            program.close()
     outcome = state.outcome
     if outcome.winner is None:
         result = "D"
@@ -213,8 +318,9 @@ def main(argv: list[str] | None = None) -> int:
     search = "C kernel" if kernel.build() else "pure Python"
     games = args.games or (6 if args.quick else 21)
     kinds = [k for k in args.kinds.split(",") if k]
-    opponents = ["a1k0n", "simple", "wallhugger", "seed", "medium"]
-    targets = {"seed": 0.95, "medium": 0.75, "easy": 0.80, "a1k0n": 0.50, "simple": 0.95, "wallhugger": 0.95}
+    opponents = ["a1k0n", "simple", "wallhugger", "seed", "medium", "straight", "random", "hugger"]
+    targets = {"seed": 0.95, "medium": 1.0, "easy": 0.80, "a1k0n": 0.50, "simple": 0.95, "wallhugger": 0.95,
+               "straight": 1.0, "random": 1.0, "hugger": 1.0}
     first = args.reference or "hard"
     pairings = [(first, b, kind) for b in opponents if b != first for kind in kinds]
     if not args.reference:
@@ -229,8 +335,11 @@ def main(argv: list[str] | None = None) -> int:
     jobs = [(a, b, kind, g, args.ms) for a, b, kind in pairings for g in range(args.first, args.first + games)]
     began = time.perf_counter()
     load_start = os.getloadavg()
-    with ProcessPoolExecutor(max_workers=args.jobs) as pool:
-        rows = list(pool.map(play, jobs))
+    with tempfile.TemporaryDirectory(prefix="tron-bench-") as folder:
+        write_programs(folder)
+        os.environ[PROGRAMS_ENV] = folder  # the workers inherit it
+        with ProcessPoolExecutor(max_workers=args.jobs) as pool:
+            rows = list(pool.map(play, jobs))
     load_end = os.getloadavg()
     print(f"Tron bench: hard bot's search in {search}; {games} games per line, seats alternating, {args.ms} ms per move for every bot, {args.jobs} job(s), "
           f"{os.cpu_count()} cores shared with other work ({time.perf_counter() - began:.0f} s; "
@@ -246,7 +355,7 @@ def main(argv: list[str] | None = None) -> int:
         lo, hi = wilson(w, len(mine))
         ours = [t * 1000 for r in mine for t in r["times"]]
         theirs = [t * 1000 for r in mine for t in r["b_times"]]
-        if b not in OUTSIDE and b != "seed":
+        if b not in OUTSIDE and b not in PROGRAMS and b != "seed":
             slowest_all = max([slowest_all] + ours + theirs)
         else:
             slowest_all = max([slowest_all] + ours)

@@ -2,8 +2,10 @@
 
 from __future__ import annotations
 
+import random
 import threading
 import time
+from collections.abc import Callable
 
 import pytest
 from hypothesis import given, settings
@@ -11,9 +13,10 @@ from hypothesis import strategies as st
 
 from tui_grid.core.agents import Ask
 from tui_grid.core.control import SearchControl
-from tui_grid.core.geometry import DIRECTIONS, Pos
-from tui_grid.games.tron import bots
-from tui_grid.games.tron.bots import analyse, Field, chamber_bound, chamber_value, choose_move, edge_weight, flood, make_bot, parity_bound, solve_matrix
+from tui_grid.core.geometry import DIRECTIONS, Direction, Pos
+from tui_grid.games.tron import bots, opponent_model
+from tui_grid.games.tron.agent import make_bot
+from tui_grid.games.tron.bots import analyse, Field, chamber_bound, chamber_value, choose_move, edge_weight, flood, parity_bound, solve_matrix
 from tui_grid.games.tron.engine import TronEngine
 from tui_grid.games.tron.generator import generate
 from tui_grid.games.tron.rules import TronState
@@ -215,3 +218,98 @@ def test_make_bot_is_a_core_agent() -> None:
         assert agent.act(ask) in state.safe_moves(0)
     with pytest.raises(ValueError):
         make_bot("insane")
+
+
+# --- the opponent model: predictable opponents are punished ---------------------------------
+
+WAYS = (Direction.UP, Direction.DOWN, Direction.LEFT, Direction.RIGHT)
+Opponent = Callable[[TronState, int], Direction]
+
+
+def never_turns(state: TronState, seat: int) -> Direction:
+    """Keeps the way it last moved, even into a wall (its first move: toward the centre)."""
+    return state.headings[seat] or (Direction.RIGHT if seat == 0 else Direction.LEFT)
+
+
+def hugs_walls(state: TronState, seat: int) -> Direction:
+    """The free cell with the most blocked neighbours, keeping its way on ties."""
+    field = Field(state.rows, state.heads)
+    heading = state.headings[seat]
+    p = opponent_model.hug(field.free, field.S, field.heads[seat], None if heading is None else WAYS.index(heading), -1)
+    return WAYS[max(range(4), key=lambda i: p[i])]
+
+
+def play_hard(opponent: Opponent, seat: int, engine: TronEngine, opening: int = 0, time_ms: float = 60) -> str:
+    """One game of the hard bot's agent (it learns its opponent as it plays) in `seat`:
+    W, D or L. The first `opening` steps are random free moves for both (seeded)."""
+    rng = random.Random(f"opening-{seat}-{opening}")
+    agent = make_bot("hard", time_ms)
+    agent.start(engine, seat)
+    state = engine.initial_state()
+    while not state.outcome.over:
+        moves = {}
+        for s in (0, 1):
+            if state.turn < opening:
+                moves[s] = rng.choice(state.safe_moves(s) or DIRECTIONS)
+            elif s == seat:
+                moves[s] = agent.act(Ask(engine, state, s))
+            else:
+                moves[s] = opponent(state, s)
+        state = engine.step(state, moves).state
+    winner = state.outcome.winner
+    return "D" if winner is None else "W" if winner == seat else "L"
+
+
+@pytest.mark.parametrize("seat", [0, 1])
+def test_the_hard_bot_beats_an_opponent_that_never_turns(seat: int) -> None:
+    # From the standard start both heads race along row 7 for the cell between them: a
+    # head-on draw unless one steps aside, and stepping aside at the last moment loses to
+    # an opponent that turns. The hard bot learns that this one never turns.
+    engine = TronEngine()
+    assert play_hard(never_turns, seat, engine) == "W"
+    assert play_hard(never_turns, seat, engine, opening=2) == "W"
+
+
+def test_the_hard_bot_beats_a_wall_hugger() -> None:
+    assert play_hard(hugs_walls, 0, TronEngine(), time_ms=30) == "W"
+    assert play_hard(hugs_walls, 1, TronEngine(generate(15, 15, 10, 4)), time_ms=30) == "W"
+
+
+@pytest.mark.parametrize("seat", [0, 1])
+def test_no_head_on_meeting_when_a_safe_equal_move_exists(seat: int) -> None:
+    # Red (top left) can go down, into the cell green can enter too, or right; green can
+    # go up into that cell or down into its dead end. Against green going up both moves
+    # are worth the same (a draw at worst), against green going down both win: red must
+    # not risk the meeting. Small enough that the search reads every line to the end.
+    rows = (
+        "#####",
+        "#r--#",
+        "#---#",
+        "#g###",
+        "#---#",
+        "#####",
+    )
+    heads = (Pos(1, 1), Pos(3, 1))
+    if seat == 1:  # the same position with the colours swapped
+        rows = tuple(row.translate(str.maketrans("rg", "gr")) for row in rows)
+        heads = (heads[1], heads[0])
+    state = TronState(rows, heads)
+    assert choose_move(state, seat, 50, level="hard") == Direction.RIGHT
+    memory = opponent_model.GameMemory()
+    memory.see(state, seat)
+    assert choose_move(state, seat, 50, level="hard", memory=memory) == Direction.RIGHT
+
+
+def test_the_model_learns_a_straight_mover_and_forgets_at_a_new_game() -> None:
+    engine = TronEngine()
+    state = engine.initial_state()
+    memory = opponent_model.GameMemory()
+    for _ in range(6):
+        memory.see(state, 0)
+        state = engine.step(state, {0: Direction.RIGHT if state.turn % 2 else Direction.UP, 1: Direction.LEFT}).state
+    memory.see(state, 0)
+    weights = memory.model.weights()
+    assert weights["random"] < 0.05 and memory.model.confidence() > 0.5
+    assert memory.heading == WAYS.index(Direction.LEFT)
+    memory.see(engine.initial_state(), 0)  # an earlier turn: a new game
+    assert memory.model.seen == 0 and memory.heading is None

@@ -8,12 +8,13 @@ import ctypes
 import os
 import random
 import threading
+import time
 
 import pytest
 
 from tui_grid.core.control import SearchControl
 from tui_grid.core.geometry import Pos
-from tui_grid.games.tron import bots, kernel
+from tui_grid.games.tron import bots, kernel, opponent_model
 from tui_grid.games.tron.board import board_from_rows
 from tui_grid.games.tron.bots import Field, analyse, choose_move
 from tui_grid.games.tron.engine import TronEngine
@@ -88,6 +89,13 @@ def test_the_kernel_refuses_bad_input(lib) -> None:  # type: ignore[no-untyped-d
     assert lib.tron_best_move(4, 4, cells, -1, 6, 1000, 1000, None, info) == -1
     assert lib.tron_best_move(0, 4, cells, 0, 1, 1000, 1000, None, info) == -1
     assert lib.tron_best_move(200, 4, b"\x01" * 800, 0, 1, 1000, 1000, None, info) == -1  # wider than any board
+    params = opponent_model.line_params([("search", 1.0)])
+    model = (ctypes.c_double * len(params))(*params)
+    values = (ctypes.c_double * 4)()
+    assert lib.tron_line_values(4, 4, cells, 5, 6, 4, model, 3, 1000, 1000, None, values, info) == -1  # no such heading
+    assert lib.tron_line_values(4, 4, cells, 5, 5, -1, model, 3, 1000, 1000, None, values, info) == -1
+    assert lib.tron_line_values(4, 4, cells, 5, 6, -1, None, 3, 1000, 1000, None, values, info) == -1
+    assert lib.tron_line_values(4, 4, cells, 5, 6, -1, model, 3, 1000, 1000, None, values, info) == 0
 
 
 def test_both_paths_answer_legal_moves(lib, monkeypatch) -> None:  # type: ignore[no-untyped-def]
@@ -209,3 +217,40 @@ def test_a_search_does_not_wait_for_a_build_under_way(fresh_cache) -> None:  # t
 
 def test_the_kernel_values_a_draw_as_the_python_search_does(lib) -> None:  # type: ignore[no-untyped-def]
     assert lib.tron_contempt() == bots.CONTEMPT
+
+
+def test_kernel_and_python_line_searches_agree(lib, monkeypatch) -> None:  # type: ignore[no-untyped-def]
+    """The search against the opponent model: the same expected utilities from C as from
+    opponent_model.LineSearch, for any belief (with chambers read at every size, as the
+    kernel's evaluation does)."""
+    monkeypatch.setattr(bots, "CHAMBER_CELLS", 10**9)
+    rng = random.Random(3)
+    for _ in range(12):
+        state = random_state(rng)
+        field = Field(state.rows, state.heads)
+        memory = opponent_model.GameMemory()
+        memory.model.evidence = {name: rng.uniform(-3.0, 0.0) for name in opponent_model.POLICIES}
+        memory.heading = rng.choice([None, 0, 1, 2, 3])
+        a, b = field.heads
+        for depth in (1, 2):
+            monkeypatch.setattr(opponent_model, "MAX_DEPTH", depth)
+            far = time.perf_counter() + 1000.0  # bounded by the depth, not the clock
+            python = opponent_model.LineSearch(memory.model, field, far).root(field.free, a, b, memory.heading, depth)
+            c = opponent_model.line_values(memory, field, 0, far, far)
+            assert c.keys() == python.keys(), state.rows
+            assert all(abs(c[k] - python[k]) < 1e-9 for k in c), (state.rows, depth, c, python)
+
+
+def test_the_kernel_rates_every_move_within_the_slack(lib) -> None:  # type: ignore[no-untyped-def]
+    """With a slack wider than any value, every move gets its worst-case value (the hard
+    bot weighs them against the opponent model); a move onto a wall gets none."""
+    state = TronEngine().initial_state()
+    field = Field(state.rows, state.heads)
+    a, b = field.heads
+    scores = (ctypes.c_int * 4)()
+    info = (ctypes.c_int * 4)()
+    move = lib.tron_root_scores(field.S, field.height, bots.kernel_cells(field), a, b, 30000, 15000, None, 10**7, scores, info)
+    safe = bots.safe_moves(field.free, a, field.S)
+    assert move in safe and info[0] >= 1
+    assert all(-bots.WIN < scores[k] < bots.WIN for k in safe)
+    assert all(scores[k] == -bots.WIN - 2 for k in range(4) if k not in safe)

@@ -36,9 +36,21 @@ and an AND, whatever the board size.
   opponent's replies, to keep chances against a fallible one. Once the players are
   separated at the root it switches to a space-filling depth-first search that
   maximises the cells it can still fill, with that estimate at the leaves and as a
-  bound, deepening until the soft time limit or a full-length line. The clock is checked
-  at every node; the search stops at a safety margin inside the budget and answers the
-  deepest finished iteration.
+  bound (a line whose bound cannot beat the best line is not searched), deepening until
+  the soft time limit or until it has seen every line to its end. The clock is checked
+  at every node; the search stops at a safety margin inside the budget (USE) and answers
+  the deepest finished iteration.
+  Against a predictable opponent it bets: the bot's agent keeps an
+  opponent_model.GameMemory for the game, which learns from the opponent's moves how
+  likely each of a few policies (never turning, hugging walls, the seed article's rule,
+  the medium bot, random moves, a capable searcher) is to be the opponent's. When the
+  predictable ones hold enough of that belief (MODEL_MIN), a search of our moves against
+  the predicted replies runs first, the worst-case search then rates every move near its
+  best one (SLACK), and `_model_pick` plays the best answer to the prediction among the
+  moves whose worst case costs little (RISK, scaled by the confidence; any move when
+  the worst case promises no better than a draw). Whatever the model says, the bot does
+  not enter a cell the opponent can enter too while a move elsewhere is no worse by the
+  worst case and by the model (`_no_needless_head_on`).
 
 The same search runs in C (kernel.c, through kernel.py) when the machine's gcc has built
 it: several times the nodes per second; this module's Python search answers otherwise.
@@ -51,10 +63,6 @@ from __future__ import annotations
 import time
 
 from tui_grid.games.tron import kernel
-
-TYPE_CHECKING = False
-if TYPE_CHECKING:
-    from tui_grid.core.agents import Agent
 
 WORDS = ("UP", "DOWN", "LEFT", "RIGHT")
 LEVELS = ("easy", "medium", "hard")
@@ -76,11 +84,12 @@ CHAMBER_CELLS = 120
 #: Once separated a leaf is worth K_NODES per cell of fillable-space lead, plus SEP to the
 #: side ahead: a separated lead is nearly a win, a Voronoi lead of the same size is not.
 SEP = 500
-#: Fraction of the budget the search may use, and the point after which no new depth
-#: starts (an unfinished iteration still counts when its first, previously best, move
-#: was searched, so starting late costs little).
-USE = 0.85
-START_LIMIT = 0.8
+#: Fraction of the budget the search may use (the rest is the margin for the answer to
+#: travel, and for a busy machine), and the point after which no new depth starts (an
+#: unfinished iteration still counts when its first, previously best, move was
+#: searched; a new depth costs a few times the last, so one started later is mostly cut).
+USE = 0.75
+START_LIMIT = 0.45
 #: What a draw is worth to the hard bot: ten cells of Voronoi lead, no more. The search
 #: gives the opponent the negated value, so a large contempt (530, a separated
 #: position three cells behind) has the model opponent crave meetings it would
@@ -105,9 +114,31 @@ SIM_RANGE = 2
 #: weight of a move's average reply next to its worst.
 MEDIUM_CONTEMPT = 1000
 MEDIUM_MEAN = 2
+#: Utility of a search value where outcomes are weighed by likelihood (the opponent
+#: model): v / (|v| + U_SCALE), so a draw (-CONTEMPT) is -0.25 and ten cells of lead
+#: 0.25; +-1 for a forced win or loss.
+U_SCALE = 300
+#: The opponent model is used from this confidence on (the belief that the opponent is
+#: predictable: opponent_model.OpponentModel.confidence).
+MODEL_MIN = 0.1
+#: At confidence c a move may give up at most c * RISK of worst-case utility next to the
+#: search's best move (0.3: about 13 cells of Voronoi lead from even, or from a draw to
+#: a separated position a few cells behind); never a proven win, never into a proven loss.
+RISK = 0.3
+#: From this confidence on, a move the worst case calls lost may be played when the
+#: model calls it won and nothing promises more than a draw.
+MODEL_SURE = 0.9
+#: The root window while the model is used: every move whose worst case is within SLACK
+#: of the best move's gets its exact value (SLACK covers c * RISK from any non-decisive
+#: value up to a separated lead).
+SLACK = 500
+#: The model's line search runs first, until LINE_SHARE of the budget (no new depth after
+#: LINE_SOFT); the worst-case search has the rest, to USE.
+LINE_SHARE = 0.35
+LINE_SOFT = 0.2
 
 
-class _Timeout(Exception):
+class SearchTimeout(Exception):
     pass
 
 
@@ -360,7 +391,7 @@ def fill_estimate(free: int, head: int, S: int, even: int) -> int:
     return chambers if chambers < bound else bound
 
 
-def _free_neighbours(free: int, cell: int, S: int) -> int:
+def free_neighbours(free: int, cell: int, S: int) -> int:
     return sum(1 for d in (-S, S, -1, 1) if cell + d >= 0 and (free >> (cell + d)) & 1)
 
 
@@ -371,7 +402,16 @@ def _distance(x: int, y: int, S: int) -> int:
     return (dr if dr >= 0 else -dr) + (dc if dc >= 0 else -dc)
 
 
-def _safe(free: int, head: int, S: int) -> list[int]:
+def utility(v: float) -> float:
+    """A search value on -1 (lost) .. +1 (won), for expectations over predicted replies."""
+    if v >= WIN - 1000:
+        return 1.0
+    if v <= -WIN + 1000:
+        return -1.0
+    return v / (abs(v) + U_SCALE)
+
+
+def safe_moves(free: int, head: int, S: int) -> list[int]:
     """Indices (0..3 into WORDS) of moves onto free cells."""
     out = []
     for i, d in enumerate((-S, S, -1, 1)):
@@ -413,10 +453,13 @@ def _separated(ra: int, rb: int, tied: int, S: int) -> bool:
 
 
 def medium_move(field: Field, seat: int) -> int:
-    S, free = field.S, field.free
-    me, opp = field.heads[seat], field.heads[1 - seat]
+    return medium_index(field.free, field.S, field.heads[seat], field.heads[1 - seat])
+
+
+def medium_index(free: int, S: int, me: int, opp: int) -> int:
+    """The medium bot's move for the head at `me` (index into WORDS)."""
     deltas = (-S, S, -1, 1)
-    mine = _safe(free, me, S)
+    mine = safe_moves(free, me, S)
     if not mine:
         return 0
     ra, rb, tied = voronoi(free, me, opp, S)
@@ -424,19 +467,31 @@ def medium_move(field: Field, seat: int) -> int:
         def space(i: int) -> tuple[int, int]:
             t = me + deltas[i]
             rest = free & ~(1 << t)
-            return (flood(rest, t, S).bit_count(), -_free_neighbours(rest, t, S))
+            return (flood(rest, t, S).bit_count(), -free_neighbours(rest, t, S))
 
         return max(mine, key=space)
-    theirs = _safe(free, opp, S)
     best, best_value = mine[0], None
-    for i in mine:
+    for i, value in medium_scores(free, S, me, opp):
+        if best_value is None or value > best_value:
+            best, best_value = i, value
+    return best
+
+
+def medium_scores(free: int, S: int, me: int, opp: int, meet: float = -MEDIUM_CONTEMPT) -> list[tuple[int, float]]:
+    """The medium bot's score of each of its moves onto a free cell (index into WORDS):
+    its worst reply plus MEDIUM_MEAN times its average reply, in cells of Voronoi lead,
+    a head-on meeting counting `meet` (WIN when the opponent has no move)."""
+    deltas = (-S, S, -1, 1)
+    theirs = safe_moves(free, opp, S)
+    out = []
+    for i in safe_moves(free, me, S):
         t = me + deltas[i]
         worst = None
         total = 0
         for j in theirs:
             u = opp + deltas[j]
             if u == t:
-                value = -MEDIUM_CONTEMPT
+                value = meet
             else:
                 rest = free & ~(1 << t) & ~(1 << u)
                 a, b, _ = voronoi(rest, t, u, S)
@@ -445,12 +500,10 @@ def medium_move(field: Field, seat: int) -> int:
             if worst is None or value < worst:
                 worst = value
         if worst is None:
-            worst = WIN
-        elif MEDIUM_MEAN:
-            worst = worst + MEDIUM_MEAN * total / len(theirs)
-        if best_value is None or worst > best_value:
-            best, best_value = i, worst
-    return best
+            out.append((i, float(WIN)))
+        else:
+            out.append((i, worst + MEDIUM_MEAN * total / len(theirs)))
+    return out
 
 
 # --- simultaneous moves: small zero-sum matrix games ---------------------------------------
@@ -549,7 +602,7 @@ _SUBSETS = ((0, 1), (0, 2), (1, 2), (0, 1, 2))
 
 
 def _hopeful(M: list[list[int]], best: int) -> int:
-    """`_Search.hope`'s pick among the rows of M (our moves against theirs), or `best`:
+    """`Search.hope`'s pick among the rows of M (our moves against theirs), or `best`:
     values squashed to -1 (lost) .. +1 (won) with a draw at -DRAW_HOPE, each row scored half by
     its worst case, half by its average; equal scores go to the better plain average."""
     span = CONTEMPT / DRAW_HOPE
@@ -574,7 +627,7 @@ def _hopeful(M: list[list[int]], best: int) -> int:
 
 def _matrix_move(M: list[list[int]], moves: list[int], targets: list[int], theirs: list[int], free: int, a: int, b: int) -> tuple[int, float]:
     """The root move from the matrix game M (rows: our `moves` onto `targets`, columns:
-    their moves onto `theirs`), as `_Search.sim_root` picks it: drawn from the optimal
+    their moves onto `theirs`), as `Search.sim_root` picks it: drawn from the optimal
     mix by a number fixed by the position; when the value is a draw or worse, the
     hopeful pick; else out of a cell the opponent can enter too when a move elsewhere
     holds against every reply (no avoidable head-on draws). Returns (move, value)."""
@@ -598,7 +651,7 @@ def _kept_apart(M: list[list[int]], k: int, targets: list[int], theirs: list[int
     return k
 
 
-class _Search:
+class Search:
     def __init__(self, field: Field, deadline: float, control) -> None:  # type: ignore[no-untyped-def]
         self.S = field.S
         self.even = field.even
@@ -612,13 +665,18 @@ class _Search:
         self.best_mine: dict[tuple[int, int, int], int] = {}
         self.best_theirs: dict[tuple[int, int, int, int], int] = {}
         self.spaces: dict[tuple[int, int], int] = {}
+        #: Worst-case value of each root move (index into WORDS) in the last finished
+        #: iteration, for the moves where it is exact (see `root`'s slack).
+        self.rows: dict[int, int] = {}
+        #: Set by `fill` when a line reached the search's depth.
+        self.horizon = False
 
     def tick(self) -> None:
         self.nodes += 1
         if time.perf_counter() > self.deadline:
-            raise _Timeout
+            raise SearchTimeout
         if self.cancel is not None and not self.nodes & 63 and self.cancel.is_set():
-            raise _Timeout
+            raise SearchTimeout
 
     # midgame -----------------------------------------------------------------------------
     def evaluate(self, free: int, a: int, b: int) -> int:
@@ -737,10 +795,13 @@ class _Search:
         self.best_theirs[key] = worst_u
         return worst
 
-    def root(self, free: int, a: int, b: int, soft: float) -> int:
+    def root(self, free: int, a: int, b: int, soft: float, slack: int = 0) -> int:
+        """The best move by iterative deepening. With `slack` > 0 each move is searched
+        against the best so far less `slack`, so `rows` gets the exact value of every move
+        within `slack` of the best (the others fail low and are left out)."""
         S = self.S
         deltas = (-S, S, -1, 1)
-        moves = _safe(free, a, S)
+        moves = safe_moves(free, a, S)
         theirs = [b + d for d in deltas if b + d >= 0 and (free >> (b + d)) & 1]
         if len(moves) <= 1:
             return moves[0] if moves else 0
@@ -763,11 +824,11 @@ class _Search:
             alpha = -WIN - 1
             try:
                 for i in order:
-                    value = self.min_node(free, a, b, a + deltas[i], theirs, depth, 0, alpha, WIN + 1)
+                    value = self.min_node(free, a, b, a + deltas[i], theirs, depth, 0, alpha - slack, WIN + 1)
                     scores[i] = value
                     if value > alpha:
                         alpha = value
-            except _Timeout:
+            except SearchTimeout:
                 # A partly searched iteration still improves on the last if its best move
                 # was searched first (it was the previous best) or beat it.
                 if scores:
@@ -780,6 +841,7 @@ class _Search:
             best = order[0]
             self.score = scores[best]
             self.depth_done = depth
+            self.rows = {k: v for k, v in scores.items() if k == best or v > scores[best] - slack}
             if abs(scores[best]) >= WIN - 1000 or time.perf_counter() > soft:
                 break
             depth += 1
@@ -799,10 +861,11 @@ class _Search:
         while depth <= limit:
             try:
                 value, mix, M = self.sim_node(free, a, b, targets, theirs, depth, 0)
-            except _Timeout:
+            except SearchTimeout:
                 break
             k = _pick(mix, free, a, b)
             matrix = M
+            self.rows = {i: min(row) for i, row in zip(moves, M)}
             self.score = value
             self.depth_done = depth
             if abs(value) >= WIN - 1000 or time.perf_counter() > soft:
@@ -826,24 +889,30 @@ class _Search:
         depth = max(1, self.depth_done - 1)
         try:
             _, _, M = self.sim_node(free, a, b, targets, theirs, depth, 0)
-        except _Timeout:
+        except SearchTimeout:
             return best
         return moves[_hopeful(M, moves.index(best))]
 
     # endgame -----------------------------------------------------------------------------
-    def fill(self, free: int, a: int, depth: int) -> int:
-        """Most cells fillable from `a`: exact `depth` moves deep, then the estimate."""
+    def fill(self, free: int, a: int, depth: int, need: int = -1) -> int:
+        """Most cells fillable from `a` (not free): every line searched `depth` moves deep,
+        then the region's bound (`space`). A line whose bound is at most `need` cannot
+        matter to the caller and is not searched: its bound is returned. Sets `horizon`
+        when a line reached the depth (else the value is exact)."""
         self.tick()
         S = self.S
         bound = self.space(free, a)
-        if depth <= 0 or bound <= 1:
+        if bound <= need or bound <= 1:
+            return bound
+        if depth <= 0:
+            self.horizon = True
             return bound
         best = 0
         nexts = [a + d for d in (-S, S, -1, 1) if a + d >= 0 and (free >> (a + d)) & 1]
         if len(nexts) > 1:  # Warnsdorff: the cell with the fewest ways on first
-            nexts.sort(key=lambda t: _free_neighbours(free, t, S))
+            nexts.sort(key=lambda t: free_neighbours(free, t, S))
         for t in nexts:
-            value = 1 + self.fill(free & ~(1 << t), t, depth - 1)
+            value = 1 + self.fill(free & ~(1 << t), t, depth - 1, max(best, need) - 1)
             if value > best:
                 best = value
                 if best >= bound:
@@ -851,15 +920,17 @@ class _Search:
         return best
 
     def endgame(self, free: int, a: int, soft: float) -> int:
+        """The separated root: iterative deepening of `fill` until a whole iteration met
+        no horizon (it saw every line's end: the fill is exact) or the soft limit."""
         S = self.S
         deltas = (-S, S, -1, 1)
-        moves = _safe(free, a, S)
+        moves = safe_moves(free, a, S)
         if len(moves) <= 1:
             return moves[0] if moves else 0
 
         def hug(i: int) -> int:
             t = a + deltas[i]
-            return _free_neighbours(free & ~(1 << t), t, S)
+            return free_neighbours(free & ~(1 << t), t, S)
 
         # Ties go to the move that hugs walls (fewest free neighbours after it).
         order = sorted(moves, key=hug)
@@ -867,11 +938,14 @@ class _Search:
         depth = 0
         while depth <= free.bit_count():
             scores: dict[int, int] = {}
+            self.horizon = False
             try:
+                top = -1
                 for i in order:
                     t = a + deltas[i]
-                    scores[i] = 1 + self.fill(free & ~(1 << t), t, depth)
-            except _Timeout:
+                    scores[i] = 1 + self.fill(free & ~(1 << t), t, depth, top - 1)
+                    top = max(top, scores[i])
+            except SearchTimeout:
                 if scores:
                     partial = max(order, key=lambda k: scores.get(k, -1))
                     if partial == order[0] or scores[partial] > scores.get(order[0], -1):
@@ -882,46 +956,113 @@ class _Search:
             best = order[0]
             self.score = scores[best]
             self.depth_done = depth
-            if depth + 1 >= scores[best] or time.perf_counter() > soft:
+            if not self.horizon or time.perf_counter() > soft:
                 break
             depth += 1
         return best
 
 
-def hard_move(field: Field, seat: int, time_ms: float, control=None, start: float | None = None) -> int:  # type: ignore[no-untyped-def]
-    return _hard(field, seat, time_ms, control, start)[0]
+def hard_move(field: Field, seat: int, time_ms: float, control=None, start: float | None = None, memory=None) -> int:  # type: ignore[no-untyped-def]
+    return _hard(field, seat, time_ms, control, start, memory)[0]
 
 
-def _hard(field: Field, seat: int, time_ms: float, control=None, start: float | None = None) -> tuple[int, _Search | None, str]:  # type: ignore[no-untyped-def]
+def _hard(field: Field, seat: int, time_ms: float, control=None, start: float | None = None, memory=None) -> tuple[int, Search | KernelSearch | None, str]:  # type: ignore[no-untyped-def]
     """The hard bot's move, the search that found it (None when the move was forced) and
-    the search's mode: "forced", "territory" (the players still meet) or "endgame"."""
+    the search's mode: "forced", "territory" (the players still meet) or "endgame".
+
+    `memory` (an opponent_model.GameMemory, or None): what the bot learnt of its opponent
+    in this game. When its model is confident (MODEL_MIN) the model's line search runs
+    first, then the worst-case search with a root window (SLACK), and `_model_pick`
+    weighs the two; `_no_needless_head_on` has the last word either way."""
     begin = time.perf_counter() if start is None else start
     budget = max(0.001, time_ms / 1000.0)
-    search = _Search(field, begin + budget * USE, control)
+    deadline = begin + budget * USE
     soft = begin + budget * START_LIMIT
     S, free = field.S, field.free
     me, opp = field.heads[seat], field.heads[1 - seat]
-    mine = _safe(free, me, S)
+    mine = safe_moves(free, me, S)
     if not mine:
         return 0, None, "forced"
     if len(mine) == 1:
         return mine[0], None, "forced"
+    ra, rb, tied = voronoi(free, me, opp, S)
+    if _separated(ra, rb, tied, S):
+        return _worst_case(field, seat, deadline, soft, control, 0)[:3]
+    line: dict[int, float] = {}
+    confidence = memory.model.confidence() if memory is not None else 0.0
+    if confidence >= MODEL_MIN and safe_moves(free, opp, S):
+        line = memory.line_values(field, seat, begin + budget * LINE_SHARE, begin + budget * LINE_SOFT, control)
+    move, search, mode, rows = _worst_case(field, seat, deadline, soft, control, SLACK if line else 0)
+    contested = {i for i in mine if _distance(me + (-S, S, -1, 1)[i], opp, S) == 1}
+    if line and rows and mode == "territory":
+        move = _model_pick(move, rows, line, confidence)
+    return _no_needless_head_on(move, rows, line, contested), search, mode
+
+
+def _worst_case(field: Field, seat: int, deadline: float, soft: float, control, slack: int) -> tuple[int, Search | KernelSearch | None, str, dict[int, int]]:  # type: ignore[no-untyped-def]
+    """The worst-case search (the C kernel's when it is built, else Python's): its move,
+    the search, the mode, and the exact worst-case value of each move it could rate
+    (every move when the heads are close; else those within `slack` of the best)."""
     lib = kernel.get()
     if lib is not None:
-        found = _kernel_move(lib, field, seat, begin + budget * USE, soft, control)
+        found = _kernel_move(lib, field, seat, deadline, soft, control, slack)
         if found is not None:
             return found
+    S, free = field.S, field.free
+    me, opp = field.heads[seat], field.heads[1 - seat]
+    search = Search(field, deadline, control)
     ra, rb, tied = voronoi(free, me, opp, S)
     try:
         if _separated(ra, rb, tied, S):
-            return search.endgame(free, me, soft), search, "endgame"
-        return search.root(free, me, opp, soft), search, "territory"
-    except _Timeout:  # pragma: no cover - the roots catch their own timeouts
-        return mine[0], search, "territory"
+            return search.endgame(free, me, soft), search, "endgame", {}
+        move = search.root(free, me, opp, soft, slack)
+        return move, search, "territory", search.rows
+    except SearchTimeout:  # pragma: no cover - the roots catch their own timeouts
+        return safe_moves(free, me, S)[0], search, "territory", {}
+
+
+def _model_pick(chosen: int, rows: dict[int, int], line: dict[int, float], confidence: float) -> int:
+    """The move against the opponent model: among the moves whose worst case (`rows`,
+    search values) gives up at most confidence * RISK of utility next to the best one's,
+    the best by confidence * (utility against the model, `line`) + (1 - confidence) *
+    (utility of the worst case). When the best worst case is no better than a draw, any
+    move, by its utility against the model alone (a draw is no win either: as `hope`,
+    play for the opponent's mistakes, here the ones the model expects); a move the
+    worst case calls lost only from confidence MODEL_SURE on. The search's `chosen` move
+    stays on ties, and whenever its worst case is a proven win."""
+    if chosen not in rows or chosen not in line or rows[chosen] >= WIN - 1000:
+        return chosen
+    best = max(rows.values())
+    top = utility(best)
+
+    def score(i: int) -> float:
+        if best <= -CONTEMPT:
+            return line[i]
+        return confidence * line[i] + (1.0 - confidence) * utility(rows[i])
+
+    allowed = [i for i in rows if i in line and (rows[i] > -WIN + 1000 or confidence >= MODEL_SURE)
+               and (best <= -CONTEMPT or utility(rows[i]) >= top - confidence * RISK)]
+    if not allowed:
+        return chosen
+    pick = max(allowed, key=score)
+    return pick if chosen not in allowed or score(pick) > score(chosen) + 1e-9 else chosen
+
+
+def _no_needless_head_on(move: int, rows: dict[int, int], line: dict[int, float], contested: set[int]) -> int:
+    """`move`, unless it enters a cell the opponent can enter too (a head-on draw if it
+    does) while a move elsewhere that is not a proven loss is no worse by the worst case
+    (`rows`) and, when there is one, by the opponent model (`line`): then the best such."""
+    if move not in contested or move not in rows:
+        return move
+    better = [i for i in rows if i not in contested and rows[i] > -WIN + 1000 and rows[i] >= rows[move]
+              and (not line or line.get(i, -2.0) >= line.get(move, -2.0))]
+    if not better:
+        return move
+    return max(better, key=lambda i: (line.get(i, 0.0), rows[i]))
 
 
 class KernelSearch:
-    """What the C kernel's search found, read like `_Search` by `analyse`."""
+    """What the C kernel's search found, read like `Search` by `analyse`."""
 
     __slots__ = ("score", "depth_done", "nodes")
 
@@ -942,9 +1083,10 @@ def kernel_cells(field: Field) -> bytes:
     return format(field.free, f"0{n}b")[::-1].encode().translate(_CELLS)
 
 
-def _kernel_move(lib, field: Field, seat: int, deadline: float, soft: float, control) -> tuple[int, object, str] | None:  # type: ignore[no-untyped-def]
-    """The hard bot's move searched by the C kernel, or None when it refuses the input
-    (then the Python search answers). A cancel event set during the search stops it."""
+def _kernel_move(lib, field: Field, seat: int, deadline: float, soft: float, control, slack: int = 0) -> tuple[int, KernelSearch, str, dict[int, int]] | None:  # type: ignore[no-untyped-def]
+    """The hard bot's move searched by the C kernel with the worst-case values of the
+    moves it rated (as `_worst_case`), or None when it refuses the input (then the Python
+    search answers). A cancel event set during the search stops it."""
     import ctypes
 
     cancel = getattr(control, "cancel", None) if control is not None else None
@@ -966,22 +1108,25 @@ def _kernel_move(lib, field: Field, seat: int, deadline: float, soft: float, con
     S = field.S
     if _distance(me, opp, S) <= SIM_RANGE:
         return _kernel_matrix_move(lib, field, me, opp, deadline, soft, flag, info)
-    move = lib.tron_best_move(field.S, field.height, kernel_cells(field), me, opp, int((deadline - now) * 1e6),
-                              int((soft - now) * 1e6), ctypes.byref(flag), info)
+    scores = (ctypes.c_int * 4)()
+    move = lib.tron_root_scores(field.S, field.height, kernel_cells(field), me, opp, int((deadline - now) * 1e6),
+                                int((soft - now) * 1e6), ctypes.byref(flag), slack, scores, info)
     if not 0 <= move < 4:
         return None
-    return move, KernelSearch(info[2], info[0], info[1]), _MODES[info[3]]
+    best = scores[move]
+    rows = {k: scores[k] for k in range(4) if scores[k] > -WIN - 2 and (k == move or scores[k] > best - slack)}
+    return move, KernelSearch(info[2], info[0], info[1]), _MODES[info[3]], rows
 
 
-def _kernel_matrix_move(lib, field: Field, me: int, opp: int, deadline: float, soft: float, flag, info) -> tuple[int, object, str] | None:  # type: ignore[no-untyped-def]
+def _kernel_matrix_move(lib, field: Field, me: int, opp: int, deadline: float, soft: float, flag, info) -> tuple[int, KernelSearch, str, dict[int, int]] | None:  # type: ignore[no-untyped-def]
     """Heads close (a head-on meeting possible this step): the kernel searches every pair
-    of moves, and the move comes from that matrix game as in `_Search.sim_root`."""
+    of moves, and the move comes from that matrix game as in `Search.sim_root`."""
     import ctypes
 
     S, free = field.S, field.free
     deltas = (-S, S, -1, 1)
-    moves = _safe(free, me, S)
-    theirs_k = _safe(free, opp, S)
+    moves = safe_moves(free, me, S)
+    theirs_k = safe_moves(free, opp, S)
     if not theirs_k:
         return None
     cells = (ctypes.c_int * 16)()
@@ -989,23 +1134,26 @@ def _kernel_matrix_move(lib, field: Field, me: int, opp: int, deadline: float, s
     done = lib.tron_root_matrix(S, field.height, kernel_cells(field), me, opp, int((deadline - now) * 1e6),
                                 int((soft - now) * 1e6), ctypes.byref(flag), cells, info)
     if done != 0 or info[0] == 0:
-        return None if done != 0 else (moves[0], KernelSearch(0, 0, info[1]), "territory")
+        return None if done != 0 else (moves[0], KernelSearch(0, 0, info[1]), "territory", {})
     M = [[cells[4 * i + j] for j in theirs_k] for i in moves]
     targets = [me + deltas[i] for i in moves]
     theirs = [opp + deltas[j] for j in theirs_k]
     move, value = _matrix_move(M, moves, targets, theirs, free, me, opp)
-    return move, KernelSearch(int(round(value)), info[0], info[1]), "territory"
+    rows = {i: min(row) for i, row in zip(moves, M)}
+    return move, KernelSearch(int(round(value)), info[0], info[1]), "territory", rows
 
 
 # --- the public interface -----------------------------------------------------------------
 
 
-def choose_index(position, seat: int, time_ms: float = DEFAULT_TIME_MS, control=None, level: str = "hard", start: float | None = None) -> int:  # type: ignore[no-untyped-def]
+def choose_index(position, seat: int, time_ms: float = DEFAULT_TIME_MS, control=None, level: str = "hard", start: float | None = None, memory=None) -> int:  # type: ignore[no-untyped-def]
     """The move for `seat` as an index into WORDS (UP, DOWN, LEFT, RIGHT).
 
     `position` is anything with `rows` (HackerRank characters) and `heads` ((row, col) of
     red and green): a TronState or a parsed protocol state. Heads come from `heads`
     whatever the grid letters say. Always a move onto a free cell when one exists.
+    `memory`: the hard bot's opponent_model.GameMemory for this game, which has seen
+    `position` (without one it meets every opponent with its worst-case search).
     """
     field = _field_of(position, seat)
     if level == "easy":
@@ -1013,7 +1161,7 @@ def choose_index(position, seat: int, time_ms: float = DEFAULT_TIME_MS, control=
     if level == "medium":
         return medium_move(field, seat)
     if level == "hard":
-        return hard_move(field, seat, time_ms, control, start)
+        return hard_move(field, seat, time_ms, control, start, memory)
     raise ValueError(f"unknown bot level {level!r} (choose from {', '.join(LEVELS)})")
 
 
@@ -1027,7 +1175,7 @@ def analyse(position, seat: int, time_ms: float = DEFAULT_TIME_MS, control=None)
     (plies of the deepest finished iteration), `nodes` and `mode`."""
     field = _field_of(position, seat)
     index, search, mode = _hard(field, seat, time_ms, control)
-    safe = _safe(field.free, field.heads[seat], field.S)
+    safe = safe_moves(field.free, field.heads[seat], field.S)
     return {
         "move": WORDS[index],
         "score": None if search is None else search.score,
@@ -1037,33 +1185,9 @@ def analyse(position, seat: int, time_ms: float = DEFAULT_TIME_MS, control=None)
     }
 
 
-def choose_move(position, seat: int, time_ms: float | None = DEFAULT_TIME_MS, control=None, level: str = "hard"):  # type: ignore[no-untyped-def]
+def choose_move(position, seat: int, time_ms: float | None = DEFAULT_TIME_MS, control=None, level: str = "hard", memory=None):  # type: ignore[no-untyped-def]
     """The move for `seat` as a Direction; `time_ms` None means the default budget."""
     from tui_grid.core.geometry import Direction
 
-    index = choose_index(position, seat, DEFAULT_TIME_MS if time_ms is None else time_ms, control, level)
+    index = choose_index(position, seat, DEFAULT_TIME_MS if time_ms is None else time_ms, control, level, memory=memory)
     return (Direction.UP, Direction.DOWN, Direction.LEFT, Direction.RIGHT)[index]
-
-
-#: Milliseconds kept back from an ask's deadline for the answer to travel.
-MARGIN_MS = 15
-
-
-def make_bot(level: str = "hard", time_ms: float = DEFAULT_TIME_MS) -> "Agent":
-    """A core agent playing Tron at `level` within `time_ms` per move (less if the ask's
-    deadline is nearer)."""
-    if level not in LEVELS:
-        raise ValueError(f"unknown bot level {level!r} (choose from {', '.join(LEVELS)})")
-    from tui_grid.core.agents import FunctionAgent
-
-    if level == "hard":
-        kernel.build_in_background()
-
-    def choose(ask) -> object:  # type: ignore[no-untyped-def]
-        budget = float(time_ms)
-        remaining = ask.remaining()
-        if remaining is not None:
-            budget = max(1.0, min(budget, remaining * 1000.0 - MARGIN_MS))
-        return choose_move(ask.state, ask.seat, budget, ask.control, level)
-
-    return FunctionAgent(choose, name=f"{level} bot")

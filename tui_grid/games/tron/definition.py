@@ -154,7 +154,7 @@ class TronGame(BoardFiles, Generated, Solvable, GameDefinition):
         return TronEngine(loaded.board)
 
     def make_bot(self, level: str, context: PlayerContext) -> Agent[Any, Any]:
-        from tui_grid.games.tron.bots import make_bot
+        from tui_grid.games.tron.agent import make_bot
 
         return make_bot(level, context.time_ms)
 

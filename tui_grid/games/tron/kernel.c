@@ -11,7 +11,12 @@
  *     K_EDGES per free neighbour;
  *   - separated leaves: each side's fillable space, the smaller of the checkerboard
  *     parity bound and the chamber-tree bound, plus SEP for the side ahead;
- *   - separated at the root: a longest-path fill, deepened until the bound is met.
+ *   - separated at the root: a longest-path fill, lines searched to a depth and then
+ *     scored by the region's bound, a line cut where its bound cannot beat the best
+ *     line's; deepened until the search saw every line to its end;
+ *   - against a model of the opponent (opponent_model.py): an expectimax of our moves
+ *     against its predicted replies, the capable share of the belief answering with the
+ *     reply worst for us.
  * The clock is read every 16 nodes; an unfinished iteration is dropped unless its first
  * (the previous best) move was searched. Inputs are bounds-checked; nothing is kept
  * between calls (every call allocates its own scratch, so threads may call at once).
@@ -48,6 +53,7 @@ typedef struct {
     volatile int *cancel;
     long nodes;
     int aborted;
+    int horizon;          /* fill: a line reached the search's depth */
 } Ctx;
 
 static double now(void) {
@@ -342,7 +348,11 @@ static int sort_by_score(int *order, int *scores, int n, int depth, int *info) {
     return order[0];
 }
 
-static int fight_root(Ctx *c, int a, int b, int *info) {
+/* The fight's root. slack >= 0 widens the root window: every move is searched against
+   the best so far less `slack`, so its value is exact when within `slack` of the best
+   (else an upper bound at most best - slack). rows (4 ints by direction, may be NULL):
+   each move's value in the last finished iteration; -WIN - 2 for a move not searched. */
+static int fight_root(Ctx *c, int a, int b, int slack, int *rows, int *info) {
     int order[4], n = moves_of(c, a, order);
     int scores[4];
     /* toward the opponent first: ties go to the move that contests space */
@@ -354,7 +364,7 @@ static int fight_root(Ctx *c, int a, int b, int *info) {
     for (int depth = 1; depth <= limit; depth++) {
         int alpha = -WIN - 1, done = 0;
         for (int i = 0; i < n; i++) {
-            int value = min_node(c, a, b, a + c->d[order[i]], depth, 0, alpha, WIN + 1);
+            int value = min_node(c, a, b, a + c->d[order[i]], depth, 0, alpha - slack, WIN + 1);
             if (c->aborted) break;
             scores[i] = value;
             done = i + 1;
@@ -365,6 +375,8 @@ static int fight_root(Ctx *c, int a, int b, int *info) {
             break;
         }
         best = sort_by_score(order, scores, n, depth, info);
+        if (rows)
+            for (int i = 0; i < n; i++) rows[order[i]] = scores[i];
         if (scores[0] >= WIN - 1000 || scores[0] <= -WIN + 1000 || now() > c->soft) break;
     }
     return best;
@@ -393,16 +405,24 @@ static int hug_order(Ctx *c, int a, int *ks) {
     return n;
 }
 
-static int fill(Ctx *c, int a, int depth) {
+/* Most cells fillable from a (not free): every line searched `depth` moves deep, then
+   the region's bound (fill_estimate). A line whose bound is at most `need` cannot matter
+   to the caller and is not searched: its bound is returned. c->horizon is set when a
+   line reached the depth (else the value is exact). */
+static int fill(Ctx *c, int a, int depth, int need) {
     tick(c);
     if (c->aborted) return 0;
     int bound = fill_estimate(c, a);
-    if (depth <= 0 || bound <= 1) return bound;
+    if (bound <= need || bound <= 1) return bound;
+    if (depth <= 0) {
+        c->horizon = 1;
+        return bound;
+    }
     int ks[4], n = hug_order(c, a, ks), best = 0;
     for (int i = 0; i < n; i++) {
         int t = a + c->d[ks[i]];
         c->g[t] = 0;
-        int value = 1 + fill(c, t, depth - 1);
+        int value = 1 + fill(c, t, depth - 1, (best > need ? best : need) - 1);
         c->g[t] = 1;
         if (c->aborted) return 0;
         if (value > best) {
@@ -413,18 +433,22 @@ static int fill(Ctx *c, int a, int depth) {
     return best;
 }
 
+/* The separated root: iterative deepening of `fill` until a whole iteration met no
+   horizon (it searched every line to its end: the fill is exact) or the soft limit. */
 static int fill_root(Ctx *c, int a, int *info) {
     int order[4], n = hug_order(c, a, order), scores[4];
     int best = order[0], free_cells = count_free(c);
     for (int depth = 0; depth <= free_cells; depth++) {
-        int done = 0;
+        int done = 0, top = -1;
+        c->horizon = 0;
         for (int i = 0; i < n; i++) {
             int t = a + c->d[order[i]];
             c->g[t] = 0;
-            int value = 1 + fill(c, t, depth);
+            int value = 1 + fill(c, t, depth, top - 1);
             c->g[t] = 1;
             if (c->aborted) break;
             scores[i] = value;
+            if (value > top) top = value;
             done = i + 1;
         }
         if (c->aborted) {
@@ -432,7 +456,195 @@ static int fill_root(Ctx *c, int a, int *info) {
             break;
         }
         best = sort_by_score(order, scores, n, depth, info);
-        if (depth + 1 >= scores[0] || now() > c->soft) break;
+        if (!c->horizon || now() > c->soft) break;
+    }
+    return best;
+}
+
+/* --- against a model of the opponent: an expectimax ---------------------------------- */
+
+/* The policies of opponent_model.POLICIES, in its order (P_SEARCH's share is met with
+   the worst reply, so that policy itself is never asked here). */
+#define POLICIES 8
+enum { P_STRAIGHT, P_HUG, P_LEFT, P_RIGHT, P_OPEN, P_MEDIUM, P_RANDOM, P_SEARCH };
+/* model[] as opponent_model.line_params packs it: the policies' weights (0: not asked),
+   then PRUNE, U_SCALE, MEDIUM_CONTEMPT, MEDIUM_MEAN and the draw's utility. */
+#define MODEL_LEN (POLICIES + 5)
+
+typedef struct {
+    const double *w;
+    double prune, u_scale, medium_contempt, medium_mean, draw;
+} Model;
+
+static const int LEFT_OF[4] = {2, 3, 1, 0}, RIGHT_OF[4] = {3, 2, 0, 1};
+
+/* bots.utility: a value on -1 .. +1. */
+static double utility(const Model *m, long v) {
+    if (v >= WIN - 1000) return 1.0;
+    if (v <= -WIN + 1000) return -1.0;
+    return (double)v / ((v < 0 ? -v : v) + m->u_scale);
+}
+
+/* bots.medium_scores for the head at b against the head at a: out[i] for each of b's
+   free moves ks[0..n). Returns n. */
+static int medium_scores(Ctx *c, const Model *m, int b, int a, int *ks, double *out) {
+    int n = moves_of(c, b, ks), js[4], nj = moves_of(c, a, js), counts[3];
+    for (int i = 0; i < n; i++) {
+        int t = b + c->d[ks[i]];
+        double worst = 0, total = 0;
+        for (int j = 0; j < nj; j++) {
+            int u = a + c->d[js[j]];
+            double value;
+            if (u == t) {
+                value = -m->medium_contempt;
+            } else {
+                c->g[t] = c->g[u] = 0;
+                voronoi_regions(c, t, u, counts);
+                c->g[t] = c->g[u] = 1;
+                value = counts[0] - counts[1];
+            }
+            total += value;
+            if (j == 0 || value < worst) worst = value;
+        }
+        out[i] = nj ? worst + m->medium_mean * total / nj : WIN;
+    }
+    return n;
+}
+
+static void one_hot(double *p, int k) { p[0] = p[1] = p[2] = p[3] = 0; p[k] = 1; }
+
+static void uniform(double *p, const int *ks, int n) {
+    p[0] = p[1] = p[2] = p[3] = n ? 0 : 0.25;
+    for (int i = 0; i < n; i++) p[ks[i]] = 1.0 / n;
+}
+
+/* One policy's probabilities p[4] of the next move of the head at b (which last moved
+   `heading`, -1: unknown) with us at a; opponent_model's functions of the same names. */
+static void policy(Ctx *c, const Model *m, int which, int b, int heading, int a, double *p) {
+    int ks[4], n = moves_of(c, b, ks);
+    double scores[4];
+    switch (which) {
+    case P_STRAIGHT:
+        if (heading < 0) uniform(p, ks, n); else one_hot(p, heading);
+        return;
+    case P_HUG: {
+        int tied[4], nt = 0, most = -1;
+        for (int i = 0; i < n; i++) {
+            int walls = 4 - free_neighbours(c, b + c->d[ks[i]]);
+            if (walls > most) { most = walls; nt = 0; }
+            if (walls == most) tied[nt++] = ks[i];
+        }
+        for (int i = 0; i < nt; i++) if (tied[i] == heading) { one_hot(p, heading); return; }
+        uniform(p, tied, nt);
+        return;
+    }
+    case P_LEFT:
+    case P_RIGHT: {
+        if (heading < 0) { uniform(p, ks, n); return; }
+        int order[3] = {which == P_LEFT ? LEFT_OF[heading] : RIGHT_OF[heading], heading,
+                        which == P_LEFT ? RIGHT_OF[heading] : LEFT_OF[heading]};
+        for (int i = 0; i < 3; i++) if (c->g[b + c->d[order[i]]]) { one_hot(p, order[i]); return; }
+        uniform(p, ks, n);
+        return;
+    }
+    case P_OPEN: {
+        static const int order[4] = {2, 3, 0, 1};
+        int best = -1, best_run = 0;
+        for (int i = 0; i < 4; i++) {
+            int run = 0, t = b + c->d[order[i]];
+            while (c->g[t]) { run++; t += c->d[order[i]]; }
+            if (run > best_run) { best = order[i]; best_run = run; }
+        }
+        if (best >= 0) one_hot(p, best); else uniform(p, ks, 0);
+        return;
+    }
+    case P_MEDIUM: {
+        if (!n) { uniform(p, ks, 0); return; }
+        medium_scores(c, m, b, a, ks, scores);
+        int best = 0;
+        for (int i = 1; i < n; i++) if (scores[i] > scores[best]) best = i;
+        one_hot(p, ks[best]);
+        return;
+    }
+    default: /* P_RANDOM */
+        uniform(p, ks, n);
+        return;
+    }
+}
+
+/* The opponent's predicted replies: q[j] is the chance of reply j by the belief's
+   policies other than the capable one (P_SEARCH), replies under `prune` of their share
+   dropped and the rest rescaled to that share; a reply onto a cell that is not free is
+   a crash. Returns the capable opponent's share, which the search meets with the reply
+   worst for us. With no free move it crashes whatever it does (q[UP] = 1, share 0). */
+static double replies(Ctx *c, const Model *m, int b, int heading, int a, double *q) {
+    int ks[4];
+    q[0] = q[1] = q[2] = q[3] = 0;
+    if (!moves_of(c, b, ks)) { q[0] = 1; return 0; }
+    for (int k = 0; k < POLICIES; k++) {
+        if (k == P_SEARCH || m->w[k] <= 0) continue;
+        double p[4];
+        policy(c, m, k, b, heading, a, p);
+        for (int i = 0; i < 4; i++) q[i] += m->w[k] * p[i];
+    }
+    double share = 1.0 - m->w[P_SEARCH], total = 0;
+    for (int i = 0; i < 4; i++) {
+        if (q[i] < m->prune * share) q[i] = 0;
+        total += q[i];
+    }
+    for (int i = 0; i < 4; i++) q[i] = total > 0 ? q[i] * share / total : 0;
+    return m->w[P_SEARCH];
+}
+
+static double line_node(Ctx *c, const Model *m, int a, int b, int heading, int depth);
+
+/* Our move onto t against the predicted replies (q, and the capable share s): their
+   expected utility. */
+static double line_pair(Ctx *c, const Model *m, int b, int t, const double *q, double s, int depth) {
+    double total = 0, worst = 2;
+    for (int j = 0; j < 4; j++) {
+        int u = b + c->d[j], open = c->g[u];
+        if (q[j] <= 0 && !(s > 0 && open)) continue;
+        double value;
+        if (u == t) {
+            value = m->draw;
+        } else if (!open) {
+            value = 1.0; /* it crashes, we do not */
+        } else {
+            c->g[t] = c->g[u] = 0;
+            if (depth <= 1) {
+                tick(c);
+                value = utility(m, evaluate(c, t, u));
+            } else {
+                value = line_node(c, m, t, u, j, depth - 1);
+            }
+            c->g[t] = c->g[u] = 1;
+        }
+        if (c->aborted) return 0;
+        total += q[j] * value;
+        if (s > 0 && open && value < worst) worst = value;
+    }
+    return s > 0 ? total + s * worst : total;
+}
+
+static double line_node(Ctx *c, const Model *m, int a, int b, int heading, int depth) {
+    tick(c);
+    if (c->aborted) return 0;
+    int ks[4], n = moves_of(c, a, ks);
+    double q[4], s = replies(c, m, b, heading, a, q);
+    if (!n) {
+        double crash = 0;
+        for (int j = 0; j < 4; j++) if (q[j] > 0 && !c->g[b + c->d[j]]) crash += q[j];
+        return crash * m->draw - (1.0 - crash);
+    }
+    double best = -2;
+    for (int i = 0; i < n; i++) {
+        double value = line_pair(c, m, b, a + c->d[ks[i]], q, s, depth);
+        if (c->aborted) return 0;
+        if (value > best) {
+            best = value;
+            if (best >= 1.0) break;
+        }
     }
     return best;
 }
@@ -495,12 +707,12 @@ static int cell_of(Ctx *c, int width, int height, int index) {
     return (index / width + 1) * c->W + index % width + 1;
 }
 
-/* A search's context: the board, both heads taken off it, the clock started; NULL on bad
- * input (a head off the board, or both on one cell). */
+/* A search's context: the board, both heads taken off it, the clock started, and with_tt:
+ * a table of best moves; NULL on bad input (a head off the board, or both on one cell). */
 static Ctx *search_ctx(int width, int height, const uint8_t *cells, int me, int opp, long budget_us,
-                       long soft_us, volatile int *cancel, int *a, int *b) {
+                       long soft_us, volatile int *cancel, int with_tt, int *a, int *b) {
     double start = now();
-    Ctx *c = ctx_new(width, height, cells, 1);
+    Ctx *c = ctx_new(width, height, cells, with_tt);
     if (!c) return NULL;
     *a = cell_of(c, width, height, me);
     *b = cell_of(c, width, height, opp);
@@ -513,17 +725,32 @@ static Ctx *search_ctx(int width, int height, const uint8_t *cells, int me, int 
     return c;
 }
 
+int tron_root_scores(int width, int height, const uint8_t *cells, int me, int opp, long budget_us,
+                     long soft_us, volatile int *cancel, int slack, int *rows, int *info);
+
 /* The hard bot's move (0..3 = UP DOWN LEFT RIGHT) for the head at `me` (row * width +
  * col) against `opp`, both marked not free in `cells`. info (4 ints, may be NULL):
  * depth of the last finished iteration, nodes, score, mode (0 forced, 1 fight, 2 fill).
  * budget_us: the hard limit; soft_us: no new iteration after it. cancel: polled. */
 int tron_best_move(int width, int height, const uint8_t *cells, int me, int opp,
                    long budget_us, long soft_us, volatile int *cancel, int *info) {
+    return tron_root_scores(width, height, cells, me, opp, budget_us, soft_us, cancel, 0, NULL, info);
+}
+
+/* tron_best_move, and while the players still meet, each move's value (rows: 4 ints by
+ * direction, may be NULL; exact within `slack` of the best, see fight_root; -WIN - 2 for
+ * a move not searched, and for every move once separated or forced). */
+int tron_root_scores(int width, int height, const uint8_t *cells, int me, int opp, long budget_us,
+                     long soft_us, volatile int *cancel, int slack, int *rows, int *info) {
     int scratch[4] = {0, 0, 0, 0};
     if (!info) info = scratch;
     info[0] = info[1] = info[2] = info[3] = 0;
+    if (rows)
+        for (int i = 0; i < 4; i++) rows[i] = -WIN - 2;
+    if (slack < 0) slack = 0;
+    if (slack > 2 * WIN) slack = 2 * WIN;
     int a, b;
-    Ctx *c = search_ctx(width, height, cells, me, opp, budget_us, soft_us, cancel, &a, &b);
+    Ctx *c = search_ctx(width, height, cells, me, opp, budget_us, soft_us, cancel, 1, &a, &b);
     if (!c) return -1;
     int ks[4], n = moves_of(c, a, ks), move;
     if (n <= 1) {
@@ -539,7 +766,7 @@ int tron_best_move(int width, int height, const uint8_t *cells, int me, int opp,
         for (int i = 0; i < c->N; i++) shared |= c->da[i] > 0 && c->db[i] > 0;
         if (shared) {
             info[3] = 1;
-            move = fight_root(c, a, b, info);
+            move = fight_root(c, a, b, slack, rows, info);
         } else {
             info[3] = 2;
             move = fill_root(c, a, info);
@@ -562,7 +789,7 @@ int tron_root_matrix(int width, int height, const uint8_t *cells, int me, int op
     info[0] = info[1] = info[2] = info[3] = 0;
     if (!M) return -1;
     int a, b;
-    Ctx *c = search_ctx(width, height, cells, me, opp, budget_us, soft_us, cancel, &a, &b);
+    Ctx *c = search_ctx(width, height, cells, me, opp, budget_us, soft_us, cancel, 1, &a, &b);
     if (!c) return -1;
     info[3] = 1;
     int mine[4], theirs[4], n = moves_of(c, a, mine), m = moves_of(c, b, theirs), work[16];
@@ -581,6 +808,45 @@ int tron_root_matrix(int width, int height, const uint8_t *cells, int me, int op
         if (c->aborted) break;
         for (int i = 0; i < n; i++)
             for (int j = 0; j < m; j++) M[4 * mine[i] + theirs[j]] = work[4 * mine[i] + theirs[j]];
+        info[0] = depth;
+        if (decided || now() > c->soft) break;
+    }
+    info[1] = (int)(c->nodes > 0x7fffffff ? 0x7fffffff : c->nodes);
+    ctx_free(c);
+    return 0;
+}
+
+/* Our moves against a model of the opponent (opponent_model.LineSearch): for the head at
+ * `me` against `opp` (which last moved `heading`, 0..3, or -1: unknown), each move's
+ * expected utility (values: 4 doubles by direction; -3 for a move onto a cell not free)
+ * by iterative deepening up to `max_depth` moves, an unfinished depth dropped. model:
+ * MODEL_LEN doubles (see Model). info as tron_best_move (mode 1). Returns 0, or -1 on
+ * bad input. */
+int tron_line_values(int width, int height, const uint8_t *cells, int me, int opp, int heading,
+                     const double *model, int max_depth, long budget_us, long soft_us,
+                     volatile int *cancel, double *values, int *info) {
+    int scratch[4] = {0, 0, 0, 0};
+    if (!info) info = scratch;
+    info[0] = info[1] = info[2] = info[3] = 0;
+    if (!model || !values || heading < -1 || heading > 3) return -1;
+    int a, b;
+    Ctx *c = search_ctx(width, height, cells, me, opp, budget_us, soft_us, cancel, 0, &a, &b);
+    if (!c) return -1;
+    Model m = {model, model[POLICIES], model[POLICIES + 1], model[POLICIES + 2], model[POLICIES + 3],
+               model[POLICIES + 4]};
+    info[3] = 1;
+    int ks[4], n = moves_of(c, a, ks);
+    double q[4], work[4];
+    for (int k = 0; k < 4; k++) values[k] = -3;
+    double share = replies(c, &m, b, heading, a, q);
+    for (int depth = 1; depth <= max_depth && n; depth++) {
+        int decided = 1;
+        for (int i = 0; i < n && !c->aborted; i++) {
+            work[i] = line_pair(c, &m, b, a + c->d[ks[i]], q, share, depth);
+            if (work[i] > -1.0 && work[i] < 1.0) decided = 0;
+        }
+        if (c->aborted) break;
+        for (int i = 0; i < n; i++) values[ks[i]] = work[i];
         info[0] = depth;
         if (decided || now() > c->soft) break;
     }

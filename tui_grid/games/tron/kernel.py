@@ -63,9 +63,13 @@ def _typed(lib: "ctypes.CDLL") -> "ctypes.CDLL | None":
     import ctypes
 
     c_int, c_long, c_char_p, int_p = ctypes.c_int, ctypes.c_long, ctypes.c_char_p, ctypes.POINTER(ctypes.c_int)
+    double_p = ctypes.POINTER(ctypes.c_double)
     signatures = {
         "tron_best_move": [c_int, c_int, c_char_p, c_int, c_int, c_long, c_long, int_p, int_p],
         "tron_root_matrix": [c_int, c_int, c_char_p, c_int, c_int, c_long, c_long, int_p, int_p, int_p],
+        "tron_root_scores": [c_int, c_int, c_char_p, c_int, c_int, c_long, c_long, int_p, c_int, int_p, int_p],
+        "tron_line_values": [c_int, c_int, c_char_p, c_int, c_int, c_int, double_p, c_int, c_long, c_long, int_p,
+                             double_p, int_p],
         "tron_contempt": [],
         "tron_voronoi": [c_int, c_int, c_char_p, c_int, c_int, int_p],
         "tron_space": [c_int, c_int, c_char_p, c_int, c_int, c_int, c_int, ctypes.POINTER(c_long)],
