@@ -128,10 +128,11 @@ def test_leaving_before_anyone_moved_aborts_the_match_for_nobody(hub: Hub, store
     ann.expect(lambda m: m["t"] == "match")
     ann.send(t="leave")
     end = bob.expect(lambda m: m["t"] == "end")
-    assert end["text"].startswith("Match over: bob wins: ann left the match")
+    assert end["text"] == "Match aborted: ann left the match before anyone moved. It counts for nobody."
     wait_for(lambda: store.recent_matches(), bob)
     (kept,) = store.recent_matches()
-    assert not kept.counts and store.ratings(ann.id) == {} and store.ratings(bob.id) == {}
+    assert not kept.counts and kept.winner is None and kept.verdict == end["text"]
+    assert store.ratings(ann.id) == {} and store.ratings(bob.id) == {}
 
 
 def test_a_guest_plays_unrated_and_has_no_games_kept(hub: Hub, store: SQLiteStore, accounts) -> None:  # type: ignore[no-untyped-def]
@@ -286,3 +287,29 @@ def test_an_accounts_puzzle_solves_are_kept_by_the_server_and_a_guests_are_not(h
     gus.send(t="solved", game="ice", board=board, value=3)
     assert "you play as a guest" in gus.expect(lambda m: m["t"] == "error")["text"]
     assert set(store.bests(f"p{ann.id}", "ice")) == {board}
+
+
+def test_after_a_bot_match_there_is_no_rematch_to_offer_and_nobody_else_is_asked(hub: Hub, store: SQLiteStore, accounts) -> None:  # type: ignore[no-untyped-def]
+    ann, bob = accounts("ann"), accounts("bob")
+    play_quick_match(ann, bob)  # their last match together...
+    ann.send(t="challenge", to="bot:easy", game="tron", rounds=1)
+    start = ann.expect(lambda m: m["t"] == "match" and "easy bot" in m["names"])
+    assert not start["rematch"]  # ...then a bot's: no rematch key on its last screen
+    ann.expect(lambda m: m["t"] == "end")
+    ann.send(t="rematch")
+    assert "No match to play again" in ann.expect(lambda m: m["t"] == "error")["text"]
+    bob.send(t="doing", doing="in the lobby")
+    bob.expect(lambda m: m["t"] == "lobby" and not m["challenges"])  # bob was offered nothing
+
+
+def test_a_player_concedes_a_round_online_and_the_match_goes_on(hub: Hub, store: SQLiteStore, accounts) -> None:  # type: ignore[no-untyped-def]
+    hub.pace = Pace(countdown=1, beat=0.01, between_rounds=0.01, tick_seconds=0.05)
+    ann, bob = accounts("ann"), accounts("bob")
+    pair(ann, bob, game="evasion")
+    start = ann.expect(lambda m: m["t"] == "match")
+    assert start["rematch"]
+    ann.expect(lambda m: m["t"] == "step")
+    ann.send(t="concede")
+    forfeit = bob.expect(lambda m: m["t"] == "forfeit")
+    assert forfeit["fault"] == "conceded" and forfeit["seat"] == 0  # ann's seat in round 1
+    assert bob.expect(lambda m: m["t"] in ("round", "end"))["t"] == "round"  # round 2 follows

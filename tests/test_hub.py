@@ -419,32 +419,43 @@ def test_a_mirror_plays_each_step_it_is_sent_once() -> None:
     assert steps == 3 and feed.session.state.turn == 3
 
 
-@pytest.mark.parametrize("moment", ["countdown", "round", "between rounds"])
+@pytest.mark.parametrize("moment", ["first countdown", "before the first move", "mid-round", "between rounds", "second countdown"])
 @pytest.mark.parametrize("how", ["leave", "disconnect"])
 def test_leaving_at_any_moment_hands_the_match_to_the_other(hub: Hub, players, moment: str, how: str) -> None:  # type: ignore[no-untyped-def]
-    """In a countdown, mid-round or between rounds, a player who leaves (or whose link
-    drops) loses the match, whatever the score: the other player's last news is the
+    """Once anyone has moved, a player who leaves (or whose link drops) in a countdown,
+    mid-round or between rounds loses the match, whatever the score; before anyone moved
+    the match is aborted and counts for nobody. The other player's last news is the
     verdict, and the lobby lists no match."""
     slow = 30.0  # a phase that lasts past the test's checks
-    pace = {"countdown": Pace(countdown=1, beat=slow, tick_seconds=0.05),
-            "round": Pace(countdown=1, beat=0.01, tick_seconds=slow),
-            "between rounds": Pace(countdown=1, beat=0.01, between_rounds=slow, tick_seconds=0.02)}[moment]
+    pace = {"first countdown": Pace(countdown=1, beat=slow, tick_seconds=0.05),
+            "before the first move": Pace(countdown=1, beat=0.01, tick_seconds=slow),
+            "mid-round": Pace(countdown=1, beat=0.01, tick_seconds=0.3),
+            "between rounds": Pace(countdown=1, beat=0.01, between_rounds=slow, tick_seconds=0.02),
+            "second countdown": Pace(countdown=2, beat=0.01, between_rounds=0.01, tick_seconds=0.02)}[moment]
     hub.pace = pace
     ann, bob = players("ann"), players("bob")
     pair(ann, bob)
-    if moment == "countdown":
+    if moment == "first countdown":
         bob.expect(lambda m: m["t"] == "note" and m["text"].startswith("Get ready"))
-    elif moment == "round":
+    elif moment == "before the first move":
         bob.expect(lambda m: m["t"] == "note" and m["text"] == "Go!")
-    else:
+    elif moment == "mid-round":
+        bob.expect(lambda m: m["t"] == "step")
+    elif moment == "between rounds":
         bob.expect(lambda m: m["t"] == "note" and "Round 2 in" in m["text"])
+    else:
+        bob.expect(lambda m: m["t"] == "round")
+        hub.pace = Pace(countdown=2, beat=slow)  # round 2's countdown lasts past the checks
     if how == "leave":
         ann.send(t="leave")
     else:
         ann.close()
     end = bob.expect(lambda m: m["t"] == "end")
     went = "left the match" if how == "leave" else "disconnected"
-    assert end["text"].startswith(f"Match over: bob wins: ann {went}."), end
+    if moment in ("first countdown", "before the first move"):
+        assert end["text"] == f"Match aborted: ann {went} before anyone moved. It counts for nobody.", end
+    else:
+        assert end["text"].startswith(f"Match over: bob wins: ann {went}."), end
     assert bob.client.feed is not None and bob.client.feed.ended == end["text"]
     bob.expect(lambda m: m["t"] == "lobby" and not m["matches"])
 

@@ -5,7 +5,7 @@ from __future__ import annotations
 from typing import Any
 
 from tui_grid.core.agents import HumanAgent
-from tui_grid.core.match import Match, MatchScore
+from tui_grid.core.match import Match
 from tui_grid.games.registry import get_game
 from tui_grid.ui.match_words import leaving_loses, round_over
 
@@ -36,7 +36,12 @@ def test_the_last_round_says_the_match_verdict() -> None:
     assert text == "red (ann) forfeits: left the match. Match over: bob wins. ann 0 · bob 1 · draws 0."
 
 
-def test_leaving_a_local_match_loses_it_and_an_online_one_hands_it_over() -> None:
-    score = MatchScore(("ann", "bob", "cy"))
-    assert leaving_loses(score, local=True).startswith("A match is not saved")
-    assert leaving_loses(score, local=False, you=0) == "Leaving now hands the match to bob and cy, at any moment of it."
+def test_leaving_a_local_match_loses_it_and_an_online_one_hands_it_over_unless_nobody_moved() -> None:
+    tron = get_game("tron")
+    loaded = tron.load("standard")
+    match = Match(lambda index: tron.make_engine(loaded), [HumanAgent("ann"), HumanAgent("bob")], 2, names=["ann", "bob"])
+    session = match.new_session()
+    assert leaving_loses(match, local=True).startswith("A match is not saved")
+    assert leaving_loses(match, local=False, you=0) == "Nobody has moved yet: leaving now aborts the match, and it counts for nobody."
+    session.tick()
+    assert leaving_loses(match, local=False, you=0) == "Leaving now hands the match to bob, at any moment of it."

@@ -60,6 +60,7 @@ async def test_a_player_who_drops_loses_by_forfeit_and_the_other_is_told(tmp_pat
         await ann.until("Waiting for another player")
         bob_conn, bob = await session(port, "bob", "tron")
         assert "Go!" in await bob.until("Go!")
+        await bob.until("tick 1 ")  # a move made: leaving now is a loss, not an abort
         ann_conn.close()  # the connection drops mid-round
         screen = await bob.until("ann disconnected")
         assert "bob wins: ann disconnected" in screen

@@ -16,6 +16,7 @@ from tui_grid.core.agents import Agent, HumanAgent
 from tui_grid.core.driver import Driver
 from tui_grid.core.engine import Engine
 from tui_grid.core.match import Match
+from tui_grid.core.outcome import Failure
 from tui_grid.core.session import Change, Observer, Session
 
 S = TypeVar("S")
@@ -154,6 +155,13 @@ class MatchFeed(Generic[S, A]):
 
     def offer_rematch(self) -> None:
         """Offer the other player a rematch, or take theirs (where `rematches`)."""
+
+    def concede(self, seat: int, failure: Failure) -> None:
+        """A human concedes this round: `seat` loses it by `failure` (where the match is
+        played elsewhere, its server is asked to)."""
+        session = self.match.session
+        if session is not None and not session.over:
+            session.forfeit(seat, failure)
 
     def start(self) -> None:
         """Start playing (the driver's thread, or a server's)."""

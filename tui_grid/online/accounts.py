@@ -79,6 +79,12 @@ def aborted(score: MatchScore, ending: Ending) -> bool:
     return ending in ABORTS and all(r.steps == 0 for r in score.rounds)
 
 
+def abort_words(detail: str) -> str:
+    """The verdict of an aborted match: "Match aborted: ann left the match before anyone moved.
+    It counts for nobody." """
+    return f"Match aborted: {detail} before anyone moved. It counts for nobody."
+
+
 def match_record(game: str, board: str, participants: Sequence[Participant], score: MatchScore, planned_rounds: int,
                  ending: Ending, winner: int | None, ended_by: int | None, verdict: str, started: float, ended: float,
                  *, rated: bool, counts: bool) -> MatchRecord:

@@ -22,7 +22,8 @@ from tui_grid.core.live import MatchFeed
 from tui_grid.core.match import Match, RoundResult
 from tui_grid.core.network import hang_up
 from tui_grid.games.registry import get_game
-from tui_grid.online.protocol import (End, Error, Forfeit, Hello, Key, Leave, Lobby, MatchStart, Message, Note,
+from tui_grid.core.outcome import Failure
+from tui_grid.online.protocol import (Concede, End, Error, Forfeit, Hello, Key, Leave, Lobby, MatchStart, Message, Note,
                                       ProtocolError, Rematch, Round, Step, Welcome)
 from tui_grid.online.wire import LineReader, QueuedWriter, WireError
 
@@ -93,6 +94,8 @@ class HubClient:
                 self.send(Leave())
                 self._tell(Error(f"Cannot show that match: {exc}"))
                 return
+        elif isinstance(message, Error) and self.feed is not None:
+            self.feed.note(message.text)  # said where the player is: on the match's screen (the lobby hears it too)
         elif isinstance(message, (Step, Round, Forfeit, Note, End)) and self.feed is not None:
             try:
                 self.feed.handle(message)
@@ -196,7 +199,7 @@ class HubFeed(MatchFeed[Any, Any]):
         self.loaded = self.game.load(start.board)
         names = list(start.names)
         self.you: int | None = start.you
-        self.rematches = start.you is not None and len(start.names) == 2
+        self.rematches = start.rematch and start.you is not None
         participants: list[Agent[Any, Any]] = [
             HubSeat(client, name) if index == self.you else Placeholder(name) for index, name in enumerate(names)]
         super().__init__(Match(self._engine, participants, start.rounds, names=names))
@@ -237,6 +240,10 @@ class HubFeed(MatchFeed[Any, Any]):
 
     def offer_rematch(self) -> None:
         self.client.send(Rematch())
+
+    def concede(self, seat: int, failure: Failure) -> None:
+        """The hub plays the match: it is asked to forfeit this player's seat of the round."""
+        self.client.send(Concede())
 
     def single_step(self) -> None:
         """The hub owns the clock."""

@@ -37,10 +37,10 @@ from tui_grid.core.match import Ending
 from tui_grid.core.network import hang_up
 from tui_grid.core.text import printable
 from tui_grid.games.registry import get_game, online_games
-from tui_grid.online.accounts import (aborted, best_line, game_lines, key_fingerprint, leader_lines, match_record,
+from tui_grid.online.accounts import (abort_words, aborted, best_line, game_lines, key_fingerprint, leader_lines, match_record,
                                       puzzle_games, ratings_of, recorded)
 from tui_grid.online.matches import HostedMatch, RelayedMatch, WatchedMatch
-from tui_grid.online.protocol import (MAX_ROWS, QUICK_ROUNDS, AddKey, Answer, BestList, Bests, Solved, SolveKept,
+from tui_grid.online.protocol import (MAX_ROWS, QUICK_ROUNDS, AddKey, Answer, Concede, BestList, Bests, Solved, SolveKept,
                                       Challenge, Doing, End, Error, GameList, GameRating, Games, Hello, Key, Leave,
                                       Leaders, Lobby, LobbyChallenge, LobbyPlayer, Message, Note, ProtocolError,
                                       Publish, Queue, Rematch, Replay, Result, Top, Unqueue, Watch, Welcome, Withdraw)
@@ -211,7 +211,7 @@ class Hub:
             Doing: self._on_doing, Challenge: self._on_challenge, Answer: self._on_answer, Withdraw: self._on_withdraw,
             Queue: self._on_queue, Unqueue: self._on_unqueue, Watch: self._on_watch, Key: self._on_key, Leave: self._on_leave,
             Rematch: self._on_rematch, Top: self._on_top, Games: self._on_games, Replay: self._on_replay,
-            AddKey: self._on_add_key, Solved: self._on_solved, Bests: self._on_bests}
+            AddKey: self._on_add_key, Solved: self._on_solved, Bests: self._on_bests, Concede: self._on_concede}
 
     # --- life -------------------------------------------------------------------------------
     def start(self) -> None:
@@ -429,6 +429,11 @@ class Hub:
             link.match.key(link, message.action)
         return None
 
+    def _on_concede(self, link: Link, message: Concede) -> str | None:
+        if link.match is not None:
+            link.match.concede(link)
+        return None
+
     def _on_leave(self, link: Link, message: Leave) -> str | None:
         self._leave(link, Ending.LEFT)
         return None
@@ -487,34 +492,39 @@ class Hub:
             self.log(f"store: ratings of {link.name}: {type(exc).__name__}: {exc}")
             return ()
 
-    def record(self, match: HostedMatch, ended: MatchEnded) -> None:
+    def record(self, match: HostedMatch, ended: MatchEnded) -> str:
         """Keep a finished match and its ratings (one transaction in the store), and tell
-        its players' lobbies their new ratings. On the hub's loop."""
+        its players' lobbies their new ratings; the verdict to announce (an abort's own).
+        On the hub's loop."""
         conductor = match.conductor
         score = match.feed.match.score
         counts = not aborted(score, conductor.ending)
+        verdict = ended.text if counts else abort_words(conductor.detail)
         with self.lock:
             names = [link.name if link is not None else "" for link in match.players]
             for index, name in enumerate(names):
                 others = [n for i, n in enumerate(match.names) if i != index]
                 if name and len(others) == 1 and not match.has_bots:
                     self.last_match[name] = (others[0], match.game_key, match.board, match.rounds, match.rated, match.names)
+                elif name:
+                    self.last_match.pop(name, None)  # a bot's match: nobody to offer a rematch
         if self.store is None:
-            return
+            return verdict
         record = match_record(match.game_key, match.board, match.participants, score, match.rounds, conductor.ending,
-                              ended.verdict.winner, conductor.ended_by, ended.text, match.started, time.time(),
-                              rated=match.rated, counts=counts)
+                              ended.verdict.winner if counts else None, conductor.ended_by, verdict, match.started,
+                              time.time(), rated=match.rated, counts=counts)
         try:
             stored = self.store.record_match(record)
         except Exception as exc:
             self.log(f"store: match {match.id} not kept: {type(exc).__name__}: {exc}")
-            return
+            return verdict
         self.log(f"match {match.id} kept as game {stored}{'' if counts else ' (aborted: it counts for nobody)'}")
         with self.lock:
             for link in self.links.values():
                 if link.player_id is not None and any(p.player_id == link.player_id for p in match.participants):
                     link.ratings = self._ratings(link)
             self._lobby_changed()
+        return verdict
 
     def _on_top(self, link: Link, message: Top) -> str | None:
         if message.game not in online_games():
@@ -549,11 +559,14 @@ class Hub:
         fingerprint = key_fingerprint(message.key)
         if fingerprint is None:
             return "That is not an OpenSSH public key line (ssh-ed25519 AAAA... or the like)."
+        held = self.store.player_of(fingerprint)
+        if held is not None and held.id == link.player_id:
+            return f"That key is yours already: {fingerprint}."
         try:
             self.store.add_key(link.player_id, fingerprint)
         except KeyTaken:
             return "That key logs in as another player already."
-        link.send(Note(f"Key added: {fingerprint} logs in as {link.name} too (where the server admits it)."))
+        link.send(Note(f"Key added: {fingerprint} logs in as {link.name} once the server's authorized keys list it."))
         self.log(f"{link.name} added the key {fingerprint}")
         return None
 

@@ -12,6 +12,7 @@ from tui_grid.core.agents import Agent, HumanAgent, LowPriority
 from tui_grid.core.conductor import CountdownSaid, MatchEnded, RoundEnded, RoundPacing
 from tui_grid.core.live import LiveMatch
 from tui_grid.core.match import Ending, MatchScore, RoundResult
+from tui_grid.core.outcome import Failure, Fault
 from tui_grid.core.players import PlayerContext
 from tui_grid.core.session import Change, Session
 from tui_grid.core.table import Table, TableEvent
@@ -126,7 +127,8 @@ class HostedMatch(WatchedMatch):
         with session.lock:
             results = tuple(Result(r.winner, r.outcome, r.seating, r.steps, r.forfeit_seat) for r in self.feed.match.score.rounds)
             link.send(MatchStart(self.id, self.game_key, self.board, self.rounds, self.names, participant, results,
-                                 self.feed.match.round_index, session.engine.format_log(session.log), self.round_forfeit))
+                                 self.feed.match.round_index, session.engine.format_log(session.log), self.round_forfeit,
+                                 rematch=not self.has_bots and len(self.players) == 2))
             self.watchers.append(link)
 
     def leave(self, link: Link, ending: Ending = Ending.LEFT) -> None:
@@ -140,6 +142,20 @@ class HostedMatch(WatchedMatch):
             self.hub.loop.call_soon(self._guarded(lambda: self.conductor.leave(participant, ending)))
         elif not self.watchers and not any(self.players):  # bots with nobody watching: stop
             self.stop_early("nobody was watching")
+
+    def concede(self, link: Link) -> None:
+        """A player gives up the round under way: their seat forfeits it, and the match goes
+        on to the next round as after any other."""
+        if link not in self.players:
+            return
+        participant = self.players.index(link)
+
+        def forfeit() -> None:
+            seating, session = self.feed.match.seating, self.feed.session
+            if participant in seating and not session.over:
+                session.forfeit(seating.index(participant), Failure(Fault.CONCEDED))
+
+        self.hub.loop.call_soon(self._guarded(forfeit))
 
     def stop_early(self, why: str) -> None:
         """Stop with nobody winning (nobody watches its bots; the server stops or failed)."""
@@ -193,8 +209,7 @@ class HostedMatch(WatchedMatch):
             self.note(f"{said}. Score: {self.feed.match.score.summary()}. Round {result.index + 2}{pause} (seats swap).")
         elif isinstance(event, MatchEnded):
             self.ended = True
-            self.hub.record(self, event)
-            self._send_all(End(event.text))
+            self._send_all(End(self.hub.record(self, event)))
             self.table.close()
             self.feed.close()
             self.hub.match_ended(self)

@@ -9,7 +9,7 @@ cause by key, the seat, the raw detail; `outcome_fields`, `read_outcome`), so ev
 receiver says it in its own words, with its own players' names.
 
     app -> hub        Hello, Doing, Challenge, Answer, Withdraw, Queue, Unqueue, Watch, Key, Leave,
-                      Rematch, Top, Games, Replay, AddKey, Solved, Bests
+                      Rematch, Top, Games, Replay, AddKey, Solved, Bests, Concede
     publisher -> hub  Hello (with the token), Publish, Step, Forfeit, Result, Round, Note, End
     hub -> app        Welcome, Lobby, Error, MatchStart, Step, Forfeit, Round, Note, End, Leaders,
                       GameList, Recorded, SolveKept, BestList
@@ -556,11 +556,12 @@ class MatchStart:
     round: int = 0
     log: str = ""
     forfeit: Forfeit | None = None
+    rematch: bool = False  # two people play it: either may offer the other a rematch after it
 
     def to_fields(self) -> dict[str, Any]:
         return {"id": self.id, "game": self.game, "board": self.board, "rounds": self.rounds, "names": list(self.names),
                 "you": self.you, "results": [result.to_fields()["result"] for result in self.results], "round": self.round,
-                "log": self.log, "forfeit": self.forfeit.to_fields() if self.forfeit else None}
+                "log": self.log, "forfeit": self.forfeit.to_fields() if self.forfeit else None, "rematch": self.rematch}
 
     @classmethod
     def from_fields(cls, data: dict[str, Any]) -> MatchStart:
@@ -571,10 +572,21 @@ class MatchStart:
         return cls(_int(data, "id", 0, MAX_ID), _text(data, "game", MAX_GAME), _text(data, "board", MAX_BOARD),
                    _int(data, "rounds", 1, MAX_ROUNDS), names, _optional_int(data, "you", 0, max(0, len(names) - 1)),
                    tuple(Result.from_list(item) for item in _list(data, "results", MAX_ROUNDS)),
-                   _int(data, "round", 0, MAX_ROUNDS, 0), _text(data, "log", MAX_LOG, ""), forfeit)
+                   _int(data, "round", 0, MAX_ROUNDS, 0), _text(data, "log", MAX_LOG, ""), forfeit, data.get("rematch") is True)
 
 
 # --- accounts: leaderboards, finished games, replays, rematches ------------------------------------
+@dataclass(frozen=True)
+class Concede:
+    """The player gives up the round under way (the match goes on to the next)."""
+
+    TYPE: ClassVar[str] = "concede"
+
+    @classmethod
+    def from_fields(cls, data: dict[str, Any]) -> Concede:
+        return cls()
+
+
 @dataclass(frozen=True)
 class Rematch:
     """After a match: offer the last opponent a rematch (seats swapped), or take theirs."""
@@ -828,11 +840,11 @@ class Recorded:
 
 Message = Union[Hello, Doing, Challenge, Answer, Withdraw, Queue, Unqueue, Watch, Key, Leave, Publish, Step, Forfeit,
                 Result, Round, Note, End, Welcome, Error, Lobby, MatchStart, Rematch, Top, Leaders, Games, GameList,
-                Replay, Recorded, AddKey, Solved, SolveKept, Bests, BestList]
+                Replay, Recorded, AddKey, Solved, SolveKept, Bests, BestList, Concede]
 MESSAGES: dict[str, Any] = {kind.TYPE: kind for kind in (
     Hello, Doing, Challenge, Answer, Withdraw, Queue, Unqueue, Watch, Key, Leave, Publish, Step, Forfeit, Result, Round,
     Note, End, Welcome, Error, Lobby, MatchStart, Rematch, Top, Leaders, Games, GameList, Replay, Recorded, AddKey,
-    Solved, SolveKept, Bests, BestList)}
+    Solved, SolveKept, Bests, BestList, Concede)}
 
 
 def change_message(session: Any, change: Any) -> Step | Forfeit | None:

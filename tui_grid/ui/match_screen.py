@@ -162,8 +162,7 @@ class MatchScreen(MatchClockKeys, GameScreen[S], Screen[None]):
     def counting_down(self) -> bool:
         return self.conductor.counting
 
-    def holds_clock(self) -> bool:
-        """Whether the clock waits (a setup dialog first); the feed starts when not."""
+    def holds_clock(self) -> bool:  # the clock waits (a setup dialog first); else the feed starts at once
         return False
 
     def engine_tick_seconds(self) -> float:
@@ -304,7 +303,7 @@ class MatchScreen(MatchClockKeys, GameScreen[S], Screen[None]):
         if not (self.feed is not None and self.serves_seat(ANY_HUMAN) and not self.match_over):
             leave()
             return
-        lost = match_words.leaving_loses(self.match.score, self.runs_match, getattr(self.feed, "you", None))
+        lost = match_words.leaving_loses(self.match, self.runs_match, getattr(self.feed, "you", None))
         self.push_holding_clock(ConfirmDialog(question, lost, yes=yes, no="play on"), lambda answer: answer and leave())
 
     @property

@@ -46,6 +46,9 @@ class Desk(Protocol):
 
     def is_human(self, seat: int) -> bool: ...
 
+    def concede(self, seat: int, failure: Failure) -> None:
+        """`seat` loses the round (the match's feed decides how: here, or by its server)."""
+
     def seat_name(self, seat: int) -> str: ...
 
     def say(self, message: str) -> None:
@@ -125,6 +128,5 @@ class RoleKeys:
 
     def concede(self, seat: int) -> None:
         """`seat` loses the round, if it is still on and a human still plays that seat."""
-        session = self.desk.session
-        if not session.over and self.desk.is_human(seat):
-            session.forfeit(seat, Failure(Fault.CONCEDED))
+        if not self.desk.session.over and self.desk.is_human(seat):
+            self.desk.concede(seat, Failure(Fault.CONCEDED))

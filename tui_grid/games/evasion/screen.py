@@ -14,6 +14,7 @@ from typing import Any
 from tui_grid.core.control import SearchControl
 from tui_grid.core.geometry import Pos
 from tui_grid.core.live import MatchFeed
+from tui_grid.core.outcome import Failure
 from tui_grid.core.session import ChangeKind, Session
 from tui_grid.games.evasion.engine import HUNTER, PREY, SEATS, State
 from tui_grid.games.evasion.role_keys import PREY_KEYS, RoleKeys
@@ -84,6 +85,10 @@ class EvasionScreen(MatchScreen[State]):
     # --- who is who -------------------------------------------------------------------------------
     def is_human(self, seat: int) -> bool:
         return self.session.agents[seat].human
+
+    def concede(self, seat: int, failure: Failure) -> None:
+        if self.feed is not None:
+            self.feed.concede(seat, failure)
 
     def seat_name(self, seat: int) -> str:
         participant = self.match.seating[seat]
