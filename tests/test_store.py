@@ -1,5 +1,10 @@
 """The server's store: players and keys, ratings updated once per match in the same
-transaction as the match, replays, puzzle bests, schema migrations, crash safety."""
+transaction as the match, replays, puzzle bests, schema migrations, crash safety.
+
+The behaviour tests take `store` (or `make_store`) and run against every implementation:
+SQLite, and PostgreSQL on a real server (tests.services; skipped where there is none).
+The SQLite file's own tests (migration, file mode, a killed writer) are here too;
+PostgreSQL's own are in test_store_pg.py."""
 
 from __future__ import annotations
 
@@ -11,14 +16,18 @@ import sys
 import threading
 from contextlib import closing
 from pathlib import Path
+from typing import Callable
 
 import pytest
 
 from tui_grid.core.match import Ending, RoundResult
 from tui_grid.core.outcome import Outcome, Result, Rule
 from tui_grid.online.ratings import BOT_RATINGS, Rating, rate
-from tui_grid.online.records import KeyTaken, MatchRecord, NameTaken, Participant, RoundRecord, SchemaTooNew, Store
+from tui_grid.online.records import (KeyTaken, MatchRecord, NameTaken, Participant, RoundRecord, SchemaTooNew, Store,
+                                     match_ratings)
 from tui_grid.online.store import SCHEMA_V1, SCHEMA_VERSION, PlayerStore, SQLiteStore
+
+pytest_plugins = ["tests.services"]
 
 REPO = Path(__file__).resolve().parent.parent
 TRON_LOG = "R U\nR U\nU L\n"
@@ -36,7 +45,7 @@ def a_match(*participants: Participant, winner: int | None = 0, rated: bool = Tr
                        "Match over.", 1000.0, 1060.0, rated=rated, counts=counts)
 
 
-def account(store: SQLiteStore, name: str) -> Participant:
+def account(store: Store, name: str) -> Participant:
     player = store.claim(f"SHA256:{name}", name)
     return Participant(name, "player", player.id)
 
@@ -45,17 +54,28 @@ HARD = Participant("hard bot", "bot", level="hard")
 GUEST = Participant("guest-7", "guest")
 
 
+@pytest.fixture(params=["sqlite", "postgres"])
+def make_store(request: pytest.FixtureRequest, tmp_path: Path) -> Callable[[], Store]:
+    """Opens a store on this test's own file or database, the same one at every call."""
+    if request.param == "sqlite":
+        return lambda: SQLiteStore(tmp_path / "players.db")
+    dsn = request.getfixturevalue("pg_dsn")
+    from tui_grid.online.store_pg import PostgresStore
+
+    return lambda: PostgresStore(dsn)
+
+
 @pytest.fixture
-def store(tmp_path: Path) -> SQLiteStore:
-    return SQLiteStore(tmp_path / "players.db")
+def store(make_store: Callable[[], Store]) -> Store:
+    return make_store()
 
 
-def test_the_sqlite_store_is_a_store_and_the_old_name_still_works(store: SQLiteStore) -> None:
-    as_store: Store = store
+def test_the_sqlite_store_is_a_store_and_the_old_name_still_works(tmp_path: Path) -> None:
+    as_store: Store = SQLiteStore(tmp_path / "players.db")
     assert PlayerStore is SQLiteStore and as_store.rating(1, "tron") == Rating()
 
 
-def test_a_player_adds_a_key_that_is_nobody_elses(store: SQLiteStore) -> None:
+def test_a_player_adds_a_key_that_is_nobody_elses(store: Store) -> None:
     ann, bob = store.claim("SHA256:ann", "ann"), store.claim("SHA256:bob", "bob")
     store.add_key(ann.id, "SHA256:ann-laptop")
     store.add_key(ann.id, "SHA256:ann-laptop")  # again: kept, no error
@@ -70,7 +90,7 @@ def test_a_player_adds_a_key_that_is_nobody_elses(store: SQLiteStore) -> None:
         store.claim("SHA256:new", "Ann")
 
 
-def test_a_rated_match_updates_both_accounts_once_from_their_ratings_before_it(store: SQLiteStore) -> None:
+def test_a_rated_match_updates_both_accounts_once_from_their_ratings_before_it(store: Store) -> None:
     ann, bob = account(store, "ann"), account(store, "bob")
     first = store.record_match(a_match(ann, bob, winner=0))
     ann_1, bob_1 = rate(Rating(), [(Rating(), 1.0)]), rate(Rating(), [(Rating(), 0.0)])
@@ -88,7 +108,7 @@ def test_a_rated_match_updates_both_accounts_once_from_their_ratings_before_it(s
     assert store.ratings(ann.player_id or 0).keys() == {"tron"}  # other games untouched
 
 
-def test_a_bot_match_rates_only_the_account_against_the_bots_fixed_rating(store: SQLiteStore) -> None:
+def test_a_bot_match_rates_only_the_account_against_the_bots_fixed_rating(store: Store) -> None:
     ann = account(store, "ann")
     match_id = store.record_match(a_match(HARD, ann, winner=1))
     hard = BOT_RATINGS[("tron", "hard")]
@@ -100,7 +120,7 @@ def test_a_bot_match_rates_only_the_account_against_the_bots_fixed_rating(store:
 
 
 @pytest.mark.parametrize("why", ["guest", "aborted", "stopped", "not asked", "same account twice", "unknown bot"])
-def test_an_unrated_match_is_stored_and_changes_no_rating(store: SQLiteStore, why: str) -> None:
+def test_an_unrated_match_is_stored_and_changes_no_rating(store: Store, why: str) -> None:
     ann, bob = account(store, "ann"), account(store, "bob")
     store.record_match(a_match(ann, bob, winner=0))
     before = (store.ratings(ann.player_id or 0), store.ratings(bob.player_id or 0))
@@ -120,7 +140,7 @@ def test_an_unrated_match_is_stored_and_changes_no_rating(store: SQLiteStore, wh
     assert stored.rounds == record.rounds
 
 
-def test_a_match_that_names_no_such_participant_is_refused_whole(store: SQLiteStore) -> None:
+def test_a_match_that_names_no_such_participant_is_refused_whole(store: Store) -> None:
     ann = account(store, "ann")
     with pytest.raises(ValueError):
         store.record_match(a_match(ann, HARD, winner=2))
@@ -131,7 +151,7 @@ def test_a_match_that_names_no_such_participant_is_refused_whole(store: SQLiteSt
     assert store.recent_matches() == [] and store.ratings(ann.player_id or 0) == {}
 
 
-def test_a_match_replays_from_what_is_stored(store: SQLiteStore) -> None:
+def test_a_match_replays_from_what_is_stored(store: Store) -> None:
     ann, bob = account(store, "ann"), account(store, "bob")
     rounds = (a_round(0, log="R U\n" * 500), RoundRecord((1, 0), None, "draw", "tron:head_on", "a draw", 7, "L D\nU U\n", 1))
     record = MatchRecord("tron", "arena", (ann, bob), rounds, 3, Ending.LEFT, 0, "Match over: ann wins: bob left.",
@@ -152,7 +172,7 @@ def test_a_round_record_is_made_from_a_matchs_round() -> None:
     assert RoundRecord.of(RoundResult(0, (0,), None, Outcome(Result.DRAW), 3), "A draw").cause == ""
 
 
-def test_match_lists_are_newest_first_by_game_and_by_player(store: SQLiteStore) -> None:
+def test_match_lists_are_newest_first_by_game_and_by_player(store: Store) -> None:
     ann, bob = account(store, "ann"), account(store, "bob")
     tron_1 = store.record_match(a_match(ann, bob))
     evasion = store.record_match(a_match(ann, Participant("builtin", "bot", level="builtin"), game="evasion"))
@@ -166,7 +186,7 @@ def test_match_lists_are_newest_first_by_game_and_by_player(store: SQLiteStore) 
     assert set(store.ratings(ann.player_id or 0)) == {"tron", "evasion"}
 
 
-def test_the_leaderboard_lists_established_players_before_provisional_ones(store: SQLiteStore) -> None:
+def test_the_leaderboard_lists_established_players_before_provisional_ones(store: Store) -> None:
     ann, bob, cyd = account(store, "ann"), account(store, "bob"), account(store, "cyd")
     for k in range(11):  # eleven matches bring a newcomer's RD under 110
         store.record_match(a_match(ann, HARD, winner=k % 2))
@@ -179,7 +199,7 @@ def test_the_leaderboard_lists_established_players_before_provisional_ones(store
     assert store.leaderboard("evasion") == []
 
 
-def test_puzzle_bests_keep_the_lowest_value_and_count_solves(store: SQLiteStore) -> None:
+def test_puzzle_bests_keep_the_lowest_value_and_count_solves(store: Store) -> None:
     assert store.record_solve("p1", "ice", "spiral", 12).value == 12
     store.record_solve("p1", "ice", "spiral", 9, optimum=7)
     best = store.record_solve("p1", "ice", "spiral", 15)
@@ -191,16 +211,20 @@ def test_puzzle_bests_keep_the_lowest_value_and_count_solves(store: SQLiteStore)
     assert store.bests("local", "ice")["spiral"].solves == 1 and store.bests("p2", "ice") == {}
 
 
-def test_reopening_keeps_everything(tmp_path: Path) -> None:
-    path = tmp_path / "players.db"
-    store = SQLiteStore(path)
+def test_reopening_keeps_everything(make_store: Callable[[], Store]) -> None:
+    store = make_store()
     ann = account(store, "ann")
     match_id = store.record_match(a_match(ann, HARD))
     store.record_solve("p1", "ice", "spiral", 9)
-    again = SQLiteStore(path)
+    again = make_store()
     assert again.player_of("SHA256:ann") == store.player_of("SHA256:ann")
     assert again.match(match_id) == store.match(match_id) and again.ratings(1) == store.ratings(1)
     assert again.bests("p1", "ice") == store.bests("p1", "ice")
+
+
+def test_the_sqlite_file_is_the_owners_alone(tmp_path: Path) -> None:
+    path = tmp_path / "players.db"
+    SQLiteStore(path)
     assert path.stat().st_mode & 0o777 == 0o600
 
 
@@ -235,7 +259,7 @@ def test_a_file_from_a_newer_server_is_refused(tmp_path: Path) -> None:
     assert _schema_of(path) == "99"
 
 
-def test_threads_record_matches_side_by_side(store: SQLiteStore) -> None:
+def test_threads_record_matches_side_by_side(store: Store) -> None:
     ann, bob = account(store, "ann"), account(store, "bob")
     ids: list[int] = []
 
@@ -249,6 +273,35 @@ def test_threads_record_matches_side_by_side(store: SQLiteStore) -> None:
     for thread in threads:
         thread.join()
     assert len(set(ids)) == 20 and [row.games for row in store.leaderboard("tron")] == [20, 20]
+
+
+def test_concurrent_matches_of_the_same_players_lose_no_rating_update(store: Store) -> None:
+    ann, bob = account(store, "ann"), account(store, "bob")
+    failures: list[BaseException] = []
+
+    def play(winner: int) -> None:
+        try:
+            for _ in range(5):
+                store.record_match(a_match(ann, bob, winner=winner))
+        except BaseException as error:  # reported below: a thread's exception would be lost
+            failures.append(error)
+
+    threads = [threading.Thread(target=play, args=(winner,)) for winner in (0, 1)]
+    for thread in threads:
+        thread.start()
+    for thread in threads:
+        thread.join()
+    assert failures == []
+    # Some order of the ten matches, each rated from the ratings the one before it left.
+    summaries = sorted(store.recent_matches(limit=100), key=lambda m: m.id)
+    assert len(summaries) == 10 and sorted(m.winner for m in summaries) == [0] * 5 + [1] * 5
+    current = [Rating(), Rating()]
+    for summary in summaries:
+        assert [p.before for p in summary.participants] == current
+        current = match_ratings(a_match(ann, bob, winner=summary.winner), current)
+        assert [p.after for p in summary.participants] == current
+    assert [store.rating(who.player_id or 0, "tron") for who in (ann, bob)] == current
+    assert [row.games for row in store.leaderboard("tron")] == [10, 10]
 
 
 # The child records a match through a connection whose trace callback kills the process

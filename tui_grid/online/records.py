@@ -1,15 +1,17 @@
 """What the server keeps, as plain records: players, finished matches (everything needed
 to replay them), ratings' leaderboard rows and puzzle bests; the `Store` interface every
-database behind the server implements (online.store: SQLite); and how a match is rated.
+database behind the server implements (online.store: SQLite, online.store_pg:
+PostgreSQL); how a match is rated; and how records map to the rows both stores keep.
 """
 
 from __future__ import annotations
 
-from dataclasses import dataclass
-from typing import Literal, Protocol, Sequence
+import json
+from dataclasses import dataclass, fields
+from typing import Any, Callable, Literal, Protocol, Sequence
 
 from tui_grid.core.match import Ending, RoundResult
-from tui_grid.online.ratings import BOT_RATINGS, Rating, rate
+from tui_grid.online.ratings import BOT_RATINGS, Rating, provisional, rate
 
 Kind = Literal["player", "guest", "bot"]
 KINDS: tuple[Kind, ...] = ("player", "guest", "bot")
@@ -37,6 +39,10 @@ class KeyTaken(Exception):
 
 class SchemaTooNew(RuntimeError):
     """The file was written by a newer version of the server than this one."""
+
+
+class StoreUnreachable(RuntimeError):
+    """The database behind the store cannot be reached, or did not answer in time."""
 
 
 @dataclass(frozen=True)
@@ -213,3 +219,79 @@ def check_record(record: MatchRecord) -> None:
     for r in record.rounds:
         if any(not 0 <= p < count for p in r.seating):
             raise ValueError(f"a seating names a participant not among {count}: {r.seating}")
+
+
+# --- rows: how both stores lay records out in their tables ---------------------------------------
+Row = Sequence[Any]
+
+
+def rating_columns(rating: Rating | None) -> tuple[float | None, float | None, float | None]:
+    return (None, None, None) if rating is None else (rating.rating, rating.rd, rating.volatility)
+
+
+def rating_of_columns(row: Row) -> Rating | None:
+    rating, rd, volatility = row
+    return None if rating is None or rd is None or volatility is None else Rating(rating, rd, volatility)
+
+
+def ratings_around(record: MatchRecord, rated: bool,
+                   rating_of: Callable[[int], Rating]) -> tuple[list[Rating | None], list[Rating | None]]:
+    """Every participant's rating before and after the match (None throughout when it is
+    not rated); `rating_of` reads an account's rating inside the recording transaction."""
+    if not rated:
+        return [None] * len(record.participants), [None] * len(record.participants)
+    known = [rating_of(p.player_id) if p.player_id is not None else BOT_RATINGS[(record.game, p.level or "")]
+             for p in record.participants]
+    return list(known), list(match_ratings(record, known))
+
+
+def match_row(record: MatchRecord, rated: bool) -> tuple[Any, ...]:
+    """The `matches` columns after the id: game, board, rated, counts, started, ended,
+    planned_rounds, ending, winner, ended_by, verdict."""
+    return (record.game, record.board, rated, record.counts, record.started, record.ended, record.planned_rounds,
+            record.ending.value, record.winner, record.ended_by, record.verdict)
+
+
+def participant_rows(match_id: int, record: MatchRecord, before: Sequence[Rating | None],
+                     after: Sequence[Rating | None]) -> list[tuple[Any, ...]]:
+    """The `match_players` rows: match, participant, player, name, kind, level, then the
+    rating, RD and volatility before and after."""
+    return [(match_id, index, p.player_id, p.name, p.kind, p.level, *rating_columns(before[index]),
+             *rating_columns(after[index])) for index, p in enumerate(record.participants)]
+
+
+def round_rows(match_id: int, record: MatchRecord) -> list[tuple[Any, ...]]:
+    """The `rounds` rows: match, idx, seating (JSON), winner, result, cause, outcome,
+    steps, forfeit_seat, log."""
+    return [(match_id, index, json.dumps(list(r.seating)), r.winner, r.result, r.cause, r.outcome, r.steps,
+             r.forfeit_seat, r.log) for index, r in enumerate(record.rounds)]
+
+
+def round_of_row(row: Row) -> RoundRecord:
+    """A round from its columns: seating, winner, result, cause, outcome, steps, log, forfeit_seat."""
+    seating, winner, result, cause, outcome, steps, log, forfeit = row
+    return RoundRecord(tuple(json.loads(seating)), winner, result, cause, outcome, steps, log, forfeit)
+
+
+def summaries_of_rows(rows: Sequence[Row], people: Sequence[Row]) -> list[MatchSummary]:
+    """Matches from their `matches` rows (id first) and their participants' rows (match,
+    participant, name, kind, player, level, six rating columns), in order."""
+    by_match: dict[int, list[StoredParticipant]] = {row[0]: [] for row in rows}
+    for row in people:
+        match_id, index, name, kind, player, level = row[:6]
+        by_match[match_id].append(StoredParticipant(index, name, kind, player, level, rating_of_columns(row[6:9]),
+                                                    rating_of_columns(row[9:12])))
+    return [MatchSummary(match_id, game, board, bool(rated), bool(counts), started, ended, planned, Ending(ending), winner,
+                         ended_by, verdict, tuple(by_match[match_id]))
+            for match_id, game, board, rated, counts, started, ended, planned, ending, winner, ended_by, verdict in rows]
+
+
+def stored_match(summary: MatchSummary, rounds: Sequence[Row]) -> StoredMatch:
+    return StoredMatch(**{f.name: getattr(summary, f.name) for f in fields(summary)},
+                       rounds=tuple(round_of_row(row) for row in rounds))
+
+
+def leader_rows(rows: Sequence[Row]) -> list[LeaderRow]:
+    """Leaderboard rows from (player, name, rating, rd, games), best first."""
+    return [LeaderRow(rank, player, name, rating, rd, games, provisional(Rating(rating, rd)))
+            for rank, (player, name, rating, rd, games) in enumerate(rows, start=1)]

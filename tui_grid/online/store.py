@@ -15,19 +15,17 @@ one transaction, a newer one is refused.
 
 from __future__ import annotations
 
-import json
 import sqlite3
 import time
 from contextlib import closing, contextmanager
-from dataclasses import fields
 from pathlib import Path
-from typing import Callable, Iterator, Sequence
+from typing import Callable, Iterator
 
-from tui_grid.core.match import Ending
 from tui_grid.online.names import reserved, skeleton
-from tui_grid.online.ratings import BOT_RATINGS, PROVISIONAL_RD, Rating, provisional
-from tui_grid.online.records import (Best, KeyTaken, LeaderRow, MatchRecord, MatchSummary, NameTaken, Player, RoundRecord,
-                                     SchemaTooNew, StoredMatch, StoredParticipant, check_record, match_ratings, rateable)
+from tui_grid.online.ratings import PROVISIONAL_RD, Rating
+from tui_grid.online.records import (Best, KeyTaken, LeaderRow, MatchRecord, MatchSummary, NameTaken, Player, SchemaTooNew,
+                                     StoredMatch, check_record, leader_rows, match_row, participant_rows, rateable,
+                                     ratings_around, round_rows, stored_match, summaries_of_rows)
 
 SCHEMA_VERSION = 2
 #: Version 1: players and their keys (the statements are safe to run again).
@@ -126,11 +124,6 @@ def _statements(script: str) -> list[str]:
     return [s.strip() for s in script.split(";") if s.strip()]
 
 
-def _rating(row: Sequence[float | None]) -> Rating | None:
-    rating, rd, volatility = row
-    return None if rating is None or rd is None or volatility is None else Rating(rating, rd, volatility)
-
-
 Connect = Callable[[Path], sqlite3.Connection]
 
 
@@ -139,10 +132,16 @@ def connect_file(path: Path) -> sqlite3.Connection:
     return sqlite3.connect(path, timeout=10.0)
 
 
-_SUMMARY = ("SELECT id, game, board, rated, counts, started, ended, planned_rounds, ending, winner, ended_by, verdict "
-            "FROM matches")
-_PARTICIPANTS = ("SELECT match, participant, name, kind, player, level, rating_before, rd_before, volatility_before, "
-                 "rating_after, rd_after, volatility_after FROM match_players")
+#: The queries both stores share (their parameters are added after them).
+SUMMARY_QUERY = ("SELECT id, game, board, rated, counts, started, ended, planned_rounds, ending, winner, ended_by, verdict "
+                 "FROM matches")
+PARTICIPANTS_QUERY = ("SELECT match, participant, name, kind, player, level, rating_before, rd_before, volatility_before, "
+                      "rating_after, rd_after, volatility_after FROM match_players")
+ROUNDS_QUERY = "SELECT seating, winner, result, cause, outcome, steps, log, forfeit_seat FROM rounds"
+LEADERBOARD_QUERY = ("SELECT ratings.player, players.name, rating, rd, games FROM ratings "
+                     "JOIN players ON players.id = ratings.player WHERE game = {0} "
+                     "ORDER BY rd > {0}, rating DESC, games DESC, players.name LIMIT {0}")
+BESTS_QUERY = "SELECT board, best, optimum, solves, first_solved, best_at FROM puzzle_bests"
 
 
 class SQLiteStore:
@@ -286,28 +285,18 @@ class SQLiteStore:
                        and db.execute("SELECT 1 FROM players WHERE id = ?", (p.player_id,)).fetchone() is None]
             if unknown:
                 raise LookupError(f"no player {unknown[0]}")
-            before: list[Rating | None] = [None] * len(record.participants)
-            after: list[Rating | None] = list(before)
-            if rated:
-                known = [self._rating_of(db, p.player_id, record.game) if p.player_id is not None
-                         else BOT_RATINGS[(record.game, p.level or "")] for p in record.participants]
-                before, after = list(known), list(match_ratings(record, known))
+            before, after = ratings_around(record, rated, lambda player_id: self._rating_of(db, player_id, record.game))
             cursor = db.execute(
                 "INSERT INTO matches (game, board, rated, counts, started, ended, planned_rounds, ending, winner, ended_by, "
-                "verdict) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
-                (record.game, record.board, int(rated), int(record.counts), record.started, record.ended,
-                 record.planned_rounds, record.ending.value, record.winner, record.ended_by, record.verdict))
+                "verdict) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)", match_row(record, rated))
             match_id = int(cursor.lastrowid or 0)
             db.executemany(
                 "INSERT INTO match_players (match, participant, player, name, kind, level, rating_before, rd_before, "
                 "volatility_before, rating_after, rd_after, volatility_after) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
-                [(match_id, index, p.player_id, p.name, p.kind, p.level, *self._columns(before[index]),
-                  *self._columns(after[index])) for index, p in enumerate(record.participants)])
+                participant_rows(match_id, record, before, after))
             db.executemany(
                 "INSERT INTO rounds (match, idx, seating, winner, result, cause, outcome, steps, forfeit_seat, log) "
-                "VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
-                [(match_id, index, json.dumps(list(r.seating)), r.winner, r.result, r.cause, r.outcome, r.steps,
-                  r.forfeit_seat, r.log) for index, r in enumerate(record.rounds)])
+                "VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)", round_rows(match_id, record))
             if rated:
                 now = time.time()
                 db.executemany(
@@ -319,34 +308,26 @@ class SQLiteStore:
                      for p, new in zip(record.participants, after, strict=True) if p.player_id is not None and new is not None])
             return match_id
 
-    @staticmethod
-    def _columns(rating: Rating | None) -> tuple[float | None, float | None, float | None]:
-        return (None, None, None) if rating is None else (rating.rating, rating.rd, rating.volatility)
-
     def match(self, match_id: int) -> StoredMatch | None:
         """The match with its rounds and logs; None when there is no such match."""
         with self._reading() as db:
-            summaries = self._summaries(db, f"{_SUMMARY} WHERE id = ?", (match_id,))
+            summaries = self._summaries(db, f"{SUMMARY_QUERY} WHERE id = ?", (match_id,))
             if not summaries:
                 return None
-            rows = db.execute("SELECT seating, winner, result, cause, outcome, steps, log, forfeit_seat FROM rounds "
-                              "WHERE match = ? ORDER BY idx", (match_id,)).fetchall()
-        rounds = tuple(RoundRecord(tuple(json.loads(seating)), winner, result, cause, outcome, steps, log, forfeit)
-                       for seating, winner, result, cause, outcome, steps, log, forfeit in rows)
-        summary = summaries[0]
-        return StoredMatch(**{f.name: getattr(summary, f.name) for f in fields(summary)}, rounds=rounds)
+            rows = db.execute(f"{ROUNDS_QUERY} WHERE match = ? ORDER BY idx", (match_id,)).fetchall()
+        return stored_match(summaries[0], rows)
 
     def recent_matches(self, limit: int = 20, game: str | None = None) -> list[MatchSummary]:
         """The latest matches, newest first, of every game or of `game`."""
         with self._reading() as db:
             if game is None:
-                return self._summaries(db, f"{_SUMMARY} ORDER BY id DESC LIMIT ?", (limit,))
-            return self._summaries(db, f"{_SUMMARY} WHERE game = ? ORDER BY id DESC LIMIT ?", (game, limit))
+                return self._summaries(db, f"{SUMMARY_QUERY} ORDER BY id DESC LIMIT ?", (limit,))
+            return self._summaries(db, f"{SUMMARY_QUERY} WHERE game = ? ORDER BY id DESC LIMIT ?", (game, limit))
 
     def matches_of(self, player_id: int, limit: int = 20) -> list[MatchSummary]:
         """The player's latest matches, newest first."""
         with self._reading() as db:
-            return self._summaries(db, f"{_SUMMARY} WHERE id IN (SELECT match FROM match_players WHERE player = ? "
+            return self._summaries(db, f"{SUMMARY_QUERY} WHERE id IN (SELECT match FROM match_players WHERE player = ? "
                                        "ORDER BY match DESC LIMIT ?) ORDER BY id DESC", (player_id, limit))
 
     @staticmethod
@@ -354,14 +335,10 @@ class SQLiteStore:
         rows = db.execute(query, parameters).fetchall()
         if not rows:
             return []
-        people: dict[int, list[StoredParticipant]] = {row[0]: [] for row in rows}
-        marks = ", ".join("?" * len(people))
-        for row in db.execute(f"{_PARTICIPANTS} WHERE match IN ({marks}) ORDER BY match, participant", tuple(people)):
-            match_id, index, name, kind, player, level = row[:6]
-            people[match_id].append(StoredParticipant(index, name, kind, player, level, _rating(row[6:9]), _rating(row[9:12])))
-        return [MatchSummary(match_id, game, board, bool(rated), bool(counts), started, ended, planned, Ending(ending), winner,
-                             ended_by, verdict, tuple(people[match_id]))
-                for match_id, game, board, rated, counts, started, ended, planned, ending, winner, ended_by, verdict in rows]
+        ids = tuple(row[0] for row in rows)
+        marks = ", ".join("?" * len(ids))
+        people = db.execute(f"{PARTICIPANTS_QUERY} WHERE match IN ({marks}) ORDER BY match, participant", ids).fetchall()
+        return summaries_of_rows(rows, people)
 
     def leaderboard(self, game: str, limit: int = 20) -> list[LeaderRow]:
         """The best-rated players at `game`: established players first, then provisional
@@ -369,12 +346,8 @@ class SQLiteStore:
         are listed, not left out, so a small server's board is not empty while everyone is
         new; their flag lets a view set them apart."""
         with self._reading() as db:
-            rows = db.execute("SELECT ratings.player, players.name, rating, rd, games FROM ratings "
-                              "JOIN players ON players.id = ratings.player WHERE game = ? "
-                              "ORDER BY rd > ?, rating DESC, games DESC, players.name LIMIT ?",
-                              (game, PROVISIONAL_RD, limit)).fetchall()
-        return [LeaderRow(rank, player, name, rating, rd, games, provisional(Rating(rating, rd)))
-                for rank, (player, name, rating, rd, games) in enumerate(rows, start=1)]
+            rows = db.execute(LEADERBOARD_QUERY.format("?"), (game, PROVISIONAL_RD, limit)).fetchall()
+        return leader_rows(rows)
 
     # puzzle bests
     def record_solve(self, owner: str, game: str, board: str, value: int, optimum: int | None = None) -> Best:
@@ -388,15 +361,13 @@ class SQLiteStore:
                        "best_at = CASE WHEN excluded.best < best THEN excluded.best_at ELSE best_at END, "
                        "best = min(best, excluded.best), optimum = coalesce(excluded.optimum, optimum), solves = solves + 1",
                        (owner, game, board, value, optimum, now, now))
-            row = db.execute("SELECT board, best, optimum, solves, first_solved, best_at FROM puzzle_bests "
-                             "WHERE owner = ? AND game = ? AND board = ?", (owner, game, board)).fetchone()
+            row = db.execute(f"{BESTS_QUERY} WHERE owner = ? AND game = ? AND board = ?", (owner, game, board)).fetchone()
         return Best(*row)
 
     def bests(self, owner: str, game: str) -> dict[str, Best]:
         """The owner's best solve of each board of `game` they solved."""
         with self._reading() as db:
-            rows = db.execute("SELECT board, best, optimum, solves, first_solved, best_at FROM puzzle_bests "
-                              "WHERE owner = ? AND game = ? ORDER BY board", (owner, game)).fetchall()
+            rows = db.execute(f"{BESTS_QUERY} WHERE owner = ? AND game = ? ORDER BY board", (owner, game)).fetchall()
         return {row[0]: Best(*row) for row in rows}
 
 
