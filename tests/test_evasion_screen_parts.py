@@ -148,6 +148,9 @@ class FakeDesk:
     def is_human(self, seat: int) -> bool:
         return seat in self.humans
 
+    def concede(self, seat: int, failure: Any) -> None:
+        self.session.forfeit(seat, failure)
+
     def seat_name(self, seat: int) -> str:
         return "builtin bot"
 

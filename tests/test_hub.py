@@ -125,7 +125,7 @@ def test_a_player_who_disconnects_loses_by_forfeit_and_the_other_is_told(hub: Hu
     hub.pace = Pace(countdown=1, beat=0.01, between_rounds=0.01, tick_seconds=0.5)
     ann, bob = players("ann"), players("bob")
     pair(ann, bob)
-    bob.expect(lambda m: m["t"] == "note" and m["text"] == "Go!")
+    bob.expect(lambda m: m["t"] == "step")  # a move made: leaving now loses (before it, it aborts)
     ann.close()
     forfeit = bob.expect(lambda m: m["t"] == "forfeit")
     assert forfeit["fault"] == "disconnected"
@@ -496,8 +496,9 @@ def test_a_hundred_online_matches_with_random_leave_times_each_end_on_the_verdic
             played = f"Match over: {feed.match.score.names[winner]} wins." if winner is not None else "Match over: a draw."
             if plan == "stay":
                 assert end["text"].startswith(played), end
-            else:  # it went before the match ended by itself (then it hands it over), or after
-                assert end["text"].startswith((f"Match over: b{index} wins: a{index} ", played)), end
+            else:  # it went before anyone moved (an abort), before the match ended (it hands it over), or after
+                aborted = f"Match aborted: a{index} {'left the match' if plan == 'leave' else 'disconnected'} before anyone moved."
+                assert end["text"].startswith((aborted, f"Match over: b{index} wins: a{index} ", played)), end
             verdicts.append(end["text"])
             a.close()
             b.close()
