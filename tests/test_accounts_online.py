@@ -313,3 +313,12 @@ def test_a_player_concedes_a_round_online_and_the_match_goes_on(hub: Hub, store:
     forfeit = bob.expect(lambda m: m["t"] == "forfeit")
     assert forfeit["fault"] == "conceded" and forfeit["seat"] == 0  # ann's seat in round 1
     assert bob.expect(lambda m: m["t"] in ("round", "end"))["t"] == "round"  # round 2 follows
+
+
+def test_logging_in_again_closes_the_first_sessions_link_saying_why(hub: Hub, store: SQLiteStore, accounts) -> None:  # type: ignore[no-untyped-def]
+    ann = accounts("ann")
+    welcome_of(hub, "ann", ann.id)  # another session of hers
+    bye = ann.expect(lambda m: m["t"] == "bye")
+    assert bye["text"].startswith("ann logged in again from another session")
+    ann.expect(lambda m: m["t"] == "gone")
+    assert ann.client.farewell == bye["text"] and ann.client.closed.is_set()

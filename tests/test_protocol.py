@@ -11,7 +11,7 @@ from tui_grid.games.registry import get_game
 from tui_grid.core.outcome import Failure, Fault, Outcome
 from tui_grid.core.outcome import Result as Standing
 from tui_grid.games.tron.causes import TronCause
-from tui_grid.online.protocol import (MESSAGES, AddKey, Answer, Concede, BestLine, BestList, Bests, Solved, SolveKept, Challenge, Doing, End, Error, Forfeit, GameLine, GameList,
+from tui_grid.online.protocol import (MESSAGES, AddKey, Answer, Bye, Concede, BestLine, BestList, Bests, Solved, SolveKept, Challenge, Doing, End, Error, Forfeit, GameLine, GameList,
                                       GameRating, Games, Hello, Key, Leave, LeaderLine, Leaders, Lobby, LobbyChallenge,
                                       LobbyMatch, LobbyPlayer, MatchStart, Note, ProtocolError, Publish, Queue, Recorded,
                                       RecordedRound, Rematch, Replay, Result, Round, Step, Top, Unqueue, Watch, Welcome,
@@ -32,7 +32,7 @@ EXAMPLES = [
     MatchStart(4, "tron", "standard", 2, ("ann", "bob"), 0, (Result(0, WALL, (0, 1), 9),), 1, "U,D L,R",
                Forfeit(0, Failure(Fault.LEFT))),
     MatchStart(5, "tron", "standard", 2, ("ann", "bob"), 1, rematch=True),
-    Rematch(), Concede(), Top("tron"), Leaders("tron", (LeaderLine(1, "bob", 1532, False, 12), LeaderLine(2, "ann", 1411, True, 2))),
+    Rematch(), Concede(), Bye("ann logged in again from another session."), Top("tron"), Leaders("tron", (LeaderLine(1, "bob", 1532, False, 12), LeaderLine(2, "ann", 1411, True, 2))),
     Games(True), Games(False), GameList(True, (GameLine(9, "tron", "standard", ("ann", "bob"), "Match over: bob wins.", True, 1.79e9),)),
     AddKey("ssh-ed25519 AAAAC3NzaC1lZDI1NTE5AAAAIDXoe8aSOhUVDLbME/tP01behRpyzrcnykhrZ/iN/k9g me@laptop"),
     Solved("ice", "0123456789abcdef", 7, 6), Solved("jimmy", "00ff", 3),

@@ -79,6 +79,7 @@ def test_names_and_commands_from_a_client_are_data() -> None:
     assert app_argv("tron", ("tron",), online_games()) == ("online", "tron")  # the quick-match queue
     assert app_argv("ICE ", ("ice",), online_games()) == ("play", "ice")
     assert app_argv("rm -rf /", ("tron",), online_games()) == ()  # anything else opens the menu, nothing runs
+    assert app_argv(" Online", ("tron",), online_games()) == ("online",)  # the lobby
 
 
 def test_a_public_address_needs_keys(capsys) -> None:

@@ -23,7 +23,7 @@ from tui_grid.core.match import Match, RoundResult
 from tui_grid.core.network import hang_up
 from tui_grid.games.registry import get_game
 from tui_grid.core.outcome import Failure
-from tui_grid.online.protocol import (Concede, End, Error, Forfeit, Hello, Key, Leave, Lobby, MatchStart, Message, Note,
+from tui_grid.online.protocol import (Bye, Concede, End, Error, Forfeit, Hello, Key, Leave, Lobby, MatchStart, Message, Note,
                                       ProtocolError, Rematch, Round, Step, Welcome)
 from tui_grid.online.wire import LineReader, QueuedWriter, WireError
 
@@ -45,6 +45,8 @@ class HubClient:
         self.sock = sock
         self.name = ""
         self.welcome: Welcome | None = None
+        #: Why the hub closed the link, when it said (a login from another session).
+        self.farewell = ""
         self.lobby = Lobby()
         self.feed: HubFeed | None = None
         self._listeners: list[Listener] = [listener] if listener else []  # before the first news
@@ -82,6 +84,8 @@ class HubClient:
     def _dispatch(self, message: Message) -> None:
         if isinstance(message, Welcome):
             self.name, self.welcome = message.name, message
+        elif isinstance(message, Bye):
+            self.farewell = message.text
         elif isinstance(message, Lobby):
             self.lobby = message
         elif isinstance(message, MatchStart):

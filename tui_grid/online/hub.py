@@ -40,7 +40,7 @@ from tui_grid.games.registry import get_game, online_games
 from tui_grid.online.accounts import (abort_words, aborted, best_line, game_lines, key_fingerprint, leader_lines, match_record,
                                       puzzle_games, ratings_of, recorded)
 from tui_grid.online.matches import HostedMatch, RelayedMatch, WatchedMatch
-from tui_grid.online.protocol import (MAX_ROWS, QUICK_ROUNDS, AddKey, Answer, Concede, BestList, Bests, Solved, SolveKept,
+from tui_grid.online.protocol import (MAX_ROWS, QUICK_ROUNDS, AddKey, Answer, Bye, Concede, BestList, Bests, Solved, SolveKept,
                                       Challenge, Doing, End, Error, GameList, GameRating, Games, Hello, Key, Leave,
                                       Leaders, Lobby, LobbyChallenge, LobbyPlayer, Message, Note, ProtocolError,
                                       Publish, Queue, Rematch, Replay, Result, Top, Unqueue, Watch, Welcome, Withdraw)
@@ -296,8 +296,9 @@ class Hub:
         old = self.links.get(name)
         link.name = name
         self.links[name] = link
-        if old is not None:
-            old.close()
+        if old is not None:  # told why, then closed once what is queued has gone out
+            old.send(Bye(f"{name} logged in again from another session: this session's link to the lobby is closed."))
+            old.end()
         link.ratings = self._ratings(link)
         link.send(Welcome(name, online_games(), link.guest, link.returning, link.ratings))
         link.send(self.lobby())  # the lobby as it is (the others hear of this player with the next change)

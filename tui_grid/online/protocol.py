@@ -12,7 +12,7 @@ receiver says it in its own words, with its own players' names.
                       Rematch, Top, Games, Replay, AddKey, Solved, Bests, Concede
     publisher -> hub  Hello (with the token), Publish, Step, Forfeit, Result, Round, Note, End
     hub -> app        Welcome, Lobby, Error, MatchStart, Step, Forfeit, Round, Note, End, Leaders,
-                      GameList, Recorded, SolveKept, BestList
+                      GameList, Recorded, SolveKept, BestList, Bye
 """
 
 from __future__ import annotations
@@ -577,6 +577,18 @@ class MatchStart:
 
 # --- accounts: leaderboards, finished games, replays, rematches ------------------------------------
 @dataclass(frozen=True)
+class Bye:
+    """Why the hub closes this link (the player logged in again elsewhere)."""
+
+    TYPE: ClassVar[str] = "bye"
+    text: str
+
+    @classmethod
+    def from_fields(cls, data: dict[str, Any]) -> Bye:
+        return cls(_text(data, "text", MAX_TEXT))
+
+
+@dataclass(frozen=True)
 class Concede:
     """The player gives up the round under way (the match goes on to the next)."""
 
@@ -840,11 +852,11 @@ class Recorded:
 
 Message = Union[Hello, Doing, Challenge, Answer, Withdraw, Queue, Unqueue, Watch, Key, Leave, Publish, Step, Forfeit,
                 Result, Round, Note, End, Welcome, Error, Lobby, MatchStart, Rematch, Top, Leaders, Games, GameList,
-                Replay, Recorded, AddKey, Solved, SolveKept, Bests, BestList, Concede]
+                Replay, Recorded, AddKey, Solved, SolveKept, Bests, BestList, Concede, Bye]
 MESSAGES: dict[str, Any] = {kind.TYPE: kind for kind in (
     Hello, Doing, Challenge, Answer, Withdraw, Queue, Unqueue, Watch, Key, Leave, Publish, Step, Forfeit, Result, Round,
     Note, End, Welcome, Error, Lobby, MatchStart, Rematch, Top, Leaders, Games, GameList, Replay, Recorded, AddKey,
-    Solved, SolveKept, Bests, BestList, Concede)}
+    Solved, SolveKept, Bests, BestList, Concede, Bye)}
 
 
 def change_message(session: Any, change: Any) -> Step | Forfeit | None:

@@ -194,7 +194,7 @@ class LobbyScreen(Screen):
             else:
                 self.open_match()
         elif isinstance(news, Gone):
-            self.say("The server closed the link: online play is over for this session.")
+            self.say(self.client.farewell or "The server closed the link: online play is over for this session.")
 
     def say(self, text: str) -> None:
         self.query_one("#news", Plain).update(text)
@@ -268,6 +268,10 @@ class LobbyScreen(Screen):
                 return
             value = str(matches[0].id)
         self.client.send(Watch(int(value)))
+
+    def check_action(self, action: str, parameters: tuple[object, ...]) -> bool | None:
+        """Once the link is closed only leaving is left: nothing sent would arrive."""
+        return not self.client.closed.is_set() or action in ("back", "quit")
 
     def action_quick(self, game: str) -> None:
         self.client.send(Queue(game))
