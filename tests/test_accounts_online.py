@@ -132,6 +132,8 @@ def test_leaving_before_anyone_moved_aborts_the_match_for_nobody(hub: Hub, store
     wait_for(lambda: store.recent_matches(), bob)
     (kept,) = store.recent_matches()
     assert not kept.counts and kept.winner is None and kept.verdict == end["text"]
+    wait_for(lambda: any(" end: " in line for line in hub.lines), bob)  # type: ignore[attr-defined]
+    assert f"match 1 end: {end['text']}" in hub.lines  # type: ignore[attr-defined]  # the log says what the players were told
     assert store.ratings(ann.id) == {} and store.ratings(bob.id) == {}
 
 

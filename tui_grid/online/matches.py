@@ -107,6 +107,7 @@ class HostedMatch(WatchedMatch):
         self.watchers: list[Link] = []
         self.round_forfeit: Forfeit | None = None
         self.ended = False
+        self.announced = ""  # the verdict as the players were told it, once the match is over
         # Steps go out from the driver's thread as they are made, in order (see `join`).
         self.feed.subscribe(self._changed)
         self.feed.on_round(self._round_began)
@@ -209,7 +210,8 @@ class HostedMatch(WatchedMatch):
             self.note(f"{said}. Score: {self.feed.match.score.summary()}. Round {result.index + 2}{pause} (seats swap).")
         elif isinstance(event, MatchEnded):
             self.ended = True
-            self._send_all(End(self.hub.record(self, event)))
+            self.announced = self.hub.record(self, event)  # an abort's words, else the verdict's
+            self._send_all(End(self.announced))
             self.table.close()
             self.feed.close()
             self.hub.match_ended(self)
@@ -227,7 +229,10 @@ class HostedMatch(WatchedMatch):
         return run
 
     def verdict_text(self) -> str:
-        """The match's verdict, by the game's own rule (the one the players' screens use)."""
+        """The match's verdict as announced (an abort's own words), else by the game's rule
+        (the one the players' screens use)."""
+        if self.announced:
+            return self.announced
         if self.conductor.verdict is not None:
             return self.conductor.verdict.text
         conductor = self.conductor
