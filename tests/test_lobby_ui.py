@@ -290,6 +290,10 @@ async def test_l_h_and_m_show_the_stores_lists_and_enter_replays_a_game(app: Tui
         await pilot.press("enter")
         await until(pilot, lambda: isinstance(app.screen, TronScreen))
         replay: TronScreen = app.screen
+        assert "New" not in str(replay.query_one("KeyBar").render())  # a replay sets up no new match...
+        await pilot.press("n")
+        await pilot.pause()
+        assert app.screen is replay  # ...and n opens no setup dialog over it
         await until(pilot, lambda: replay.match.round_index == 2, steps=3000)  # both rounds, as they were played
         assert [r.log for r in replay.match.score.rounds] == [r.log for r in played.match.score.rounds]
         assert [r.winner for r in replay.match.score.rounds] == [r.winner for r in played.match.score.rounds]

@@ -41,6 +41,9 @@ class MatchFeed(Generic[S, A]):
     ended: str = ""
     #: Whether a player may offer the other a rematch once it is over (`offer_rematch`).
     rematches: bool = False
+    #: Whether the players were chosen where it is watched, so a new match may be set up
+    #: there (a local match; not a server's, nor a replay of one).
+    chosen_here: bool = False
 
     def __init__(self, match: Match[S, A]) -> None:
         self.match = match
@@ -176,6 +179,8 @@ class MatchFeed(Generic[S, A]):
 
 class LiveMatch(MatchFeed[S, A]):
     """A match played here: `Match` rounds with seats swapped, one driver across them."""
+
+    chosen_here = True
 
     def __init__(
         self,

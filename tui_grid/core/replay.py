@@ -72,4 +72,6 @@ def replay_match(make_engine: Callable[[int], Engine[Any, Any]], names: Sequence
             actions = [joint[seat] for joint in joints if seat in joint]
             moves[participant].append((actions, played.fault if played.forfeit_seat == seat else None))
     agents = [ScriptAgent(name, moves[participant]) for participant, name in enumerate(names)]
-    return LiveMatch(make_engine, agents, len(rounds), names=names, timeout=None, step_seconds=None)
+    feed: LiveMatch[Any, Any] = LiveMatch(make_engine, agents, len(rounds), names=names, timeout=None, step_seconds=None)
+    feed.chosen_here = False  # its players were the record's: no new match is set up from a replay
+    return feed

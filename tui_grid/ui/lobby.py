@@ -22,6 +22,7 @@ from tui_grid.online.protocol import (MAX_ROUNDS, QUICK_ROUNDS, AddKey, Answer, 
                                       Lobby, MatchStart, Note, Recorded, Top,
                                       Queue, Unqueue, Watch, Welcome, Withdraw)
 from tui_grid.core.errors import BoardError, UsageError
+from tui_grid.core.words import article, plural
 from tui_grid.core.replay import PlayedRound, replay_match
 from tui_grid.online.accounts import fault_of, greeting, rated_name, rating_words, title
 from tui_grid.online.wire import default_board
@@ -66,7 +67,7 @@ class ChallengeDialog(FormDialog[Challenge | None]):
             if self.bot_levels:
                 levels = self.bot_levels[games[0]]
                 yield Select([(level, level) for level in levels], value=levels[-1], allow_blank=False, compact=True, id="level")
-                yield Select([("you play it", YOU)] + [(f"a {level} bot plays it (you watch)", level) for level in levels],
+                yield Select([("you play it", YOU)] + [(f"{article(level)} bot plays it (you watch)", level) for level in levels],
                              value=YOU, allow_blank=False, compact=True, id="seat")
             yield Plain("Board: a board name or a game id (empty: the game's usual one)")
             yield PlainInput(placeholder=default_board(games[0]), compact=True, id="board")
@@ -84,7 +85,7 @@ class ChallengeDialog(FormDialog[Challenge | None]):
             level.set_options([(name, name) for name in levels])
             level.value = levels[-1]
             seat = self.query_one("#seat", Select)
-            seat.set_options([("you play it", YOU)] + [(f"a {name} bot plays it (you watch)", name) for name in levels])
+            seat.set_options([("you play it", YOU)] + [(f"{article(name)} bot plays it (you watch)", name) for name in levels])
             seat.value = YOU
         if event.select.id == "game":
             self.query_one("#board", PlainInput).placeholder = default_board(str(event.value))
@@ -209,14 +210,14 @@ class LobbyScreen(Screen):
             if player.name == me:
                 mine = rating_words(player.ratings)
         who = f"{me or '…'} (guest: nothing is kept)" if welcome is not None and welcome.guest else f"{me or '…'}{' · ' + mine if mine else ''}"
-        self.query_one("#who", Plain).update(f"Online as {who} · {len(players)} online · {len(matches)} matches")
+        self.query_one("#who", Plain).update(f"Online as {who} · {len(players)} online · {len(matches)} match{'' if len(matches) == 1 else 'es'}")
         options: list[Any] = []
         mine = [c for c in challenges if c.to == me]
         made = [c for c in challenges if c.by == me]
         if mine:
             options.append(option(styled(("Challenges for you", "b")), disabled=True))
             options += [option(f"  {c.by} {'offers a rematch' if c.rematch else 'challenges you to ' + title(c.game)} on {c.board}, "
-                               f"{c.rounds} round(s){'' if c.rated else ', casual'}: enter accepts, d declines", id=f"c:{c.id}")
+                               f"{plural(c.rounds, 'round')}, {'rated' if c.rated else 'casual'}: enter accepts, d declines", id=f"c:{c.id}")
                         for c in mine]
         if made:
             options.append(option(styled(("Your challenges", "b")), disabled=True))

@@ -199,9 +199,9 @@ class MatchScreen(MatchClockKeys, GameScreen[S], Screen[None]):
 
     @property
     def runs_match(self) -> bool:
-        """Whether this screen runs its match (not the architect's or the lobby's): only
-        then are its players ours to choose (a game's `setup` key)."""
-        return self.feed is None or isinstance(self.feed, LiveMatch)
+        """Whether this screen runs its match (not the architect's, the lobby's or a replay):
+        only then are its players ours to choose (a game's `setup` key)."""
+        return self.feed is None or self.feed.chosen_here
 
     def shows_key(self, key: Key) -> bool:
         """Between rounds the bar drops what cannot act (a seat's keys, the hint), and once

@@ -69,7 +69,7 @@ def ask_new_match(screen: MatchScreen[Any]) -> None:
     """Open the new-match dialog over `screen`, its clock stopped while it is open; what is
     chosen starts a new match there. A match run by a server keeps its players."""
     if not screen.runs_match:
-        screen.say("This match is run by its server (the architect or the lobby): its players are set there.")
+        screen.say("This match is run by its server (the architect or the lobby), or replays a finished one: its players are set.")
         return
     setup = EvasionSetup((screen.players[0], screen.players[1]), screen.rounds)
 

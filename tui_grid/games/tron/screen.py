@@ -91,8 +91,8 @@ class TronScreen(MatchScreen[TronState]):
 
     def action_setup(self) -> None:
         """Open the setup dialog; the match waits meanwhile."""
-        if not self.steerable:
-            self.say("An online match is set up in the lobby: esc goes back to it.")
+        if not self.runs_match:
+            self.say("An online match is set up in the lobby, and a replay plays a finished one: esc goes back.")
             return
         self.flow.opening(self.paused)
         self.push_holding_clock(TronSetupDialog(self.setup, self.flow.opened.title), self._setup_chosen)
