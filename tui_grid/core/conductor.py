@@ -143,12 +143,9 @@ class Conductor:
         if not self.feed.paused:
             self.feed.pause(True)
         self.phase = Phase.COUNTING
-        self.emit(CountdownSaid(self._countdown_from(self.pacing.countdown)))
+        self._countdown = Countdown(self.pacing.countdown)
+        self.emit(CountdownSaid(self._countdown.start()))
         self._timer = self.later(self.pacing.beat, self._beat)
-
-    def _countdown_from(self, counts: int) -> str:
-        self._countdown = Countdown(counts)
-        return self._countdown.start()
 
     def _beat(self) -> None:
         self._timer = None

@@ -82,10 +82,22 @@ class LocalBests:
     """The store in the data folder, owner "local"."""
 
     def read(self, game_key: str) -> dict[str, Best]:
-        return _read_local(game_key)
+        """Empty when there is no store yet or it cannot be read (a store is never made by
+        looking)."""
+        path = store_path()
+        try:
+            if not path.is_file():
+                return {}
+            return SQLiteStore(path, connect=_quick).bests(OWNER, game_key)
+        except STORE_ERRORS:
+            return {}
 
     def record(self, game_key: str, board: str, value: int, optimum: int | None, policy: Policy) -> tuple[Best | None, Best]:
-        return _record_local(game_key, board, value, optimum, policy)
+        path = store_path()
+        policy.ensure_room(path.parent, ROOM_BYTES)
+        store = SQLiteStore(path)
+        before = store.bests(OWNER, game_key).get(board)
+        return before, store.record_solve(OWNER, game_key, board, value, optimum)
 
 
 _source: BestsSource = LocalBests()
@@ -107,26 +119,6 @@ def record(game_key: str, board: str, value: int, optimum: int | None, policy: P
     """Count a solve; the board's best before it (None: a first solve) and after it.
     Raises one of STORE_ERRORS when it cannot be kept."""
     return _source.record(game_key, board, value, optimum, policy)
-
-
-def _read_local(game_key: str) -> dict[str, Best]:
-    """The local store's bests; empty when there is no store yet or it cannot be read (a
-    store is never made by looking)."""
-    path = store_path()
-    try:
-        if not path.is_file():
-            return {}
-        return SQLiteStore(path, connect=_quick).bests(OWNER, game_key)
-    except STORE_ERRORS:
-        return {}
-
-
-def _record_local(game_key: str, board: str, value: int, optimum: int | None, policy: Policy) -> tuple[Best | None, Best]:
-    path = store_path()
-    policy.ensure_room(path.parent, ROOM_BYTES)
-    store = SQLiteStore(path)
-    before = store.bests(OWNER, game_key).get(board)
-    return before, store.record_solve(OWNER, game_key, board, value, optimum)
 
 
 # --- words --------------------------------------------------------------------------------------
