@@ -142,7 +142,7 @@ def build_parser() -> argparse.ArgumentParser:
     online.add_argument("words", metavar="GAME | top GAME | replay ID", nargs="*",
                         help=f"GAME joins its quick-match queue at once ({' or '.join(online_games())}); 'top GAME' prints its "
                              "leaderboard, 'replay ID' a finished game move by move, from the server's data folder")
-    online.add_argument("--data", default=None, metavar="DIR", help="with top or replay: the server's data folder (default: this user's 'serve ssh' one)")
+    online.add_argument("--data", default=None, metavar="DIR", help="with top or replay: the folder of the server's players.db (default: this user's data folder's ssh/, where 'serve ssh' keeps it)")
     online.add_argument("--limit", default="20", metavar="N", help="with top: how many players (default 20)")
     online.add_argument("--round", default=None, metavar="N", help="with replay: only this round (default: every round)")
     online.add_argument("--delay", default="0.25", metavar="S", help="with replay: seconds between moves on a terminal (default 0.25)")
