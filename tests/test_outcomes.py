@@ -63,6 +63,19 @@ SENTENCES = [
     ("tron", Outcome(Result.DRAW, TronCause.BOTH, parts=(lost(TronCause.WALL, 0, (2, 0)), lost(TronCause.TRAIL, 1, (2, 1)))),
      "both crashed: red crashed into a wall at row 3, col 1; green crashed into red's trail at row 3, col 2",
      "both crashed: red (ann) crashed into a wall at row 3, col 1; green (prog.py) crashed into red's trail at row 3, col 2"),
+    # Tron's arena (three or more cycles): meetings name their seats, other trails their owner
+    ("tron", Outcome(Result.DRAW, TronCause.HEAD_ON, numbers=(0, 2, 3), cells=((4, 4),)),
+     "red, blue and yellow met head-on at row 5, col 5: all crash",
+     "red (ann), blue and yellow met head-on at row 5, col 5: all crash"),
+    ("tron", Outcome(Result.WON, TronCause.LAST_STANDING, winner=2, places=(2, 3, 1),
+                     parts=(Outcome(Result.LOST, TronCause.TRAIL, 0, numbers=(2,), cells=((1, 1),)),)),
+     "blue is the last cycle riding: red crashed into blue's trail at row 2, col 2",
+     "blue is the last cycle riding: red (ann) crashed into blue's trail at row 2, col 2"),
+    ("tron", Outcome(Result.DRAW, TronCause.ALL_OUT, places=(1, 1, 3),
+                     parts=(Outcome(Result.DRAW, TronCause.SWAPPED, numbers=(0, 1), cells=((1, 1), (1, 2))),)),
+     "the last cycles went out together, a shared win: red and green swapped cells head-on between row 2, col 2 and row 2, col 3: both crash",
+     "the last cycles went out together, a shared win: red (ann) and green (prog.py) swapped cells head-on between row 2, col 2 "
+     "and row 2, col 3: both crash"),
     # Evasion's rules
     ("evasion", won(EvasionCause.CAUGHT, 1, 0, numbers=(5,)), "caught at step 5", "the hunter (ann) caught the prey (prog.py) at step 5"),
     ("evasion", won(EvasionCause.TIME_UP, 1, 1, numbers=(40,)), "not caught in 40 steps (step limit)",

@@ -295,6 +295,9 @@ class Outcome:
     numbers: tuple[float, ...] = ()  # what the sentence counts: moves, steps, seconds, an exit code
     cells: tuple[Cell, ...] = ()  # (row, col) cells the sentence names, in its order
     parts: tuple[Outcome, ...] = ()  # the ends it joins (both players crashing, each its own way)
+    #: Each seat's finishing place (1 the best, ties share) where a game ranks more than two
+    #: seats; empty where the result and winner say it all.
+    places: tuple[int, ...] = ()
     seat_words: tuple[str, ...] = field(default=(), compare=False)
 
     @property

@@ -238,18 +238,22 @@ class Session(Generic[S, A]):
 
     # --- failures ------------------------------------------------------------------------
     def report_failures(self, failures: Sequence[tuple[int, AgentError]]) -> bool:
-        """Apply agent failures: a forfeit ends the game where the engine allows it; other
-        failures are reported and the seat gets its default. True if the game ended."""
+        """Apply agent failures: a forfeit puts the seat out where the engine allows it (which
+        ends a two-seat game); other failures are reported and the seat gets its default.
+        True if the game ended."""
         with self.lock:
             for seat, error in failures:
                 if error.forfeit and self.forfeit(seat, error.failure):
-                    return True
+                    if self.over:
+                        return True
+                    continue
                 self._notify(Change(ChangeKind.MESSAGE, self.state, message=f"{self.engine.seats[seat]}: {error.reason}"))
             return False
 
     def forfeit(self, seat: int, failure: Failure) -> bool:
         """`seat` loses now by `failure` (a failed program, or a player who concedes); False
-        where the game has no forfeits or is over already."""
+        where the game has no forfeits or is over already. In a game of more seats the
+        others may play on (`over` says whether it ended)."""
         with self.lock:
             if self.over:
                 return False

@@ -135,7 +135,7 @@ def outcome_fields(outcome: Outcome) -> dict[str, Any]:
     return {"result": outcome.result.value, "cause": None if outcome.cause is None else outcome.cause.key,
             "seat": outcome.seat, "winner": outcome.winner, "detail": outcome.detail[:MAX_TEXT],
             "note": outcome.note[:MAX_TEXT], "numbers": list(outcome.numbers), "cells": [list(cell) for cell in outcome.cells],
-            "parts": [outcome_fields(part) for part in outcome.parts]}
+            "parts": [outcome_fields(part) for part in outcome.parts], "places": list(outcome.places)}
 
 
 def read_outcome(value: Any, *, parts: bool = True) -> Outcome:
@@ -159,7 +159,15 @@ def read_outcome(value: Any, *, parts: bool = True) -> Outcome:
     return Outcome(Standing(result), cause, _optional_int(data, "seat", 0, MAX_SEATS - 1),
                    _optional_int(data, "winner", 0, MAX_SEATS - 1), _text(data, "detail", MAX_TEXT, ""),
                    _text(data, "note", MAX_TEXT, ""), _numbers(data, "numbers"), _cells(data, "cells"),
-                   tuple(read_outcome(part, parts=False) for part in inner))
+                   tuple(read_outcome(part, parts=False) for part in inner), _places(data))
+
+
+def _places(data: dict[str, Any]) -> tuple[int, ...]:
+    """Finishing places, one per seat, each 1..MAX_SEATS."""
+    items = _list(data, "places", MAX_SEATS)
+    if not all(isinstance(item, int) and not isinstance(item, bool) and 1 <= item <= MAX_SEATS for item in items):
+        raise ProtocolError("'places' holds something other than places")
+    return tuple(items)
 
 
 # --- the messages ----------------------------------------------------------------------------

@@ -26,6 +26,11 @@ WALL = "#"
 EMPTY = "-"
 RED = "r"
 GREEN = "g"
+#: Every seat's trail letter and name, red and green first (HackerRank's two); an arena
+#: of N cycles uses the first N.
+LETTERS = ("r", "g", "b", "y", "m", "c", "w", "o")
+SEAT_NAMES = ("red", "green", "blue", "yellow", "magenta", "cyan", "white", "orange")
+MAX_CYCLES = len(LETTERS)
 CHARS = (WALL, EMPTY, RED, GREEN)
 TRAILS = (RED, GREEN)
 MIN_SIDE = 3
@@ -36,14 +41,14 @@ _HEADS = re.compile(r"^\s*(-?\d+)\s+(-?\d+)\s+(-?\d+)\s+(-?\d+)\s*$")
 
 @dataclass(frozen=True)
 class TronBoard:
-    """A board as loaded: the grid rows (walls and any starting trails) and both heads.
+    """A board as loaded: the grid rows (walls and any starting trails) and the heads, one
+    per cycle (red's and green's in a duel).
 
-    `rows` use the file characters and mark both head cells with their player's letter.
+    `rows` use the file characters and mark each head cell with its player's letter.
     """
 
     rows: tuple[str, ...]
-    red: Pos
-    green: Pos
+    heads: tuple[Pos, ...]
     title: str = ""
     #: The player to move (0 red, 1 green) from a pasted state's line 1; red otherwise.
     to_move: int = 0
@@ -57,8 +62,12 @@ class TronBoard:
         return len(self.rows[0])
 
     @property
-    def heads(self) -> tuple[Pos, Pos]:
-        return (self.red, self.green)
+    def red(self) -> Pos:
+        return self.heads[0]
+
+    @property
+    def green(self) -> Pos:
+        return self.heads[1]
 
     def in_bounds(self, p: tuple[int, int]) -> bool:
         return 0 <= p[0] < self.height and 0 <= p[1] < self.width
@@ -161,7 +170,7 @@ def parse_tron(text: BoardText) -> TronBoard:
                 raise error(r, c, f"a second {letter!r}: a board with trails needs a 'heads: r_row r_col g_row g_col' header")
         heads = (found[RED][0], found[GREEN][0])
     grid = check_heads(grid, heads[0], heads[1], error)
-    return TronBoard(tuple(grid), heads[0], heads[1], text.title, to_move)
+    return TronBoard(tuple(grid), (heads[0], heads[1]), text.title, to_move)
 
 
 def board_from_rows(rows: list[str] | tuple[str, ...], red: Pos, green: Pos, title: str = "") -> TronBoard:
@@ -173,11 +182,11 @@ def board_from_rows(rows: list[str] | tuple[str, ...], red: Pos, green: Pos, tit
 
     check_grid(rows, error)
     rows = check_heads(rows, Pos(*red), Pos(*green), error)
-    return TronBoard(tuple(rows), Pos(*red), Pos(*green), title)
+    return TronBoard(tuple(rows), (Pos(*red), Pos(*green)), title)
 
 
 def standard_board() -> TronBoard:
     """HackerRank's empty 15x15 board with red at (7, 1) and green at (7, 13)."""
     rows = ["#" * 15] + ["#" + "-" * 13 + "#" for _ in range(13)] + ["#" * 15]
     rows[7] = "#r-----------g#"
-    return TronBoard(tuple(rows), Pos(7, 1), Pos(7, 13), "HackerRank 15x15")
+    return TronBoard(tuple(rows), (Pos(7, 1), Pos(7, 13)), "HackerRank 15x15")

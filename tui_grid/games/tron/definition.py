@@ -154,9 +154,9 @@ class TronGame(BoardFiles, Generated, Solvable, GameDefinition):
         return TronEngine(loaded.board)
 
     def make_bot(self, level: str, context: PlayerContext) -> Agent[Any, Any]:
-        from tui_grid.games.tron.agent import make_bot
+        from tui_grid.games.tron.cycle_bot import CycleBot
 
-        return make_bot(level, context.time_ms)
+        return CycleBot(level, context.time_ms)
 
     def prepare(self) -> None:
         from tui_grid.games.tron import kernel

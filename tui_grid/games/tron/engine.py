@@ -1,4 +1,4 @@
-"""The Tron engine: two seats (red, green) moving at once, one step per tick."""
+"""The Tron engine: two to eight cycles (red, green, blue...) moving at once, one step per tick."""
 
 from __future__ import annotations
 
@@ -35,38 +35,44 @@ QUEUE = 3
 class TronEngine(Engine[TronState, Direction]):
     """Tron light cycles on one board.
 
-    Actions are Directions, logged as letters `u d l r` (a step is `red,green`, e.g. `r,l`).
-    Every direction is legal (running into something is a crash, not an illegal move).
-    A seat that gives no action in time keeps going straight (`default_action`), and on
-    its first move heads for the centre. A step missing a seat's action uses that default.
+    The board's heads make the seats: two for the duel, up to eight for an arena.
+    Actions are Directions, logged as letters `u d l r` (a step is the riding seats'
+    actions in seat order, e.g. `r,l`). Every direction is legal (running into something
+    is a crash, not an illegal move). A seat that gives no action in time keeps going
+    straight (`default_action`), and on its first move heads for the centre. A step
+    missing a seat's action uses that default. A seat that is out acts no more.
     """
 
-    seats = SEAT_NAMES
+    seats = SEAT_NAMES[:2]
     allows_undo = False
     tick_seconds = 0.25
     human_tick_seconds = 0.4  # 2.5 ticks a second with a human driving; bots alone: 4
 
     def __init__(self, board: TronBoard | None = None) -> None:
         self.board = board if board is not None else standard_board()
+        self.seats = SEAT_NAMES[: len(self.board.heads)]
 
     def initial_state(self) -> TronState:
         return initial_state(self.board)
 
+    def acting_seats(self, state: TronState) -> tuple[int, ...]:
+        return () if state.outcome.over else state.riders()
+
     def legal_actions(self, state: TronState, seat: int) -> Sequence[Direction]:
-        return () if state.outcome.over else DIRECTIONS
+        return () if state.outcome.over or not state.riding(seat) else DIRECTIONS
 
     def step(self, state: TronState, actions) -> Step[TronState]:  # type: ignore[no-untyped-def,override]
         if state.outcome.over:
             raise IllegalAction("the game is over")
-        moves = []
-        for seat in (0, 1):
-            action = actions.get(seat)
-            if action is None:
+        moves: list[Direction | None] = []
+        for seat in range(len(state.heads)):
+            action = actions.get(seat) if state.riding(seat) else None
+            if action is None and state.riding(seat):
                 action = default_move(state, seat)
-            if not isinstance(action, Direction):
+            if action is not None and not isinstance(action, Direction):
                 raise IllegalAction(f"{SEAT_NAMES[seat]}: not a direction: {action!r}")
             moves.append(action)
-        new, events = advance(state, (moves[0], moves[1]))
+        new, events = advance(state, moves)
         return Step(new, events)
 
     def outcome(self, state: TronState) -> Outcome:
@@ -91,7 +97,7 @@ class TronEngine(Engine[TronState, Direction]):
 
     def observation(self, state: TronState, seat: int) -> str:
         """The HackerRank state text for `seat` (what an external bot is sent)."""
-        return protocol.format_state(state.rows, state.heads, seat)
+        return protocol.state_for(state.rows, state.heads, seat, state.riders())
 
     def encode_action(self, action: Direction) -> str:
         return action.letter
@@ -102,7 +108,7 @@ class TronEngine(Engine[TronState, Direction]):
 
 def encode_for_program(ask) -> str:  # type: ignore[no-untyped-def]
     """`encode_state` for an ExternalProgramAgent: the HackerRank state text."""
-    return protocol.format_state(ask.state.rows, ask.state.heads, ask.seat)
+    return protocol.state_for(ask.state.rows, ask.state.heads, ask.seat, ask.state.riders())
 
 
 def parse_program_answer(line: str) -> Direction:

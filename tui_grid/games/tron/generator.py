@@ -102,7 +102,7 @@ def _attempt(rng: random.Random, width: int, height: int, walls: int) -> TronBoa
     rows = tuple("".join(row) for row in grid)
     if any(rows[r] == WALL * width for r in range(1, height - 1)):
         return None
-    return TronBoard(rows, red, green, game_id(width, height, walls, 0))
+    return TronBoard(rows, (red, green), game_id(width, height, walls, 0))
 
 
 def generate(width: int, height: int, walls: int, seed: int) -> TronBoard:
@@ -113,7 +113,7 @@ def generate(width: int, height: int, walls: int, seed: int) -> TronBoard:
     for _ in range(ATTEMPTS):
         board = _attempt(rng, width, height, walls)
         if board is not None:
-            return TronBoard(board.rows, board.red, board.green, ident)
+            return TronBoard(board.rows, board.heads, ident)
     raise ValueError(f"could not make a {width}x{height} map with {walls}% walls; try another seed or fewer walls")
 
 

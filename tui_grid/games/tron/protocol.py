@@ -8,6 +8,11 @@ The answer is one line: `LEFT`, `RIGHT`, `UP` or `DOWN`.
 
 Head positions always come from line 2, whatever the grid letters say.
 
+In an arena of more than two cycles a program is sent the same two-player text
+(`state_for`): it is `r`, the nearest cycle still riding is `g`, and every other trail
+(theirs and the cycles out of the game) reads `g` too, a cell it cannot enter. So every
+HackerRank program plays an arena as it is.
+
 Where a state ends, for a bot that reads one state after another on the same stdin
 (`read_states`): the grid rows run until the first of
     * a row made only of `#` other than the first grid row (the bottom border: every
@@ -65,6 +70,19 @@ def format_state(rows: Iterable[str], heads: tuple[tuple[int, int], tuple[int, i
     (rr, rc), (gr, gc) = heads
     lines = ["rg"[seat], f"{rr} {rc} {gr} {gc}", *rows]
     return "\n".join(lines) + "\n"
+
+
+def state_for(rows: Iterable[str], heads: tuple[tuple[int, int], ...], seat: int, riders: Iterable[int]) -> str:
+    """The text a program in `seat` is sent: the HackerRank state in a duel, its two-player
+    view (see the module docstring) in an arena."""
+    if len(heads) == 2:
+        return format_state(rows, (heads[0], heads[1]), seat)
+    me = heads[seat]
+    others = [other for other in riders if other != seat] or [other for other in range(len(heads)) if other != seat]
+    nearest = min(others, key=lambda other: (abs(heads[other][0] - me[0]) + abs(heads[other][1] - me[1]), other))
+    mine = "rgbymcwo"[seat]
+    view = ["".join("r" if ch == mine else "g" if ch not in "#-" else ch for ch in row) for row in rows]
+    return format_state(view, (me, heads[nearest]), 0)
 
 
 def parse_word(text: str) -> str:
