@@ -98,6 +98,28 @@ def test_match_easy_medium_json(capsys) -> None:
     assert lines[2].startswith(f"easy bot: {record['wins']}-{record['draws']}-{record['losses']} (W-D-L) against medium bot")
 
 
+def test_an_arena_of_four_names_every_players_place_and_plays_on_past_a_forfeit(capsys, tmp_path) -> None:
+    """Four of every kind: a program printing garbage is out at once and comes last, the
+    other three play on; the seed article's duel bot plays the arena as it is."""
+    bad = tmp_path / "bad.py"
+    bad.write_text("print('NORTH')\n")
+    players = ["easy", "medium", f"oneshot:{sys.executable} {SEED_BOT}", f"oneshot:{sys.executable} {bad}"]
+    assert main(["match", "tron", *players, "--games", "2", "--time-ms", "20", "--json"]) == 0
+    lines = capsys.readouterr().out.strip().splitlines()
+    record = json.loads(lines[-1])
+    names = record["names"]
+    assert names == ["easy bot", "medium bot", "tron_seed_bot.py", "bad.py"]
+    assert [game["board"] for game in record["games"]] == ["arena4", "arena4"]
+    assert [game["red"] for game in record["games"]] == ["easy bot", "bad.py"]  # the seats turn by one
+    for game in record["games"]:
+        places = game["places"]
+        assert sorted(places) == sorted(names) and places["bad.py"] == 4 and min(places.values()) == 1
+        assert game["steps"] > 1 and len(game["moves"].split()) == game["steps"]
+    assert record["points"][3] == 0 and sum(record["firsts"]) >= 2
+    assert lines[-2].startswith("points in 2 games: ")
+    assert children_running("tron_seed_bot") == [] and children_running("bad.py") == []
+
+
 def test_match_on_random_maps_shares_a_map_per_pair(capsys) -> None:
     assert main(["tron", "match", "easy", "easy", "--random-maps", "--seed", "7", "--size", "12x12", "--games", "3", "--json"]) == 0
     record = json.loads(capsys.readouterr().out.strip().splitlines()[-1])
@@ -148,7 +170,9 @@ def test_a_program_that_hangs_loses_each_game_with_the_reason(capsys, tmp_path) 
         (["match", "tron", "easy", "easy", "--board", "nope"], "nope"),
         (["match", "tron", "easy", "easy", "--board", "standard", "--random-maps"], "not allowed with"),
         (["match", "tron", "easy", "easy", "--random-maps", "--size", "5x5"], "10x10"),
-        (["match", "tron", "easy"], "GREEN"),
+        (["match", "tron", "easy"], "two to 8 players, got 1"),
+        (["match", "tron", *["easy"] * 9], "two to 8 players, got 9"),
+        (["match", "tron", "easy", "easy", "easy", "--board", "standard"], "an arena of 3 plays on its own board"),
     ],
 )
 def test_bad_match_arguments_exit_2_with_one_line(capsys, argv: list[str], needle: str) -> None:

@@ -32,6 +32,16 @@ class RoundResult:
     steps: int
     log: str = ""
     forfeit_seat: int | None = None  # the seat that lost by forfeit, if one did
+    #: Each participant's place (1 the best) where the game ranks more than two seats.
+    places: tuple[int, ...] = ()
+
+    def beaten(self, participant: int) -> int:
+        """How many participants finished behind this one: the round's winner beat one
+        in a duel; in a ranked round, everyone with a worse place."""
+        if self.places:
+            mine = self.places[participant]
+            return sum(1 for place in self.places if place > mine)
+        return 1 if self.winner == participant else 0
 
 
 class Ending(Enum):
@@ -79,6 +89,14 @@ def most_wins(score: MatchScore) -> int | None:
     return wins.index(best) if wins.count(best) == 1 else None
 
 
+def most_points(score: MatchScore) -> int | None:
+    """The participant with the most points (`MatchScore.points`); None on a tie. With two
+    participants a point is a round won, so this is `most_wins`."""
+    points = [score.points(index) for index in range(len(score.names))]
+    best = max(points, default=0)
+    return points.index(best) if points.count(best) == 1 else None
+
+
 def verdict(score: MatchScore, winner_of: Callable[[MatchScore], int | None], ending: Ending = Ending.PLAYED,
             by: int | None = None, detail: str = "") -> MatchVerdict:
     """The match's verdict: by the game's rule when it was played out (`winner_of`); to the
@@ -116,10 +134,21 @@ class MatchScore:
     def losses(self, participant: int) -> int:
         return len(self.rounds) - self.wins(participant) - self.draws
 
+    def points(self, participant: int) -> int:
+        """Participants finished behind, summed over the rounds (`RoundResult.beaten`)."""
+        return sum(r.beaten(participant) for r in self.rounds)
+
+    @property
+    def ranked(self) -> bool:
+        """Whether the rounds rank more than two participants (an arena)."""
+        return len(self.names) > 2
+
     def wdl(self, participant: int = 0) -> str:
         return f"{self.wins(participant)}-{self.draws}-{self.losses(participant)}"
 
     def summary(self) -> str:
+        if self.ranked:
+            return " · ".join(f"{name} {self.points(i)}" for i, name in enumerate(self.names)) + " points"
         parts = [f"{name} {self.wins(i)}" for i, name in enumerate(self.names)]
         return " · ".join(parts) + f" · draws {self.draws}"
 
@@ -200,8 +229,11 @@ class Match(Generic[S, A]):
         elif outcome.result is Result.WON and len(self.seating) == 1:
             winner = self.seating[0]
         steps = session.engine.elapsed(session.state)
+        places = [0] * len(self.participants)
+        for seat, place in enumerate(outcome.places):
+            places[self.seating[seat]] = place
         result = RoundResult(self.round_index, self.seating, winner, outcome, len(session.log) if steps is None else steps,
-                             session.played_text(), session.forfeited)
+                             session.played_text(), session.forfeited, tuple(places) if outcome.places else ())
         self.score.rounds.append(result)
         return result
 

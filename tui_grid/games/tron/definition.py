@@ -11,6 +11,7 @@ from __future__ import annotations
 import argparse
 import json
 import math
+import re
 import sys
 from collections.abc import Callable, Mapping
 from typing import Any
@@ -20,6 +21,7 @@ from tui_grid.core.boardfile import BoardText
 from tui_grid.core.control import SearchControl
 from tui_grid.core.engine import Plan
 from tui_grid.core.errors import UsageError
+from tui_grid.core.match import MatchScore, most_points
 from tui_grid.core.policy import ALL_KINDS
 from tui_grid.core.players import (
     PlayerContext,
@@ -45,9 +47,13 @@ from tui_grid.games.registry import (
     parse_size_option,
     usage_errors,
 )
-from tui_grid.games.tron.board import TronBoard, parse_tron
+from tui_grid.games.tron.arena import arena_board
+from tui_grid.games.tron.board import MAX_CYCLES, TronBoard, parse_tron
 from tui_grid.games.tron.engine import TronEngine
 from tui_grid.games.tron.rules import SEAT_NAMES, TronState
+
+#: A board name for the arena of N cycles.
+ARENA_NAME = re.compile(r"^arena(\d+)$")
 
 #: Builtin bot levels, weakest first.
 LEVELS = ("easy", "medium", "hard")
@@ -150,6 +156,10 @@ class TronGame(BoardFiles, Generated, Solvable, GameDefinition):
     def help_markdown(self) -> str:
         return HELP
 
+    def match_winner(self, score: MatchScore) -> int | None:
+        """Most points: cycles finished behind, summed over the rounds (in a duel, wins)."""
+        return most_points(score)
+
     def make_engine(self, loaded: LoadedBoard) -> TronEngine:
         return TronEngine(loaded.board)
 
@@ -170,6 +180,17 @@ class TronGame(BoardFiles, Generated, Solvable, GameDefinition):
         return encode_for_program, parse_program_answer
 
     # --- board files ------------------------------------------------------------------------
+    def load(self, arg: str) -> LoadedBoard:
+        """A board file, name or game id; `arena3` to `arena8` name the arena for so many cycles."""
+        match = ARENA_NAME.match(arg.strip())
+        if match:
+            cycles = int(match.group(1))
+            try:
+                return LoadedBoard(arena_board(cycles), f"arena{cycles}", f"Arena for {cycles}")
+            except ValueError as exc:
+                raise UsageError(f"{echo(arg)}: {exc}") from None
+        return super().load(arg)
+
     def parse(self, text: BoardText) -> TronBoard:
         return parse_tron(text)
 
@@ -308,25 +329,31 @@ HEADLESS_KINDS = tuple(kind for kind in ALL_KINDS if kind != "human")
 
 
 def _configure_match(parser: argparse.ArgumentParser) -> None:
-    parser.description = "Play a match headless, as fast as the players answer; the seats swap every game."
-    parser.add_argument("red", metavar="RED", help=f"who drives red in game 1: {player_choices(GAME, HEADLESS_KINDS)} (cmd: one process per game, oneshot: one per move)")
-    parser.add_argument("green", metavar="GREEN", help="who drives green in game 1 (same choices)")
+    parser.description = ("Play a match headless, as fast as the players answer; the seats swap every game. "
+                          "Two players play a duel; three to eight an arena, on a board that grows with them.")
+    parser.add_argument("players", nargs="+", metavar="PLAYER",
+                        help=f"who drives red, green, blue... in game 1 (two to {MAX_CYCLES}): {player_choices(GAME, HEADLESS_KINDS)} "
+                             "(cmd: one process per game, oneshot: one per move)")
     parser.add_argument("--games", default="2", metavar="N", help="games to play (default 2)")
     where = parser.add_mutually_exclusive_group()
-    where.add_argument("--board", default=None, metavar="B", help="board: file, name or game id (default standard)")
-    where.add_argument("--random-maps", dest="random_maps", action="store_true", help="a new random map for every pair of games")
+    where.add_argument("--board", default=None, metavar="B", help="a duel's board: file, name or game id (default standard)")
+    where.add_argument("--random-maps", dest="random_maps", action="store_true", help="a duel on a new random map for every pair of games")
     parser.add_argument("--size", default="15x15", metavar="WxH", help="random maps' size (default 15x15)")
     parser.add_argument("--walls", default="12", metavar="P", help="random maps' percent of walls (default 12)")
     parser.add_argument("--seed", default=None, metavar="S", help="the first random map's seed (default: a new one)")
     parser.add_argument("--time-ms", dest="time_ms", default=str(DEFAULT_TIME_MS), metavar="MS", help=f"builtin bots' thinking time per move (default {DEFAULT_TIME_MS})")
     parser.add_argument("--timeout", default=str(DEFAULT_PROGRAM_TIMEOUT), metavar="SECONDS", help=f"each move's deadline: a program that misses it forfeits (default {DEFAULT_PROGRAM_TIMEOUT:g}); builtin bots think within it too")
-    parser.add_argument("--json", action="store_true", help="end with one JSON line: wins, draws, losses (for RED) and the games")
+    parser.add_argument("--json", action="store_true", help="end with one JSON line: the games, each naming every player's place, and the totals")
 
 
 def _run_match(args: argparse.Namespace) -> int:
     import random
 
-    players = (args.red, args.green)
+    players = tuple(args.players)
+    if not 2 <= len(players) <= MAX_CYCLES:
+        raise UsageError(f"a match takes two to {MAX_CYCLES} players, got {len(players)}")
+    if len(players) > 2 and (args.board is not None or args.random_maps):
+        raise UsageError(f"an arena of {len(players)} plays on its own board: --board and --random-maps are for a duel")
     for text in players:
         if text.strip() == "human":
             raise UsageError("a headless match has no humans: use tui-grid play tron to play")
@@ -344,6 +371,12 @@ def _run_match(args: argparse.Namespace) -> int:
         def board_for(index: int) -> LoadedBoard:
             # Both games of a pair share a map, so each player drives it from both sides.
             return GAME.load_id(game_id(width, height, walls, seed + index // 2))
+
+    elif len(players) > 2:
+        loaded = GAME.load(f"arena{len(players)}")
+
+        def board_for(index: int) -> LoadedBoard:
+            return loaded
 
     else:
         loaded = GAME.load(args.board or "standard")
@@ -369,7 +402,7 @@ def _run_match(args: argparse.Namespace) -> int:
 
 
 def run_match(
-    players: tuple[str, str],
+    players: tuple[str, ...],
     games: int,
     board_for: Callable[[int], LoadedBoard],
     time_ms: float = DEFAULT_TIME_MS,
@@ -377,9 +410,10 @@ def run_match(
     emit: Callable[[str], None] = lambda line: None,
     on_game: Callable[[int, str], None] | None = None,
 ) -> dict[str, Any]:
-    """Play `games` games, the seats swapped every game, through the table and round
-    conductor every front end uses (core.headless); the record is from the first player's
-    (RED's) side. Every agent is closed at the end."""
+    """Play `games` games, the seats turned every game, through the table and round
+    conductor every front end uses (core.headless). A duel's record is from the first
+    player's (RED's) side; every game names each player's place (1 the best). Every agent
+    is closed at the end."""
     from tui_grid.core.headless import play_out
     from tui_grid.core.live import LiveMatch
     from tui_grid.core.match import wilson_interval
@@ -400,49 +434,61 @@ def run_match(
 
     def on_round(result: Any) -> None:
         loaded = boards[result.index]
-        red, green = (names[p] for p in result.seating)
+        seated = [names[p] for p in result.seating]
         outcome = "D" if result.winner is None else ("W" if result.winner == 0 else "L")
-        winner = None if result.winner is None else names[result.winner]
-        reason = GAME.describe_outcome(result.outcome, (red, green))
-        row = {
-            "game": result.index + 1,
-            "board": loaded.game_id or loaded.name,
-            "red": red,
-            "green": green,
-            "result": outcome,
-            "winner": winner,
-            "reason": reason,
-            "steps": result.steps,
-            "moves": result.log,
-        }
+        reason = GAME.describe_outcome(result.outcome, seated)
+        row = {"game": result.index + 1, "board": loaded.game_id or loaded.name,
+               **{SEAT_NAMES[seat]: name for seat, name in enumerate(seated)},
+               "result": outcome, "winner": None if result.winner is None else names[result.winner],
+               "places": {name: place_of(result, index) for index, name in enumerate(names)},
+               "reason": reason, "steps": result.steps, "moves": result.log}
         rows.append(row)
-        seat = "red" if result.seating[0] == 0 else "green"
-        emit(f"game {row['game']}: {names[0]} {outcome} as {seat} · {reason} · {result.steps} steps · {row['board']}")
+        seat = SEAT_NAMES[result.seating.index(0)]
+        placed = outcome if len(names) == 2 else f"place {row['places'][names[0]]}"
+        emit(f"game {row['game']}: {names[0]} {placed} as {seat} · {reason} · {result.steps} steps · {row['board']}")
         if on_game is not None:
-            on_game(len(rows), match.score.wdl(0))
+            on_game(len(rows), match.score.wdl(0) if len(names) == 2 else f"{match.score.points(0)} points")
 
     play_out(feed, GAME.match_verdict, on_round=on_round)
     score = match.score
     wins, draws, losses = score.wins(0), score.draws, score.losses(0)
     low, high = wilson_interval(wins + draws / 2, len(rows))
-    return {
+    record: dict[str, Any] = {
         "wins": wins,
         "draws": draws,
         "losses": losses,
         "games": rows,
-        "red": players[0],
-        "green": players[1],
+        **{SEAT_NAMES[seat]: text for seat, text in enumerate(players)},
         "names": names,
+        "points": [score.points(index) for index in range(len(names))],
         "score": round((wins + draws / 2) / len(rows), 4) if rows else None,
         "ci95": [round(low, 4), round(high, 4)],
         "time_ms": time_ms,
     }
+    if len(names) > 2:
+        # An arena: first places (wins and shared) and the mean place, per player.
+        record["firsts"] = [sum(1 for row in rows if row["places"][name] == 1) for name in names]
+        record["mean_place"] = [round(sum(row["places"][name] for row in rows) / len(rows), 3) if rows else None for name in names]
+    return record
+
+
+def place_of(result: Any, participant: int) -> int:
+    """A participant's place in a round: from the ranking in an arena; in a duel 1 for the
+    winner and for both in a draw, else 2."""
+    if result.places:
+        return int(result.places[participant])
+    return 1 if result.winner in (None, participant) else 2
 
 
 def summary_line(record: Mapping[str, Any]) -> str:
     names = record["names"]
     played = len(record["games"])
-    text = f"{names[0]}: {record['wins']}-{record['draws']}-{record['losses']} (W-D-L) against {names[1]} in {played} game{'s' if played != 1 else ''}"
+    games = f"{played} game{'s' if played != 1 else ''}"
+    if len(names) > 2:
+        standings = sorted(range(len(names)), key=lambda index: -record["points"][index])
+        return f"points in {games}: " + " · ".join(
+            f"{names[index]} {record['points'][index]} ({record['firsts'][index]} first)" for index in standings)
+    text = f"{names[0]}: {record['wins']}-{record['draws']}-{record['losses']} (W-D-L) against {names[1]} in {games}"
     if record["score"] is not None:
         low, high = record["ci95"]
         text += f"; score {record['score']:.0%} (95% CI {low:.0%} to {high:.0%})"
