@@ -124,7 +124,7 @@ async def test_the_menu_starts_the_demo() -> None:
     async with app.run_test(size=(100, 34)) as pilot:
         await pilot.press("end", "enter")  # the last entry: Demo
         assert await until(pilot, lambda: app.demo is not None and app.demo.screen is not None)
-        assert "DEMO 1/6" in banner(app)
+        assert f"DEMO 1/{len(SCENES)}" in banner(app)
         await pilot.press("escape")
         await pilot.pause()
         assert isinstance(app.screen, MenuScreen)

@@ -22,6 +22,7 @@ from tui_grid.core.players import participant_names
 from tui_grid.core.table import Hint
 from tui_grid.games.tron import pace, panel_text, participants, round_text
 from tui_grid.games.tron.definition import GAME
+from tui_grid.games.tron.board import standard_board
 from tui_grid.games.tron.engine import TronEngine
 from tui_grid.games.tron.live_hint import LiveHint, hint_for, think_seconds
 from tui_grid.games.tron.rules import TronState
@@ -119,7 +120,9 @@ def test_keysets_belong_to_participants() -> None:
     assert [participants.keyset_driver(keyset, [0, 1]) for keyset in (0, 1)] == [0, 1]
     assert [participants.keyset_driver(keyset, [1]) for keyset in (0, 1)] == [1, 1]  # a lone human: either set
     assert participants.serves(None, [1]) and participants.serves(0, [1]) and participants.serves(1, [1])
-    assert participants.serves(1, [0, 1]) and not participants.serves(0, [1, 2])
+    assert participants.serves(1, [0, 1]) and participants.serves(1, [1, 3]) and not participants.serves(2, [1, 3])
+    assert [participants.keyset_driver(keyset, [1, 3]) for keyset in (0, 1)] == [1, 3]  # an arena's two humans
+    assert [participants.keys_label(p, [1, 3]) for p in (0, 1, 3)] == ["", " (arrows)", " (WASD)"]
     assert not participants.serves(None, [])
     assert [participants.keys_label(p, [0, 1]) for p in (0, 1)] == [" (arrows)", " (WASD)"]
     assert participants.keys_label(0, [1]) == "" and participants.keys_label(1, [1]) == " (arrows/WASD)"
@@ -245,9 +248,10 @@ class Setup:
     board: str = "this"
     size: str = "12x12"
     walls: str = "10"
+    players: tuple[str, ...] = ("human", "easy")
 
 
-OPENED = LoadedBoard(board=None, name="opened", title="the board opened")
+OPENED = LoadedBoard(board=standard_board(), name="opened", title="the board opened")
 
 
 def test_the_dialog_first_then_cancel_leaves_but_not_once_a_match_was_set_up() -> None:
@@ -276,6 +280,15 @@ def test_a_random_map_is_made_to_the_setup_and_each_round_when_asked() -> None:
     flow.choose(Setup(board="each", size="14x14"))  # type: ignore[arg-type]
     assert flow.round_board(0, made) is made
     assert (flow.round_board(1, made).board.width) == 14
+
+
+def test_more_than_two_players_ride_their_arena_and_two_opened_on_an_arena_the_standard_board() -> None:
+    flow = SetupFlow(GAME, OPENED, Setup(), asks=False)  # type: ignore[arg-type]
+    arena = flow.choose(Setup(board="each", players=("human",) + ("easy",) * 5))  # type: ignore[arg-type]
+    assert arena.name == "arena6" and len(arena.board.heads) == 6
+    assert flow.round_board(1, arena) is arena  # an arena keeps its board: "each" is for a duel
+    on_arena = SetupFlow(GAME, arena, Setup(), asks=False)  # type: ignore[arg-type]
+    assert on_arena.choose(Setup()).name == "standard"  # type: ignore[arg-type]
 
 
 def test_a_setup_no_map_can_be_made_to_is_refused_and_closes_the_dialog() -> None:

@@ -266,7 +266,7 @@ def is_program(game: Roster, text: str) -> bool:
 
 
 def participant_names(game: Roster, players: Sequence[str]) -> list[str]:
-    """Names for the participants of a match, told apart when they are alike."""
+    """Names for the participants of a match; those alike are told apart by their number."""
     specs = [parse_player(game, text) for text in players]
     humans = sum(1 for spec in specs if spec.kind == "human")
     names = []
@@ -275,9 +275,7 @@ def participant_names(game: Roster, players: Sequence[str]) -> list[str]:
             names.append(f"player {index + 1}")
         else:
             names.append(KINDS_BY_NAME[spec.kind].label(spec))
-    if len(set(names)) < len(names):
-        names = [f"{name} ({index + 1})" for index, name in enumerate(names)]
-    return names
+    return [f"{name} ({index + 1})" if names.count(name) > 1 else name for index, name in enumerate(names)]
 
 
 def program_label(command: str) -> str:

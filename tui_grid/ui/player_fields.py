@@ -24,16 +24,18 @@ T = TypeVar("T")
 def player_rows(game: Roster, players: Sequence[str], labels: Sequence[str], kinds: Sequence[str]) -> Iterator[Widget]:
     """Label and (choice, command) pairs for each participant, ids `kind-N` and `command-N`,
     offering `kinds` only (a remembered player of another kind starts as the first choice).
-    Yields widgets for a two-column Grid: the caller lays them out inside its compose."""
+    Yields widgets for a two-column Grid: the caller lays them out inside its compose.
+    Both widgets of row N have the class `player-N`, for a dialog that shows fewer rows."""
     choices = dialog_choices(game, kinds)
     for index, label in enumerate(labels):
         kind, command = split_player(game, players[index])
         if kind not in {value for _, value in choices}:
             kind, command = choices[0][1], ""
-        yield PlainLabel(label)
+        yield PlainLabel(label, classes=f"player-{index}")
         yield Horizontal(
             Select(choices, value=kind, allow_blank=False, compact=True, id=f"kind-{index}", classes="kind"),
             PlainInput(value=command, placeholder="e.g. python3 bot.py", compact=True, id=f"command-{index}", classes="command"),
+            classes=f"player-{index}",
         )
 
 
@@ -60,7 +62,9 @@ def chosen_players(screen: Screen[object], game: Roster, count: int, kinds: Sequ
 class MatchSetupDialog(FormDialog[T]):
     """A new match's dialog: a frame, a two-column grid of labels and fields (the player
     rows first), a line about the match, the error line, and the keys with a Start
-    button. Each game's dialog sets its widths."""
+    button. Each game's dialog sets its widths, and `PLAYER_ROWS` when it has more than two."""
+
+    PLAYER_ROWS = 2
 
     DEFAULT_CSS = """
     MatchSetupDialog { align: center middle; }
@@ -86,7 +90,7 @@ class MatchSetupDialog(FormDialog[T]):
     def on_mount(self) -> None:
         # A game's own on_mount and on_select_changed run as well (Textual calls the
         # handlers along the class hierarchy): they add only what is the game's.
-        show_command_fields(self, 2)
+        show_command_fields(self, self.PLAYER_ROWS)
         # The first choice, not the Start button: a compact button's focus hardly shows, and
         # down must work before any tab. Enter still starts from here.
         self.query_one("#kind-0", Select).focus()
@@ -102,4 +106,4 @@ class MatchSetupDialog(FormDialog[T]):
 
     def on_select_changed(self) -> None:
         self.show_error("")
-        show_command_fields(self, 2)
+        show_command_fields(self, self.PLAYER_ROWS)

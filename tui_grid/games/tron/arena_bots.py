@@ -98,7 +98,7 @@ class ArenaBot:
     """One level's choice for a seat: `choose(state, seat, time_ms)` gives an index into
     UP DOWN LEFT RIGHT. `seed` fixes the easy bot's tie-breaks and the hard bot's none."""
 
-    def __init__(self, level: str = "hard", seed: int | None = None) -> None:
+    def __init__(self, level: str = "hard", seed: int | None = 0) -> None:
         if level not in LEVELS:
             raise ValueError(f"unknown bot level {level!r} (choose from {', '.join(LEVELS)})")
         self.level = level

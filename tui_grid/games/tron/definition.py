@@ -48,7 +48,7 @@ from tui_grid.games.registry import (
     usage_errors,
 )
 from tui_grid.games.tron.arena import arena_board
-from tui_grid.games.tron.board import MAX_CYCLES, TronBoard, parse_tron
+from tui_grid.games.tron.board import LETTERS, MAX_CYCLES, TronBoard, parse_tron
 from tui_grid.games.tron.engine import TronEngine
 from tui_grid.games.tron.rules import SEAT_NAMES, TronState
 
@@ -141,9 +141,12 @@ class TronGame(BoardFiles, Generated, Solvable, GameDefinition):
     demo_scenes = (
         DemoScene("Tron: hard bot against medium", "standard",
                   "Minimax over the fight for space, then it fills its own chamber to the end.", ("hard", "medium")),
+        DemoScene("Tron: a six-bot arena", "arena6",
+                  "Free-for-all: each bot weighs the cells it reaches before every other cycle; the last one riding wins.",
+                  ("hard", "medium", "easy", "hard", "medium", "easy")),
     )
     title = "Tron light cycles"
-    tagline = "Two light cycles, human or bot, on a walled arena."
+    tagline = "Light cycles, human or bot: a duel, or an arena for up to eight."
     screen_path = "tui_grid.games.tron.screen:TronScreen"
     options = (
         GameOption("size", "Size (WxH)", "15x15", "map size including the border, 10x10 to 40x40", metavar="WxH"),
@@ -260,6 +263,13 @@ class TronGame(BoardFiles, Generated, Solvable, GameDefinition):
         from tui_grid.games.tron.engine import direction_of
 
         time_ms = DEFAULT_TIME_MS if control.seconds is None else control.seconds * 1000
+        if state.cycles > 2:
+            from tui_grid.games.tron.arena_bots import ArenaBot
+            from tui_grid.games.tron.bots import WORDS
+
+            heads = tuple((head.row, head.col) for head in state.heads)
+            move = WORDS[ArenaBot("hard").choose(state.rows, heads, state.riders(), seat, time_ms)]
+            return Plan((direction_of(move),), f"The hard bot drives {SEAT_NAMES[seat]} {move}.", {"seat": seat, "move": move})
         record = analyse(state, seat, time_ms, control)
         direction = direction_of(record["move"])
         return Plan((direction,), f"The hard bot drives {SEAT_NAMES[seat]} {record['move']}.", {"seat": seat, **record})
@@ -280,11 +290,11 @@ class TronGame(BoardFiles, Generated, Solvable, GameDefinition):
 
 
 def _grid(state: TronState) -> list[list[str]]:
-    """The rows with the heads in capitals."""
+    """The rows with the heads of the cycles riding in capitals."""
     grid = [list(row) for row in state.rows]
-    for seat, letter in ((0, "R"), (1, "G")):
+    for seat in state.riders():
         head = state.heads[seat]
-        grid[head.row][head.col] = letter
+        grid[head.row][head.col] = LETTERS[seat].upper()
     return grid
 
 

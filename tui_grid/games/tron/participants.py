@@ -1,6 +1,7 @@
 """Who is who in a Tron match on screen: the name each participant goes by, and the keys
-each human steers with. Keys belong to participants, not seats: player 1 has the arrows
-and player 2 W A S D whichever colour they drive, and a lone human may use either set."""
+each human steers with. Keys belong to participants, not seats: the first human player has the
+arrows and the second W A S D whichever colour they drive, and a lone human may use
+either set."""
 
 from __future__ import annotations
 
@@ -26,21 +27,20 @@ def shown_names(game: Roster, players: Sequence[str], names: Sequence[str]) -> l
         command = parse_player(game, player).value or ""
         if is_program(game, player) and len(echo(command)) <= PROGRAM_NAME_LIMIT:
             shown[index] = echo(command)
-    if len(set(shown)) < len(shown):
-        shown = [f"{name} ({index + 1})" for index, name in enumerate(shown)]
-    return shown
+    return [f"{name} ({index + 1})" if shown.count(name) > 1 else name for index, name in enumerate(shown)]
 
 
 def serves(keyset: int | None, humans: Sequence[int]) -> bool:
     """Whether someone at this keyboard steers with `keyset` (None: with any), given the
-    participants played by people: its own human's, or the lone human's either."""
-    return bool(humans) and (keyset is None or len(humans) == 1 or keyset in humans)
+    participants played by people: the first human has the arrows, the second W A S D, a
+    lone human either."""
+    return bool(humans) and (keyset is None or len(humans) == 1 or keyset < len(humans))
 
 
 def keyset_driver(keyset: int, humans: Sequence[int]) -> int:
     """The participant a keyset (0 the arrows, 1 W A S D) steers, given the participants
-    played by people (at least one): its own with two humans, else the lone human's."""
-    return keyset if len(humans) == 2 else humans[0]
+    played by people (at least one): the keyset's own human with two, else the lone one."""
+    return humans[keyset] if len(humans) == 2 else humans[0]
 
 
 def keys_label(participant: int, humans: Sequence[int]) -> str:
@@ -49,7 +49,7 @@ def keys_label(participant: int, humans: Sequence[int]) -> str:
         return ""
     if len(humans) == 1:
         return " (arrows/WASD)"
-    return " (arrows)" if participant == 0 else " (WASD)"
+    return " (arrows)" if participant == humans[0] else " (WASD)"
 
 
 #: Said the first time in a match a key would turn a cycle straight back into its trail.

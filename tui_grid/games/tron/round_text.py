@@ -9,9 +9,24 @@ from tui_grid.core.conductor import AUTO_NEXT_SECONDS
 
 
 def score_line(score: MatchScore) -> str:
-    """Wins per player and draws, short enough for the status line."""
+    """Wins per player and draws, short enough for the status line; in an arena, who
+    leads on points (the legend gives everyone's)."""
+    if score.ranked:
+        return leader_line(score)
     text = " · ".join(f"{name} {score.wins(index)}" for index, name in enumerate(score.names))
     return text + (f" · {score.draws} drawn" if score.draws else "")
+
+
+def leader_line(score: MatchScore) -> str:
+    """An arena's leader on points: "ann leads with 7 points", or who share the lead."""
+    points = [score.points(index) for index in range(len(score.names))]
+    best = max(points, default=0)
+    if not best:
+        return "no points yet"
+    leaders = [name for name, mine in zip(score.names, points) if mine == best]
+    if len(leaders) == 1:
+        return f"{leaders[0]} leads with {best} point{'s' if best != 1 else ''}"
+    return f"{len(leaders)} share the lead with {best} point{'s' if best != 1 else ''}"
 
 
 def round_verdict(number: int, outcome: str, drawn: bool) -> str:
@@ -41,7 +56,7 @@ def round_end(score: MatchScore, outcome: str, *, match_verdict: str | None, ste
     """The two lines said when the last round in `score` ends (`outcome`: how, in words):
     its verdict, and what comes next (`what_next`)."""
     result = score.rounds[-1]
-    verdict = round_verdict(result.index + 1, outcome, result.winner is None)
+    verdict = round_verdict(result.index + 1, outcome, result.winner is None and not result.places)
     return verdict, what_next(score_line(score), result.index + 2, match_verdict=match_verdict, steerable=steerable, humans=humans)
 
 

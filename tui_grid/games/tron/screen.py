@@ -23,7 +23,7 @@ from tui_grid.games.tron import pace, panel_text, participants, round_text
 from tui_grid.games.tron.engine import TronEngine
 from tui_grid.games.tron.live_hint import LiveHint
 from tui_grid.games.tron.rules import TronState
-from tui_grid.games.tron.setup_dialog import TronSetup, TronSetupDialog, save_setup, starting_setup
+from tui_grid.games.tron.setup_dialog import TronSetup, TronSetupDialog, fit_players, save_setup, starting_setup
 from tui_grid.games.tron.setup_flow import SetupFlow
 from tui_grid.games.tron.view import HINT_MARK, TronBoardView
 from tui_grid.ui.keys import ANY_HUMAN, Key, match_keymap
@@ -52,6 +52,7 @@ class TronScreen(MatchScreen[TronState]):
         """Opened by the app (no players), it asks the setup dialog first, starting from
         the remembered choices; given players (tests, scripts), it starts at once."""
         chosen = starting_setup((settings or Settings()).speed, players, rounds, setup)
+        chosen = fit_players(chosen, len(loaded.board.heads))  # a player per cycle of the board opened
         super().__init__(game, loaded, settings, chosen.players, chosen.rounds, feed=feed)
         self.flow = SetupFlow(game, loaded, chosen, (players is None and feed is None) if ask_setup is None else ask_setup)
         self.live_hint = LiveHint(self, HINT_MARK)
@@ -229,4 +230,6 @@ class TronScreen(MatchScreen[TronState]):
         return state.heads[seat]
 
     def legend(self) -> str:
-        return panel_text.legend(self.match.score.names, self.match.seating, self.humans(), self.steerable)
+        score = self.match.score
+        points = [score.points(index) for index in range(len(score.names))] if score.ranked else []
+        return panel_text.legend(score.names, self.match.seating, self.humans(), self.steerable, points)

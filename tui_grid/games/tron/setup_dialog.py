@@ -17,6 +17,8 @@ from tui_grid.core.policy import Policy
 from tui_grid.core.errors import UsageError
 from tui_grid.core.players import check_player
 from tui_grid.games.registry import parse_count
+from tui_grid.games.tron.arena import MIN_CYCLES
+from tui_grid.games.tron.board import MAX_CYCLES
 from tui_grid.games.tron.definition import DEFAULT_TIME_MS
 from tui_grid.games.tron.definition import GAME as TRON
 from tui_grid.ui.plain import Plain, PlainInput, PlainLabel, styled
@@ -28,13 +30,15 @@ MAX_ROUNDS = 99
 
 
 BOARD_MODES = ("this", "new", "each")
+#: People at one keyboard: the arrows and W A S D.
+MAX_HUMANS = 2
 
 
 @dataclass(frozen=True)
 class TronSetup:
     """What the setup dialog chooses; saved as JSON in the data folder."""
 
-    players: tuple[str, str] = ("human", "easy")
+    players: tuple[str, ...] = ("human", "easy")  # two to MAX_CYCLES: more than two ride an arena
     board: str = "this"  # "this" board, a "new" random map, a new map "each" round
     size: str = "15x15"
     walls: str = "12"
@@ -50,11 +54,12 @@ class TronSetup:
             return default
         out = default
         players = data.get("players")
-        if isinstance(players, list) and len(players) == 2 and all(isinstance(p, str) for p in players):
+        if (isinstance(players, list) and MIN_CYCLES <= len(players) <= MAX_CYCLES and all(isinstance(p, str) for p in players)
+                and sum(1 for p in players if p == "human") <= MAX_HUMANS):
             try:
                 for player in players:
                     check_player(TRON, player)
-                out = replace(out, players=(players[0], players[1]))
+                out = replace(out, players=tuple(players))
             except UsageError:
                 pass
         if data.get("board") in BOARD_MODES:
@@ -96,10 +101,20 @@ def starting_setup(speed: int, players: Sequence[str] | None = None, rounds: int
     fresh = TronSetup(speed=speed)
     setup = given or (replace(load_setup(fresh), board="this") if players is None else fresh)
     if players is not None:
-        setup = replace(setup, players=(players[0], players[1]))
+        setup = replace(setup, players=tuple(players))
     if rounds is not None:
         setup = replace(setup, rounds=rounds)
     return setup
+
+
+def fit_players(setup: TronSetup, cycles: int) -> TronSetup:
+    """`setup` with a player for each of `cycles` cycles: the last ones dropped, or bots of
+    the last bot's level (else easy) added."""
+    players = setup.players[:cycles]
+    if len(players) < cycles:
+        bots = [player for player in players if player in TRON.bot_levels]
+        players += (bots[-1] if bots else "easy",) * (cycles - len(players))
+    return replace(setup, players=players)
 
 
 def save_setup(setup: TronSetup, policy: Policy) -> None:
@@ -112,11 +127,13 @@ def save_setup(setup: TronSetup, policy: Policy) -> None:
 
 
 class TronSetupDialog(MatchSetupDialog[TronSetup | None]):
-    """Seats, board, rounds and speed for a new match; fits 80x24."""
+    """Cycles, seats, board, rounds and speed for a new match; fits 80x24 with eight."""
 
+    PLAYER_ROWS = MAX_CYCLES
     DEFAULT_CSS = """
     TronSetupDialog > Vertical { width: 100%; max-width: 130; }
     TronSetupDialog Grid { grid-columns: 17 1fr; }
+    TronSetupDialog.-arena Grid { grid-gutter: 0 0; }
     TronSetupDialog .kind { width: 1fr; max-width: 30; }
     TronSetupDialog #board { width: 1fr; }
     """
@@ -132,7 +149,12 @@ class TronSetupDialog(MatchSetupDialog[TronSetup | None]):
         with Vertical():
             yield Plain(styled(("New Tron match", "b")))
             with Grid():
-                yield from player_rows(TRON, setup.players, ("Player 1 (←↑↓→)", "Player 2 (WASD)"), self.app.policy.player_kinds)
+                yield PlainLabel("Cycles")
+                yield Select([("2, a duel", 2), *((f"{count}, an arena", count) for count in range(3, MAX_CYCLES + 1))],
+                             value=len(setup.players), allow_blank=False, compact=True, id="cycles", classes="kind")
+                seats = (*setup.players, *(setup.players[-1:] * MAX_CYCLES))[:MAX_CYCLES]
+                labels = ("Player 1 (←↑↓→)", "Player 2 (WASD)", *(f"Player {index + 1}" for index in range(2, MAX_CYCLES)))
+                yield from player_rows(TRON, seats, labels, self.app.policy.player_kinds)
                 yield PlainLabel("Board")
                 yield Select(
                     [(f"this board: {title}", "this"), ("a new random map", "new"), ("a new random map every round", "each")],
@@ -154,7 +176,7 @@ class TronSetupDialog(MatchSetupDialog[TronSetup | None]):
                     yield PlainInput(value=str(setup.speed), compact=True, id="speed", classes="short")
                     yield Plain("bot ms/move", classes="gap")
                     yield PlainInput(value=str(setup.time_ms), compact=True, id="time-ms", classes="short")
-            yield Plain("Player 1 drives red in round 1; the seats swap every round. Programs speak HackerRank's Tron protocol (see ? help).", id="about")
+            yield Plain(id="about")
             yield Plain(id="error")
             with Horizontal(id="buttons"):
                 yield Plain("enter starts · esc cancels · tab moves", id="keys")
@@ -166,25 +188,42 @@ class TronSetupDialog(MatchSetupDialog[TronSetup | None]):
     def on_select_changed(self) -> None:
         self._sync_map_fields()
 
+    def _cycles(self) -> int:
+        return int(self.query_one("#cycles", Select).value)  # type: ignore[arg-type]
+
     def _sync_map_fields(self) -> None:
-        """Map fields only for random maps, the bots' time only where a bot plays (the
-        command fields are MatchSetupDialog's)."""
-        random_map = self.query_one("#board", Select).value != "this"
+        """A player row per cycle; the board and map fields only for a duel, the map's only
+        for random maps; the bots' time only where a bot plays (the command fields are
+        MatchSetupDialog's)."""
+        cycles = self._cycles()
+        for index in range(MAX_CYCLES):
+            for widget in self.query(f".player-{index}"):
+                widget.display = index < cycles
+        self.set_class(cycles > 2, "-arena")
+        self.query_one("#board", Select).disabled = cycles > 2
+        random_map = self.query_one("#board", Select).value != "this" and cycles == 2
         for name in ("size", "walls"):
             self.query_one(f"#{name}", Input).disabled = not random_map
         self.query_one("#time-ms", Input).disabled = not self._bot_plays()
+        about = ("Player 1 drives red in round 1; the seats swap every round." if cycles == 2 else
+                 f"An arena for {cycles}: its board grows with the cycles; the last one riding wins the round, and each "
+                 "cycle it outlasted is a point. The seats turn every round.")
+        self.query_one("#about", Plain).update(f"{about} The first human steers with ←↑↓→, a second with WASD. "
+                                               "Programs speak HackerRank's Tron protocol (see ? help).")
 
     def _bot_plays(self) -> bool:
         """Whether a builtin bot is seated: only it has a thinking time to set."""
-        return any(self.query_one(f"#kind-{index}", Select).value in TRON.bot_levels for index in range(2))
+        return any(self.query_one(f"#kind-{index}", Select).value in TRON.bot_levels for index in range(self._cycles()))
 
     def chosen(self) -> TronSetup:
         """The setup as filled in; UsageError names the first bad field."""
-        players = chosen_players(self, TRON, 2, self.app.policy.player_kinds)
+        players = chosen_players(self, TRON, self._cycles(), self.app.policy.player_kinds)
+        if sum(1 for player in players if player == "human") > MAX_HUMANS:
+            raise UsageError(f"At most {MAX_HUMANS} humans share one keyboard (the arrows and WASD): make the others bots or programs.")
         board = str(self.query_one("#board", Select).value)
         size = self.query_one("#size", Input).value.strip()
         walls = self.query_one("#walls", Input).value.strip()
-        if board != "this":
+        if board != "this" and len(players) == 2:
             TRON.game_id_from_options({"size": size, "walls": walls}, 1)
         rounds = parse_count("rounds", self.query_one("#rounds", Input).value.strip(), 1, MAX_ROUNDS)
         speed = parse_count("speed", self.query_one("#speed", Input).value.strip())
@@ -193,4 +232,4 @@ class TronSetupDialog(MatchSetupDialog[TronSetup | None]):
         time_ms = self.setup.time_ms  # no bot plays: a field that does nothing is never refused
         if self._bot_plays():
             time_ms = parse_count("bot ms/move", self.query_one("#time-ms", Input).value.strip(), 1, 60_000)
-        return TronSetup((players[0], players[1]), board, size, walls, rounds, speed, time_ms)
+        return TronSetup(players, board, size, walls, rounds, speed, time_ms)

@@ -39,11 +39,16 @@ class SetupFlow:
         return self.asks and not self.started
 
     def choose(self, setup: TronSetup) -> LoadedBoard:
-        """Take `setup`, and the board its first round plays on; BoardError or UsageError
+        """Take `setup`, and the board its first round plays on (an arena's own for more
+        than two players; for two opened on an arena, the standard board); BoardError or UsageError
         when no map can be made to it (the dialog counts as closed then)."""
         self.setup = setup
         try:
-            return self.opened if setup.board == "this" else self.random_map()
+            if len(setup.players) > 2:
+                return self.game.load(f"arena{len(setup.players)}")
+            if setup.board != "this":
+                return self.random_map()
+            return self.opened if len(self.opened.board.heads) == 2 else self.game.load("standard")
         except (BoardError, UsageError):
             self.open = False
             raise
@@ -55,8 +60,9 @@ class SetupFlow:
 
     def round_board(self, index: int, current: LoadedBoard) -> LoadedBoard:
         """Round `index`'s board: a new random map for each round after the first when the
-        setup asks for one each round, else `current`."""
-        return self.random_map() if index > 0 and self.setup.board == "each" else current
+        setup asks for one each round (in a duel), else `current`."""
+        each = self.setup.board == "each" and len(self.setup.players) == 2
+        return self.random_map() if index > 0 and each else current
 
     def random_map(self) -> LoadedBoard:
         """A new map of the setup's size and walls, from a random seed."""

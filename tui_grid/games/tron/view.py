@@ -1,17 +1,32 @@
-"""The Tron arena: walls, both trails, the heads with their heading, crashes and the hint
-mark, each a colour and a glyph; drawn from the state and overlay it is given."""
+"""The Tron board: walls, every cycle's trail, the heads with their heading, crashes
+and the hint mark, each a colour and a glyph (so NO_COLOR tells eight cycles apart);
+drawn from the state and overlay it is given."""
 
 from __future__ import annotations
 
 from collections.abc import Hashable
 
 from tui_grid.core.geometry import Pos
+from tui_grid.games.tron.board import LETTERS, SEAT_NAMES
+from tui_grid.games.tron.panel_text import TRAIL_GLYPHS
 from tui_grid.games.tron.rules import TronState
 from tui_grid.ui.board_view import BoardView
 
-TILES = {"-": ("  ", "floor"), "#": ("██", "wall"), "r": ("░░", "red-trail"), "g": ("▒▒", "green-trail")}
-HEAD_KINDS = ("red-head", "green-head")
-HEAD_LETTERS = ("R", "G")
+TILES = {"-": ("  ", "floor"), "#": ("██", "wall"),
+         **{letter: (glyph * 2, f"{name}-trail") for letter, glyph, name in zip(LETTERS, TRAIL_GLYPHS, SEAT_NAMES)}}
+HEAD_KINDS = tuple(f"{name}-head" for name in SEAT_NAMES)
+HEAD_LETTERS = tuple(letter.upper() for letter in LETTERS)
+#: Each seat's (trail background, trail glyph, head background, head text) colours.
+COLOURS = (
+    ("#7a1f2b", "#c0485a", "#ff4d5e", "#ffffff"),
+    ("#1d5e36", "#44b06e", "#3ddc84", "#000000"),
+    ("#1f3f7a", "#4a78c8", "#4d8dff", "#ffffff"),
+    ("#6b5a14", "#c8a93a", "#ffd84d", "#000000"),
+    ("#6b1f6b", "#b84ab8", "#ff5cff", "#000000"),
+    ("#145e66", "#3ab0bc", "#4de8ff", "#000000"),
+    ("#5a5f6b", "#b8bcc8", "#f0f0f0", "#000000"),
+    ("#7a4314", "#d0813a", "#ff9a3d", "#000000"),
+)
 CRASH = ("X ", "crash")
 HINT_MARK = ("◆ ", "hint")
 
@@ -21,18 +36,17 @@ class TronBoardView(BoardView):
     DEFAULT_CSS = """
     TronBoardView > .board--floor       { background: #14171f; color: #2a3040; }
     TronBoardView > .board--wall        { background: #6b7385; color: #9aa3b5; }
-    TronBoardView > .board--red-trail   { background: #7a1f2b; color: #c0485a; }
-    TronBoardView > .board--green-trail { background: #1d5e36; color: #44b06e; }
-    TronBoardView > .board--red-head    { background: #ff4d5e; color: #ffffff; text-style: bold; }
-    TronBoardView > .board--green-head  { background: #3ddc84; color: #000000; text-style: bold; }
     TronBoardView > .board--crash       { background: #ffd23f; color: #000000; text-style: bold; }
     TronBoardView > .board--hint        { background: #fff3b0; color: #9a6700; text-style: bold; }
-    """
+    """ + "".join(
+        f"TronBoardView > .board--{name}-trail {{ background: {trail}; color: {glyph}; }}\n"
+        f"TronBoardView > .board--{name}-head {{ background: {head}; color: {text}; text-style: bold; }}\n"
+        for name, (trail, glyph, head, text) in zip(SEAT_NAMES, COLOURS))
     #: From the most important down: in the whole-board zoom a block shows its first kind.
-    KINDS = ("crash", "hint", "red-head", "green-head", "red-trail", "green-trail", "wall", "floor")
+    KINDS = ("crash", "hint", *HEAD_KINDS, *(f"{name}-trail" for name in SEAT_NAMES), "wall", "floor")
     COMPONENT_CLASSES = {f"board--{kind}" for kind in KINDS}
     #: Kept as glyphs in the half-block zooms (big boards), so heads stay findable.
-    MARKERS = {"crash": "X", "hint": "◆", "red-head": "R", "green-head": "G"}
+    MARKERS = {"crash": "X", "hint": "◆", **dict(zip(HEAD_KINDS, HEAD_LETTERS))}
 
     def cell(self, row: int, col: int) -> tuple[str, str]:
         return self.row_cells(row, col, col + 1)[0]
@@ -57,7 +71,7 @@ class TronBoardView(BoardView):
             if pos is not None and pos.row == row and first <= pos.col < last:
                 cells[pos.col - first] = mark
 
-        for seat, head in enumerate(state.heads):
+        for seat, head in enumerate(state.heads):  # a cycle out keeps its letter where it stopped
             heading = state.headings[seat]
             put(head, (HEAD_LETTERS[seat] + (heading.arrow if heading is not None else " "), HEAD_KINDS[seat]))
         for pos, mark in self.overlay.marks.items():

@@ -1,0 +1,132 @@
+"""The Tron arena in the app: the setup dialog's cycles and player rows, two humans and
+four bots on one keyboard (each human's keyset steers their own cycle whatever seat it
+sits in), the legend and status of six, and snapshots at 80x24 and 160x50."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+import pytest
+from textual.widgets import Select
+
+from tests.conftest import make_app, status, wait_idle
+from tui_grid.core.geometry import Direction
+from tui_grid.games.tron.screen import TronScreen
+from tui_grid.games.tron.setup_dialog import SETUP_FILE, TronSetupDialog
+
+
+@pytest.fixture(autouse=True)
+def data_dir(tmp_path, monkeypatch) -> Path:
+    folder = tmp_path / "data"
+    monkeypatch.setenv("TUI_GRID_DATA", str(folder))
+    return folder
+
+
+def remember(folder: Path, **choices) -> None:  # type: ignore[no-untyped-def]
+    folder.mkdir(parents=True, exist_ok=True)
+    (folder / SETUP_FILE).write_text(json.dumps(choices))
+
+
+async def start(pilot) -> TronScreen:  # type: ignore[no-untyped-def]
+    """Accept the setup dialog and pause at once."""
+    assert isinstance(pilot.app.screen, TronSetupDialog)
+    await pilot.press("enter")
+    await pilot.pause()
+    screen = pilot.app.screen
+    assert isinstance(screen, TronScreen)
+    await pilot.press("space")
+    await wait_idle(pilot)
+    return screen
+
+
+async def step(pilot, *keys: str) -> None:  # type: ignore[no-untyped-def]
+    await pilot.press(*keys, "full_stop")
+    await wait_idle(pilot)
+
+
+SIX = ["human", "easy", "medium", "human", "easy", "medium"]
+
+
+async def test_two_humans_and_four_bots_share_an_arena(data_dir) -> None:
+    remember(data_dir, players=SIX, rounds=2)
+    app = make_app("tron", "arena6", speed=1)
+    async with app.run_test(size=(80, 24)) as pilot:
+        screen = await start(pilot)
+        assert screen.loaded.name == "arena6" and len(screen.session.agents) == 6
+        assert screen.match.seating == (0, 1, 2, 3, 4, 5)
+        before = screen.state
+        await step(pilot, "up", "s")  # the arrows: player 1 (red); W A S D: player 4 (yellow)
+        assert screen.state.heads[0] == before.heads[0].step(Direction.UP)
+        assert screen.state.heads[3] == before.heads[3].step(Direction.DOWN)
+        legend = str(screen.query_one("#legend").content)
+        assert "R░ player 1 (arrows) 0" in legend and "Y: player 4 (WASD) 0" in legend and "O*" not in legend
+        assert "no points yet" in status(app) and "round 1/2" in status(app)
+        await pilot.press("down")  # a reverse into its own trail is ignored, and said once
+        await pilot.pause()
+        assert "cannot turn straight back" in str(screen.query_one("#message").content)
+        for _ in range(200):
+            if screen.session.over:
+                break
+            await step(pilot)
+        assert screen.session.over
+        result = screen.match.score.rounds[-1]
+        assert sorted(result.places)[0] == 1 and len(result.places) == 6
+        assert "leads with" in status(app) or "share the lead" in status(app)
+        message = str(screen.query_one("#message").content)
+        assert message.startswith("Round 1: ") and "enter: round 2" in message
+        await pilot.press("enter")
+        await pilot.pause()
+        assert screen.match.seating == (5, 0, 1, 2, 3, 4)  # every seat turns by one
+        before = screen.state
+        await step(pilot, "right", "a")  # player 1 now drives green (seat 1), player 4 magenta (seat 4)
+        assert screen.state.heads[1] == before.heads[1].step(Direction.RIGHT)
+        assert screen.state.heads[4] == before.heads[4].step(Direction.LEFT)
+
+
+async def test_the_setup_dialog_sets_up_an_arena(data_dir) -> None:
+    remember(data_dir, players=["human", "easy"], rounds=1)
+    app = make_app("tron", "standard", speed=1)
+    async with app.run_test(size=(80, 24)) as pilot:
+        dialog = pilot.app.screen
+        assert isinstance(dialog, TronSetupDialog)
+        assert not dialog.query_one(".player-2").display  # a duel: two rows
+        dialog.query_one("#cycles", Select).value = 4
+        await pilot.pause()
+        assert [bool(dialog.query_one(f".player-{index}").display) for index in range(8)] == [True] * 4 + [False] * 4
+        assert dialog.query_one("#board", Select).disabled
+        assert "An arena for 4" in str(dialog.query_one("#about").content)
+        for index in (1, 2):
+            dialog.query_one(f"#kind-{index}", Select).value = "human"
+        await pilot.pause()
+        dialog.query_one("#rounds").focus()
+        await pilot.press("enter")
+        await pilot.pause()
+        assert "At most 2 humans share one keyboard" in str(dialog.query_one("#error").content)
+        dialog.query_one("#kind-2", Select).value = "medium"
+        await pilot.pause()
+        dialog.query_one("#rounds").focus()
+        await pilot.press("enter")
+        await pilot.pause()
+        screen = pilot.app.screen
+        assert isinstance(screen, TronScreen)
+        assert screen.loaded.name == "arena4" and screen.players == ("human", "human", "medium", "easy")
+        saved = json.loads((data_dir / SETUP_FILE).read_text())
+        assert saved["players"] == ["human", "human", "medium", "easy"]
+
+
+@pytest.mark.parametrize("size", [(80, 24), (160, 50)])
+def test_snapshot_arena_of_six(snap_compare, data_dir, size: tuple[int, int]) -> None:
+    remember(data_dir, players=["human", "easy", "medium", "easy", "medium", "easy"], rounds=3, speed=5)
+
+    async def play(pilot) -> None:  # type: ignore[no-untyped-def]
+        await pilot.press("enter")
+        await pilot.pause()
+        screen = pilot.app.screen
+        screen.apply_setup(screen.setup)  # a fresh match, paused before its first tick
+        screen.driver.pause(True)
+        for keys in (["up"], [], ["right"], [], [], ["down"]):
+            await step(pilot, *keys)
+        await wait_idle(pilot)
+
+    assert snap_compare(make_app("tron", "arena6", speed=5), terminal_size=size, run_before=play)
