@@ -42,6 +42,7 @@ The hard bot searches in the C kernel (built before the games; `--no-kernel` for
 pure-Python search); the first line of the table says which.
 `--moves` prints the moves of each game not won (to replay it); `--reference a1k0n` seats
 a1k0n where the hard bot plays, to see what the 2010 winner scores on the same games.
+`points` is the score with a win 1 and a draw 1/2 (issue #29's measure against a1k0n).
 The bots are deterministic, so each game starts with a few random safe moves for both
 players (the opening, from the game's seed); random maps are `tron:WxH:wN#seedS` ids.
 Games are driven by a plain loop over `engine.step`; the builtin bots play as agents
@@ -344,7 +345,7 @@ def main(argv: list[str] | None = None) -> int:
     print(f"Tron bench: hard bot's search in {search}; {games} games per line, seats alternating, {args.ms} ms per move for every bot, {args.jobs} job(s), "
           f"{os.cpu_count()} cores shared with other work ({time.perf_counter() - began:.0f} s; "
           f"load average {load_start[0]:.2f} at the start, {load_end[0]:.2f} / {load_end[1]:.2f} / {load_end[2]:.2f} (1/5/15 min) at the end)\n")
-    print(f"{'pairing':<20} {'board':<6} {'W-D-L':>9} {'win %':>6} {'95% interval':>14} {'target':>7} {'head-on':>7} {'turns':>6} "
+    print(f"{'pairing':<20} {'board':<6} {'W-D-L':>9} {'win %':>6} {'95% interval':>14} {'target':>7} {'points':>6} {'head-on':>7} {'turns':>6} "
           f"{'ours ms mean/max':>17} {'theirs ms mean/max':>19}")
     slowest_all = 0.0
     for a, b, kind in pairings:
@@ -366,7 +367,7 @@ def main(argv: list[str] | None = None) -> int:
             return f"{statistics.mean(xs):.0f}/{max(xs):.0f}" if xs else "-"
 
         print(f"{a + ' vs ' + b:<20} {kind:<6} {f'{w}-{d}-{l}':>9} {100 * w / len(mine):>5.0f}% {f'[{100 * lo:.0f}%, {100 * hi:.0f}%]':>14} "
-              f"{100 * targets[b]:>6.0f}% {head_on:>7} {turns:>6.1f} {span(ours):>17} {span(theirs):>19}")
+              f"{100 * targets[b]:>6.0f}% {100 * (w + d / 2) / len(mine):>5.0f}% {head_on:>7} {turns:>6.1f} {span(ours):>17} {span(theirs):>19}")
         forfeits = sum(bool(r["forfeit"]) for r in mine)
         if forfeits:
             reasons = sorted({r["forfeit"][:100] for r in mine if r["forfeit"]})

@@ -11,7 +11,7 @@ from tui_grid.games.registry import get_game
 from tui_grid.core.outcome import Failure, Fault, Outcome
 from tui_grid.core.outcome import Result as Standing
 from tui_grid.games.tron.causes import TronCause
-from tui_grid.online.protocol import (MESSAGES, AddKey, Answer, Bye, Concede, BestLine, BestList, Bests, Solved, SolveKept, Challenge, Doing, End, Error, Forfeit, GameLine, GameList,
+from tui_grid.online.protocol import (MESSAGES, AddKey, Answer, Arena, Bye, Concede, BestLine, BestList, Bests, Solved, SolveKept, Challenge, Doing, End, Error, Forfeit, GameLine, GameList,
                                       GameRating, Games, Hello, Key, Leave, LeaderLine, Leaders, Lobby, LobbyChallenge,
                                       LobbyMatch, LobbyPlayer, MatchStart, Note, ProtocolError, Publish, Queue, Recorded,
                                       RecordedRound, Rematch, Replay, Result, Round, Step, Top, Unqueue, Watch, Welcome,
@@ -22,7 +22,7 @@ WALL = Outcome(Standing.WON, TronCause.WALL, 1, 0, cells=((0, 5),))
 
 EXAMPLES = [
     Hello("token"), Doing("in the lobby"), Challenge("bob", "tron", "standard", 3, "bot:easy"), Answer(7, True),
-    Challenge("bob", "evasion", rated=False), Withdraw(7), Queue("tron"), Unqueue(), Watch(3), Key("U"), Leave(), Publish("evasion", "evasion:N10:M5", ("a", "b"), 2),
+    Challenge("bob", "evasion", rated=False), Withdraw(7), Queue("tron"), Unqueue(), Arena(), Watch(3), Key("U"), Leave(), Publish("evasion", "evasion:N10:M5", ("a", "b"), 2),
     Step("U,D"), Forfeit(1, Failure(Fault.NO_ANSWER, numbers=(0.3,))), Result(None, HEAD_ON, (1, 0), 12), Round(1), Note("Go!"),
     End("Match over."), Welcome("ann", ("evasion", "tron")), Error("That match is over."),
     Welcome("bob", ("tron",), False, True, (GameRating("tron", 1532, False, 12), GameRating("evasion", 1500, True, 1))),

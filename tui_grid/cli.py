@@ -139,8 +139,8 @@ def build_parser() -> argparse.ArgumentParser:
 
     online = commands.add_parser("online", help="the Online lobby of the 'tui-grid serve ssh' this session runs in; "
                                  "'online top GAME' and 'online replay ID' read a server's store on its host")
-    online.add_argument("words", metavar="GAME | top GAME | replay ID", nargs="*",
-                        help=f"GAME joins its quick-match queue at once ({' or '.join(online_games())}); 'top GAME' prints its "
+    online.add_argument("words", metavar="GAME | arena | top GAME | replay ID", nargs="*",
+                        help=f"GAME joins its quick-match queue at once ({' or '.join(online_games())}); 'arena' rides in the Tron arena; 'top GAME' prints its "
                              "leaderboard, 'replay ID' a finished game move by move, from the server's data folder")
     online.add_argument("--data", default=None, metavar="DIR", help="with top or replay: the folder of the server's players.db (default: this user's data folder's ssh/, where 'serve ssh' keeps it)")
     online.add_argument("--limit", default="20", metavar="N", help="with top: how many players (default 20)")
@@ -404,8 +404,8 @@ def _online(args: argparse.Namespace, policy: Policy) -> int:
         if policy.remote:
             raise UsageError("online replay is for the server's host: the lobby's m and h replay games here")
         return _online_replay(int(words[1]), args)
-    if len(words) > 1 or (words and words[0] not in online_games()):
-        raise UsageError(f"online takes at most one GAME: {' or '.join(online_games())} (or 'top GAME', 'replay ID')")
+    if len(words) > 1 or (words and words[0] not in (*online_games(), "arena")):
+        raise UsageError(f"online takes at most one GAME: {' or '.join(online_games())} (or 'arena', 'top GAME', 'replay ID')")
     from tui_grid.online.client import hub_available
 
     if not hub_available():

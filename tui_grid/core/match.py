@@ -153,6 +153,16 @@ class MatchScore:
         return " · ".join(parts) + f" · draws {self.draws}"
 
 
+def places_by_participant(outcome: Outcome, seating: Sequence[int]) -> tuple[int, ...]:
+    """The outcome's places (by seat) by participant, given who sat where; () without them."""
+    if not outcome.places:
+        return ()
+    places = [0] * len(seating)
+    for seat, place in enumerate(outcome.places):
+        places[seating[seat]] = place
+    return tuple(places)
+
+
 def seating_for(round_index: int, participants: int, seats: int, swap: bool = True) -> tuple[int, ...]:
     """seating[seat] = participant: rotated by one seat each round when `swap`."""
     shift = round_index % seats if swap else 0
@@ -229,11 +239,8 @@ class Match(Generic[S, A]):
         elif outcome.result is Result.WON and len(self.seating) == 1:
             winner = self.seating[0]
         steps = session.engine.elapsed(session.state)
-        places = [0] * len(self.participants)
-        for seat, place in enumerate(outcome.places):
-            places[self.seating[seat]] = place
         result = RoundResult(self.round_index, self.seating, winner, outcome, len(session.log) if steps is None else steps,
-                             session.played_text(), session.forfeited, tuple(places) if outcome.places else ())
+                             session.played_text(), session.forfeited, places_by_participant(outcome, self.seating))
         self.score.rounds.append(result)
         return result
 

@@ -61,6 +61,7 @@ class Change(Generic[S]):
     steps: tuple[Step[S], ...] = ()
     events: tuple[Event, ...] = ()
     message: str = ""
+    failure: Failure | None = None  # a forfeit's, whole
 
     def ends_game(self, engine: Any) -> bool:
         """Whether this change ended the game: judged by the change's state, which a
@@ -263,9 +264,12 @@ class Session(Generic[S, A]):
             self.state = lost
             self.forfeited = seat
             # Said with who sits where: "red (bot.py) forfeits: gave no answer within 2 s".
-            text = describe(self.engine.outcome(lost), [agent.name for agent in self.agents])
+            outcome = self.engine.outcome(lost)
+            if not outcome.over:  # the others play on: the forfeit alone is said
+                outcome = failure.outcome(seat, None, self.engine.seats)
+            text = describe(outcome, [agent.name for agent in self.agents])
             event = Event(text, "forfeit", seat)
-            self._notify(Change(ChangeKind.FORFEIT, self.state, events=(event,), message=event.text))
+            self._notify(Change(ChangeKind.FORFEIT, self.state, events=(event,), message=event.text, failure=failure))
             return True
 
     def report_error(self, text: str) -> None:

@@ -19,7 +19,7 @@ from typing import Any, Callable, Union
 from tui_grid.core.agents import Agent, HumanAgent, Placeholder
 from tui_grid.core.engine import Engine
 from tui_grid.core.live import MatchFeed
-from tui_grid.core.match import Match, RoundResult
+from tui_grid.core.match import Match, RoundResult, places_by_participant
 from tui_grid.core.network import hang_up
 from tui_grid.games.registry import get_game
 from tui_grid.core.outcome import Failure
@@ -209,14 +209,26 @@ class HubFeed(MatchFeed[Any, Any]):
         super().__init__(Match(self._engine, participants, start.rounds, names=names))
         for index, result in enumerate(start.results):
             self.match.score.rounds.append(RoundResult(index, result.seating, result.winner, result.outcome, result.steps,
-                                                       forfeit_seat=result.forfeit_seat))
+                                                       forfeit_seat=result.forfeit_seat,
+                                                       places=places_by_participant(result.outcome, result.seating)))
         session = self.match.new_session()
-        joints = session.engine.parse_log(start.log)
-        if joints:
-            session.play_steps(joints, notify=False)
+        words = start.log.split()
+        played = 0
+        for forfeit in sorted(start.earlier, key=lambda f: f.at or 0):  # the steps up to each, then it
+            at = min(len(words), max(played, forfeit.at or 0))
+            self._replay(session, words[played:at])
+            session.forfeit(forfeit.seat, forfeit.failure)
+            played = at
+        self._replay(session, words[played:])
         if start.forfeit is not None:
             session.forfeit(start.forfeit.seat, start.forfeit.failure)
         self._begin(session)
+
+    @staticmethod
+    def _replay(session: Any, words: list[str]) -> None:
+        joints = session.engine.parse_log(" ".join(words), start=session.state)
+        if joints:
+            session.play_steps(joints, notify=False)
 
     def _engine(self, index: int) -> Engine[Any, Any]:
         return self.game.make_engine(self.loaded)
@@ -229,7 +241,7 @@ class HubFeed(MatchFeed[Any, Any]):
             with session.lock:
                 session.tick(session.engine.parse_step(message.joint, session.state))
         elif isinstance(message, Forfeit):
-            session.forfeit(message.seat, message.failure)
+            session.forfeit(message.seat, message.failure)  # in an arena the others play on
         elif isinstance(message, Round):
             session.close()
             self._begin(self.match.new_session())

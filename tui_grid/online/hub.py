@@ -37,10 +37,13 @@ from tui_grid.core.match import Ending
 from tui_grid.core.network import hang_up
 from tui_grid.core.text import printable
 from tui_grid.games.registry import get_game, online_games
+from tui_grid.online.arena_room import CYCLES as ARENA_CYCLES
+from tui_grid.online.arena_room import GAME as ARENA_GAME
+from tui_grid.online.arena_room import ArenaRoom
 from tui_grid.online.accounts import (abort_words, aborted, best_line, game_lines, key_fingerprint, leader_lines, match_record,
                                       puzzle_games, ratings_of, recorded)
 from tui_grid.online.matches import HostedMatch, RelayedMatch, WatchedMatch
-from tui_grid.online.protocol import (MAX_ROWS, QUICK_ROUNDS, AddKey, Answer, Bye, Concede, BestList, Bests, Solved, SolveKept,
+from tui_grid.online.protocol import (MAX_ROWS, QUICK_ROUNDS, AddKey, Answer, Arena, Bye, Concede, BestList, Bests, Solved, SolveKept,
                                       Challenge, Doing, End, Error, GameList, GameRating, Games, Hello, Key, Leave,
                                       Leaders, Lobby, LobbyChallenge, LobbyPlayer, Message, Note, ProtocolError,
                                       Publish, Queue, Rematch, Replay, Result, Top, Unqueue, Watch, Welcome, Withdraw)
@@ -179,8 +182,9 @@ class Hub:
     passes the token to the app); the app links with it."""
 
     def __init__(self, folder: Path, *, pace: Pace | None = None, log: Callable[[str], None] = lambda text: None,
-                 store: Store | None = None) -> None:
-        """`store` keeps accounts' ratings and every finished match (none: nothing is kept)."""
+                 store: Store | None = None, arena_cycles: int = ARENA_CYCLES) -> None:
+        """`store` keeps accounts' ratings and every finished match (none: nothing is kept);
+        `arena_cycles`: the cycles in the arena room's rounds."""
         if len(str(folder)) > MAX_SOCKET_FOLDER:  # a Unix socket's path has room for about 100 bytes
             folder = Path(tempfile.mkdtemp(prefix="tui-grid-hub-"))
         self.folder = folder
@@ -201,6 +205,9 @@ class Hub:
         self.last_match: dict[str, tuple[str, str, str, int, bool, tuple[str, ...]]] = {}
         #: A rematch challenge's seats, by name in order (the last match's, swapped).
         self.rematch_seats: dict[int, tuple[str, ...]] = {}
+        #: The Tron arena room, while anybody rides in it or watches it.
+        self.arena: ArenaRoom | None = None
+        self.arena_cycles = arena_cycles
         #: Where every hosted match's table runs: countdowns, rounds, idling, verdicts.
         self.loop = Loop(on_error=lambda exc: self.log(f"hub loop: {type(exc).__name__}: {exc}"))
         self._listener: socket.socket | None = None
@@ -209,7 +216,7 @@ class Hub:
         self._last_lobby: Lobby | None = None
         self._handlers: dict[type, Callable[[Link, Any], str | None]] = {
             Doing: self._on_doing, Challenge: self._on_challenge, Answer: self._on_answer, Withdraw: self._on_withdraw,
-            Queue: self._on_queue, Unqueue: self._on_unqueue, Watch: self._on_watch, Key: self._on_key, Leave: self._on_leave,
+            Queue: self._on_queue, Unqueue: self._on_unqueue, Arena: self._on_arena, Watch: self._on_watch, Key: self._on_key, Leave: self._on_leave,
             Rematch: self._on_rematch, Top: self._on_top, Games: self._on_games, Replay: self._on_replay,
             AddKey: self._on_add_key, Solved: self._on_solved, Bests: self._on_bests, Concede: self._on_concede}
 
@@ -423,7 +430,38 @@ class Hub:
         self._stop_watching(link)
         link.watching = match
         match.join(link, SPECTATOR)
+        if isinstance(match, HostedMatch) and match.room is not None:
+            match.room.watch(link)  # an arena round: the rounds after it too
         return None
+
+    # --- the arena room ----------------------------------------------------------------------------
+    def _on_arena(self, link: Link, message: Arena) -> str | None:
+        if ARENA_GAME not in online_games():
+            return self._only_online()
+        if self._busy(link):
+            return "You are in a match already."
+        self._unqueue(link)
+        self._withdraw_all(link)
+        if self.arena is None or self.arena.closed:
+            self.arena = ArenaRoom(self, self.arena_cycles)
+        link.send(Note(self.arena.ride(link)))
+        return None
+
+    def start_arena_round(self, room: ArenaRoom, seats: list[Link | str]) -> HostedMatch | str:
+        """A round of the arena room, as a match of one round (unrated, kept nowhere)."""
+        return self._start(ARENA_GAME, room.board, 1, seats, rated=False, room=room)
+
+    def arena_round_over(self, match: HostedMatch) -> str:
+        """An arena round ended (on the hub's loop): the room's words for its end."""
+        assert match.room is not None
+        with self.lock:
+            words = match.room.round_over(match)
+            self.log(f"arena round {match.room.rounds}: {match.verdict_text()}")
+            return words
+
+    def arena_closed(self, room: ArenaRoom) -> None:
+        if self.arena is room:
+            self.arena = None
 
     def _on_key(self, link: Link, message: Key) -> str | None:
         if link.match is not None:
@@ -441,9 +479,11 @@ class Hub:
 
     def _leave(self, link: Link, ending: Ending) -> None:
         """The link leaves the queue, what it watches, and the match it plays (handing it to
-        the other player: `ending` says how it went)."""
+        the other player: `ending` says how it went), and the arena room."""
         self._unqueue(link)
         self._stop_watching(link)
+        if self.arena is not None:
+            self.arena.leave(link)
         if link.match is not None:
             match, link.match, link.participant = link.match, None, None
             match.leave(link, ending)
@@ -464,13 +504,13 @@ class Hub:
         return None
 
     def _start(self, game: str, board: str, rounds: int, seats: list[Link | str], *,
-               started_by: Link | None = None, rated: bool = True) -> HostedMatch | str:
+               started_by: Link | None = None, rated: bool = True, room: ArenaRoom | None = None) -> HostedMatch | str:
         """The new match, started; or why it could not be."""
         levels = get_game(game).bot_levels
         for level in seats:
             if isinstance(level, str) and level not in levels:
                 return f"No {printable(level)} bot: {', '.join(levels)}."
-        match = HostedMatch(self, next(self._match_ids), game, board, rounds, seats, started_by, rated)
+        match = HostedMatch(self, next(self._match_ids), game, board, rounds, seats, started_by, rated, room)
         self.matches[match.id] = match
         for participant, who in enumerate(seats):
             if isinstance(who, Link):

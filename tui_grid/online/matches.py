@@ -23,10 +23,14 @@ from tui_grid.online.protocol import (End, Forfeit, LobbyMatch, MatchStart, Mess
 from tui_grid.online.records import Participant
 
 if TYPE_CHECKING:
+    from tui_grid.online.arena_room import ArenaRoom
     from tui_grid.online.hub import Hub, Link
 
 #: How much lower than the hub's the bots' thinking runs (players' sessions run at 5).
 BOT_NICENESS = 10
+#: The tick of an arena round once only bots ride in it: nobody steers, so it is not kept
+#: at a person's pace, and the bots' endgame passes quickly for whoever watches.
+BOTS_ONLY_TICK = 0.1
 
 
 class WatchedMatch:
@@ -72,8 +76,11 @@ class HostedMatch(WatchedMatch):
     begins rounds, checks idling and decides the match (core.conductor)."""
 
     def __init__(self, hub: Hub, match_id: int, game_key: str, board: str, rounds: int, seats: list[Link | str],
-                 started_by: Link | None = None, rated: bool = True) -> None:
+                 started_by: Link | None = None, rated: bool = True, room: ArenaRoom | None = None) -> None:
         self.hub, self.id, self.game_key, self.board, self.rounds = hub, match_id, game_key, board, rounds
+        #: The arena room this is a round of: a rider who leaves forfeits their cycle alone,
+        #: nobody forfeits for idling, and the room says the end (arena_room.py).
+        self.room = room
         #: Who asked for this match, when it has a bot in it (the per-player bot limit).
         self.started_by = started_by
         self.has_bots = any(isinstance(who, str) for who in seats)
@@ -106,6 +113,8 @@ class HostedMatch(WatchedMatch):
                                                   names=names, timeout=max(0.05, tick), step_seconds=tick)
         self.watchers: list[Link] = []
         self.round_forfeit: Forfeit | None = None
+        self.round_earlier: list[Forfeit] = []  # forfeits the round played on after (an arena's)
+        self.bots_only = False  # an arena round in which no person rides any more
         self.ended = False
         self.announced = ""  # the verdict as the players were told it, once the match is over
         # Steps go out from the driver's thread as they are made, in order (see `join`).
@@ -114,7 +123,7 @@ class HostedMatch(WatchedMatch):
         loop = hub.loop
         self.table: Table[Any] = Table(self.feed.session, loaded, to_owner=lambda call: loop.call_soon(self._guarded(call)),
                                        on_event=self._table_event, follow=False, owner=loop.thread_id)
-        people = tuple(index for index, who in enumerate(seats) if not isinstance(who, str))
+        people = () if room is not None else tuple(index for index, who in enumerate(seats) if not isinstance(who, str))
         self.conductor = self.table.conduct(
             self.feed, RoundPacing(pace.countdown, pace.beat, pace.between_rounds, pace.idle_seconds),
             later=lambda seconds, call: loop.later(seconds, self._guarded(call)), clock=loop.clock,
@@ -129,7 +138,7 @@ class HostedMatch(WatchedMatch):
             results = tuple(Result(r.winner, r.outcome, r.seating, r.steps, r.forfeit_seat) for r in self.feed.match.score.rounds)
             link.send(MatchStart(self.id, self.game_key, self.board, self.rounds, self.names, participant, results,
                                  self.feed.match.round_index, session.engine.format_log(session.log), self.round_forfeit,
-                                 rematch=not self.has_bots and len(self.players) == 2))
+                                 rematch=not self.has_bots and len(self.players) == 2, earlier=tuple(self.round_earlier)))
             self.watchers.append(link)
 
     def leave(self, link: Link, ending: Ending = Ending.LEFT) -> None:
@@ -137,7 +146,12 @@ class HostedMatch(WatchedMatch):
         at any moment of it (the conductor's rule)."""
         if link in self.watchers:
             self.watchers.remove(link)
-        if link in self.players and not self.ended:
+        if link in self.players and not self.ended and self.room is not None:
+            self._forfeit(self.players.index(link), Fault.DISCONNECTED if ending is Ending.DISCONNECTED else Fault.LEFT)
+            self.players[self.players.index(link)] = None
+            if not self.watchers and not any(self.players):
+                self.stop_early("nobody was watching")
+        elif link in self.players and not self.ended:
             participant = self.players.index(link)
             self.players[participant] = None  # no more keys from them
             self.hub.loop.call_soon(self._guarded(lambda: self.conductor.leave(participant, ending)))
@@ -147,14 +161,15 @@ class HostedMatch(WatchedMatch):
     def concede(self, link: Link) -> None:
         """A player gives up the round under way: their seat forfeits it, and the match goes
         on to the next round as after any other."""
-        if link not in self.players:
-            return
-        participant = self.players.index(link)
+        if link in self.players:
+            self._forfeit(self.players.index(link), Fault.CONCEDED)
 
+    def _forfeit(self, participant: int, fault: Fault) -> None:
+        """The participant's seat forfeits the round under way, on the hub's loop."""
         def forfeit() -> None:
             seating, session = self.feed.match.seating, self.feed.session
             if participant in seating and not session.over:
-                session.forfeit(seating.index(participant), Failure(Fault.CONCEDED))
+                session.forfeit(seating.index(participant), Failure(fault))
 
         self.hub.loop.call_soon(self._guarded(forfeit))
 
@@ -171,14 +186,24 @@ class HostedMatch(WatchedMatch):
 
     # --- what the driver did ------------------------------------------------------------------
     def _changed(self, session: Session[Any, Any], change: Change[Any]) -> None:
+        if self.room is not None and not self.bots_only and not self._people_act(session, change.state):
+            self.bots_only = True
+            self.feed.pace(min(BOTS_ONLY_TICK, self.hub.pace.tick_seconds or BOTS_ONLY_TICK), BOTS_ONLY_TICK)
         message = change_message(session, change)
-        if isinstance(message, Forfeit):
+        if isinstance(message, Forfeit) and message.at is not None:
+            self.round_earlier.append(message)
+        elif isinstance(message, Forfeit):
             self.round_forfeit = message
         if message is not None:
             self._send_all(message)
 
+    def _people_act(self, session: Session[Any, Any], state: Any) -> bool:
+        """Whether a seat still in the game is a person's."""
+        seating = self.feed.match.seating
+        return any(self.participants[seating[seat]].kind != "bot" for seat in session.engine.acting_seats(state))
+
     def _round_began(self, session: Session[Any, Any]) -> None:
-        self.round_forfeit = None
+        self.round_forfeit, self.round_earlier = None, []
         self._send_all(Round(self.feed.match.round_index))
 
     def key(self, link: Link, text: str) -> None:
@@ -210,7 +235,8 @@ class HostedMatch(WatchedMatch):
             self.note(f"{said}. Score: {self.feed.match.score.summary()}. Round {result.index + 2}{pause} (seats swap).")
         elif isinstance(event, MatchEnded):
             self.ended = True
-            self.announced = self.hub.record(self, event)  # an abort's words, else the verdict's
+            # An arena round is the room's to say; a match is kept, with an abort's words or the verdict's.
+            self.announced = self.hub.arena_round_over(self) if self.room is not None else self.hub.record(self, event)
             self._send_all(End(self.announced))
             self.table.close()
             self.feed.close()

@@ -263,6 +263,17 @@ class Unqueue:
 
 
 @dataclass(frozen=True)
+class Arena:
+    """Ride in the Tron arena room from its next round (watching the round under way)."""
+
+    TYPE: ClassVar[str] = "arena"
+
+    @classmethod
+    def from_fields(cls, data: dict[str, Any]) -> Arena:
+        return cls()
+
+
+@dataclass(frozen=True)
 class Watch:
     TYPE: ClassVar[str] = "watch"
     id: int
@@ -327,18 +338,20 @@ class Step:
 
 @dataclass(frozen=True)
 class Forfeit:
-    """A seat lost the round without its move: why, as the failure whoever decided saw."""
+    """A seat lost the round without its move: why, as the failure whoever decided saw.
+    `at`: in a game of more seats that plays on (an arena), the steps played when it did."""
 
     TYPE: ClassVar[str] = "forfeit"
     seat: int
     failure: Failure
+    at: int | None = None
 
     def to_fields(self) -> dict[str, Any]:
-        return {"seat": self.seat, **failure_fields(self.failure)}
+        return {"seat": self.seat, **failure_fields(self.failure), "at": self.at}
 
     @classmethod
     def from_fields(cls, data: dict[str, Any]) -> Forfeit:
-        return cls(_int(data, "seat", 0, MAX_SEATS - 1), read_failure(data))
+        return cls(_int(data, "seat", 0, MAX_SEATS - 1), read_failure(data), _optional_int(data, "at", 0, MAX_STEPS))
 
 
 @dataclass(frozen=True)
@@ -550,8 +563,9 @@ class Lobby:
 @dataclass(frozen=True)
 class MatchStart:
     """A match joined, as a player (`you`: the participant) or a spectator (None): everything
-    to mirror it from here: the rounds done, this round's index and its steps so far, and
-    the forfeit in it if there was one."""
+    to mirror it from here: the rounds done, this round's index and its steps so far, the
+    forfeit that ended it if there was one, and (`earlier`) the forfeits the round played on
+    after (an arena's, each with its `at`)."""
 
     TYPE: ClassVar[str] = "match"
     id: int
@@ -565,11 +579,13 @@ class MatchStart:
     log: str = ""
     forfeit: Forfeit | None = None
     rematch: bool = False  # two people play it: either may offer the other a rematch after it
+    earlier: tuple[Forfeit, ...] = ()
 
     def to_fields(self) -> dict[str, Any]:
         return {"id": self.id, "game": self.game, "board": self.board, "rounds": self.rounds, "names": list(self.names),
                 "you": self.you, "results": [result.to_fields()["result"] for result in self.results], "round": self.round,
-                "log": self.log, "forfeit": self.forfeit.to_fields() if self.forfeit else None, "rematch": self.rematch}
+                "log": self.log, "forfeit": self.forfeit.to_fields() if self.forfeit else None, "rematch": self.rematch,
+                "earlier": [forfeit.to_fields() for forfeit in self.earlier]}
 
     @classmethod
     def from_fields(cls, data: dict[str, Any]) -> MatchStart:
@@ -580,7 +596,8 @@ class MatchStart:
         return cls(_int(data, "id", 0, MAX_ID), _text(data, "game", MAX_GAME), _text(data, "board", MAX_BOARD),
                    _int(data, "rounds", 1, MAX_ROUNDS), names, _optional_int(data, "you", 0, max(0, len(names) - 1)),
                    tuple(Result.from_list(item) for item in _list(data, "results", MAX_ROUNDS)),
-                   _int(data, "round", 0, MAX_ROUNDS, 0), _text(data, "log", MAX_LOG, ""), forfeit, data.get("rematch") is True)
+                   _int(data, "round", 0, MAX_ROUNDS, 0), _text(data, "log", MAX_LOG, ""), forfeit, data.get("rematch") is True,
+                   tuple(Forfeit.from_fields(_object(item, "a forfeit")) for item in _list(data, "earlier", MAX_SEATS)))
 
 
 # --- accounts: leaderboards, finished games, replays, rematches ------------------------------------
@@ -858,11 +875,11 @@ class Recorded:
                    rounds, _text(data, "verdict", MAX_TEXT))
 
 
-Message = Union[Hello, Doing, Challenge, Answer, Withdraw, Queue, Unqueue, Watch, Key, Leave, Publish, Step, Forfeit,
+Message = Union[Hello, Doing, Challenge, Answer, Withdraw, Queue, Unqueue, Arena, Watch, Key, Leave, Publish, Step, Forfeit,
                 Result, Round, Note, End, Welcome, Error, Lobby, MatchStart, Rematch, Top, Leaders, Games, GameList,
                 Replay, Recorded, AddKey, Solved, SolveKept, Bests, BestList, Concede, Bye]
 MESSAGES: dict[str, Any] = {kind.TYPE: kind for kind in (
-    Hello, Doing, Challenge, Answer, Withdraw, Queue, Unqueue, Watch, Key, Leave, Publish, Step, Forfeit, Result, Round,
+    Hello, Doing, Challenge, Answer, Withdraw, Queue, Unqueue, Arena, Watch, Key, Leave, Publish, Step, Forfeit, Result, Round,
     Note, End, Welcome, Error, Lobby, MatchStart, Rematch, Top, Leaders, Games, GameList, Replay, Recorded, AddKey,
     Solved, SolveKept, Bests, BestList, Concede, Bye)}
 
@@ -875,6 +892,8 @@ def change_message(session: Any, change: Any) -> Step | Forfeit | None:
         return Step(session.engine.format_log([session.log[-1]]))
     if change.kind is ChangeKind.FORFEIT and change.events:
         outcome = session.engine.outcome(change.state)
+        if not outcome.over and change.failure is not None and change.events[0].seat is not None:
+            return Forfeit(change.events[0].seat, change.failure, len(session.log))  # the others play on
         failure = outcome.failure
         if failure is None or outcome.seat is None:
             return None

@@ -49,11 +49,13 @@ def plain_term(term: str | None) -> str:
 def app_argv(command: str | None, games: tuple[str, ...], online_games: tuple[str, ...]) -> tuple[str, ...]:
     """What a session runs, after `tui-grid`: the menu; the lobby (`ssh -t host online`); a
     game's quick-match queue when the client names a game played online (`ssh -t host
-    tron`); else that game's boards. Any other command is ignored: nothing a client types
+    tron`); the Tron arena (`ssh -t host arena`); else that game's boards. Any other command is ignored: nothing a client types
     is run."""
     word = (command or "").strip().lower()
     if word == "online" and online_games:
         return ("online",)
+    if word == "arena" and "tron" in online_games:
+        return ("online", "arena")
     if word in online_games and word in games:
         return ("online", word)
     if word in games:

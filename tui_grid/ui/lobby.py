@@ -18,9 +18,8 @@ from textual.screen import Screen
 from textual.widgets import Footer, OptionList, Select
 
 from tui_grid.games.registry import get_game, online_games
-from tui_grid.online.protocol import (MAX_ROUNDS, QUICK_ROUNDS, AddKey, Answer, Challenge, Doing, Error, GameList, Games, Leaders,
-                                      Lobby, MatchStart, Note, Recorded, Top,
-                                      Queue, Unqueue, Watch, Welcome, Withdraw)
+from tui_grid.online.protocol import (MAX_ROUNDS, QUICK_ROUNDS, AddKey, Answer, Arena, Challenge, Doing, Error, GameList, Games,
+                                      Leaders, Lobby, MatchStart, Note, Queue, Recorded, Top, Unqueue, Watch, Welcome, Withdraw)
 from tui_grid.core.errors import BoardError, UsageError
 from tui_grid.core.words import article, plural
 from tui_grid.core.replay import PlayedRound, replay_match
@@ -107,12 +106,13 @@ class ChallengeDialog(FormDialog[Challenge | None]):
 
 class LobbyScreen(Screen):
     """The lobby of one linked app. `quick`: join that game's quick-match queue at once
-    (`ssh -t host tron`)."""
+    (`ssh -t host tron`), or with "arena" ride in the Tron arena (`ssh -t host arena`)."""
 
     BINDINGS = [
         # Short labels: the footer's one line holds them all at 80 columns.
         Binding("t", "quick('tron')", "Tron"),
         Binding("e", "quick('evasion')", "Evasion"),
+        Binding("a", "arena", "Arena"),
         Binding("c", "challenge", "Challenge"),
         Binding("b", "bot", "Bot"),
         Binding("w", "watch", "Watch"),
@@ -146,7 +146,7 @@ class LobbyScreen(Screen):
             yield Plain("", id="who")
             yield Plain("", id="news")
             yield OptionList(id="lobby")
-            yield Plain("t, e: a quick match · enter: accept a challenge, watch a match or challenge a player · "
+            yield Plain("t, e: a quick match · a: ride in the Tron arena · enter: accept a challenge, watch a match or challenge a player · "
                         "l: leaderboards · m, h: your and recent games · k: add an SSH key", id="about")
         yield Footer(compact=True)
 
@@ -161,7 +161,9 @@ class LobbyScreen(Screen):
             self.say(greeting(self.client.welcome))
         if self.client.feed is not None:
             self.open_match()
-        if self.quick:
+        if self.quick == "arena":
+            self.action_arena()
+        elif self.quick:
             self.action_quick(self.quick)
 
     def on_unmount(self) -> None:
@@ -278,6 +280,11 @@ class LobbyScreen(Screen):
         self.client.send(Queue(game))
         article = "an" if title(game)[0] in "AEIOU" else "a"
         self.say(f"Waiting for another player who wants {article} {title(game)} match (esc stops waiting)…")
+
+    def action_arena(self) -> None:
+        """Ride in the Tron arena: up to six cycles, bots in the empty seats, a round after
+        another; the hub says when the next one seats you."""
+        self.client.send(Arena())
 
     def action_challenge(self) -> None:
         kind, _, name = self.selected().partition(":")
