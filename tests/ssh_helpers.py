@@ -49,13 +49,14 @@ atexit.register(SHARED_STARTER.close)
 @asynccontextmanager
 async def serving(tmp_path: Path, auth: str = "none", keys: Path | None = None, pace: Pace | None = None,
                   limits: ServerLimits = TEST_LIMITS, seed: int = 1,
-                  own_starter: bool = False) -> AsyncIterator[tuple[int, list[str], GameServer]]:
+                  own_starter: bool = False, arena_cycles: int = 6) -> AsyncIterator[tuple[int, list[str], GameServer]]:
     """A server for one test: its port, its log lines and itself; stopped after. Its random
     early drop is seeded; its sessions come from the shared starter unless `own_starter`."""
     import random
 
     lines: list[str] = []
-    server = GameServer(ServerConfig(tmp_path / "ssh", auth, keys, GAMES, limits, pace), lines.append, random.Random(seed),
+    config = ServerConfig(tmp_path / "ssh", auth, keys, GAMES, limits, pace, arena_cycles=arena_cycles)
+    server = GameServer(config, lines.append, random.Random(seed),
                         None if own_starter else SHARED_STARTER)
     await server.start("127.0.0.1", 0, tmp_path / "key")
     try:
@@ -131,12 +132,15 @@ class Terminal:
         """The screen's words, lines joined (a message wrapped over two lines still reads whole)."""
         return " ".join(" ".join(self.screen.display).split())
 
-    async def until(self, words: str, seconds: float = 60.0) -> str:
-        """The screen once it shows `words` (the test fails after `seconds` without)."""
+    async def until(self, words: str, seconds: float = 60.0, fail: bool = True) -> str:
+        """The screen once it shows `words`; after `seconds` without, the test fails (or
+        without `fail`, the screen as it is)."""
         loop = asyncio.get_running_loop()
         deadline = loop.time() + seconds
         while words not in self.text():
             left = deadline - loop.time()
+            if left <= 0 and not fail:
+                return self.text()
             assert left > 0, f"{words!r} never shown; the screen:\n" + "\n".join(self.screen.display)
             try:
                 data = await asyncio.wait_for(self.process.stdout.read(65536), timeout=min(1.0, left))

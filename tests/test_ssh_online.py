@@ -1,11 +1,13 @@
 """Online play through real SSH sessions (asyncssh's client on each side): two players
 meet in the quick-match queue and play Tron to its end, a player who drops loses by
-forfeit and the other is told, and a spectator watches from the lobby. Each session's
+forfeit and the other is told, a spectator watches from the lobby, and three riders and a
+bot share the arena while a fourth person watches. Each session's
 app is its own process on its own terminal; the match runs in the server's hub."""
 
 from __future__ import annotations
 
 import asyncio
+import re
 from pathlib import Path
 
 import asyncssh
@@ -90,3 +92,39 @@ async def test_a_spectator_watches_a_match_from_the_lobby(tmp_path: Path) -> Non
             conn.close()
             await conn.wait_closed()
         await wait_for_line(lines, "match 1 end: ")
+
+
+async def test_three_riders_and_a_bot_share_the_arena_while_a_fourth_watches(tmp_path: Path) -> None:
+    pace = Pace(countdown=1, beat=0.2, between_rounds=0.5, tick_seconds=0.3)
+    async with serving(tmp_path, pace=pace, arena_cycles=4) as (port, lines, options):
+        ann_conn, ann = await session(port, "ann", "arena")
+        assert "Arena for 4" in await ann.until("Arena for 4")
+        riders = [(ann_conn, ann)]
+        for name in ("bob", "cat"):
+            conn, terminal = await session(port, name, "arena")
+            assert "you ride from the next round" in await terminal.until("you ride from the next round")
+            riders.append((conn, terminal))
+        dan_conn, dan = await session(port, "dan")
+        await dan.until("enter picks a game")
+        dan.press(b"\x1b[B" * 5)  # down to Online (after the five games)
+        dan.press(b"\r")
+        await dan.until("Online as dan")
+        start = await wait_for_line(lines, "match 2 start: tron arena4 ")
+        assert all(name in start for name in ("ann", "bob", "cat")) and start.count(" bot") == 1
+        for _ in range(40):  # between two rounds the lobby lists none: w again
+            await dan.until(" points · ")
+            dan.press(b"w")
+            if "Arena for 4" in await dan.until("Arena for 4", seconds=2.0, fail=False):
+                break
+        ended = await dan.until("Arena round ")
+        watched = int(re.search(r"Arena round (\d+): ", ended).group(1))  # type: ignore[union-attr]
+        assert "Points: " in await dan.until(f"Arena round {watched + 1}: ")  # the watcher follows the room
+        for _, terminal in riders:
+            assert "Points: ann 0 · bob 0 · cat 0" in await terminal.until("Points: ")
+        for conn in (dan_conn, *(conn for conn, _ in riders)):
+            conn.close()
+            await conn.wait_closed()
+        for name in ("ann", "bob", "cat", "dan"):
+            await wait_for_line(lines, f"session end: {name}")
+    starts = [line for line in lines if re.match(r"match \d+ start: ", line)]
+    assert len(starts) >= 3 and all(line.count(" bot") == 1 for line in starts[1:])  # from round 2: three riders, one bot

@@ -522,6 +522,8 @@ def _serve_ssh(rest: list[str]) -> int:
                             help="memory for all sessions together (default: half of this machine's)")
         parser.add_argument("--session-user", default=None, metavar="USER",
                             help="with a server running as root, the user sessions run as (default nobody)")
+        parser.add_argument("--arena-cycles", default="6", metavar="N",
+                            help="cycles in each round of the Tron arena room, riders and bots (3 to 8, default 6)")
 
     args = _sub_parser("tui-grid serve ssh", configure).parse_args(rest)
     port = parse_count("--port", args.port, 0, 65535)
@@ -540,10 +542,12 @@ def _serve_ssh(rest: list[str]) -> int:
                      memory_budget_bytes=parse_count("--memory", args.memory, 64, 1 << 30) * 2**20)
     data = saves.data_dir() / "ssh"
     key_path = Path(args.host_key).expanduser() if args.host_key else data / "ssh_host_ed25519_key"
-    return serve_ssh(args.host, port, key_path, data, auth, keys, limits, args.session_user)
+    arena_cycles = parse_count("--arena-cycles", args.arena_cycles, 3, 8)
+    return serve_ssh(args.host, port, key_path, data, auth, keys, limits, args.session_user, arena_cycles)
 
 
-def serve_ssh(host: str, port: int, key_path: Any, data: Any, auth: str, keys: Any, limits: Any, user: str | None) -> int:
+def serve_ssh(host: str, port: int, key_path: Any, data: Any, auth: str, keys: Any, limits: Any, user: str | None,
+              arena_cycles: int = 6) -> int:
     """Run `serve ssh` until SIGINT, SIGTERM or SIGHUP: then every client is told."""
     import asyncio
     import signal
@@ -560,7 +564,8 @@ def serve_ssh(host: str, port: int, key_path: Any, data: Any, auth: str, keys: A
             sys.stderr.write(f"tui-grid: {text}\n")
             sys.stderr.flush()
 
-    config = ServerConfig(data, auth, keys, tuple(game.key for game in all_games()), limits, session_user=user)
+    config = ServerConfig(data, auth, keys, tuple(game.key for game in all_games()), limits, session_user=user,
+                          arena_cycles=arena_cycles)
     try:
         server = GameServer(config, log)
     except ValueError as exc:

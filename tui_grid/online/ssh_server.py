@@ -24,6 +24,7 @@ from typing import Any, Callable
 import asyncssh
 
 from tui_grid.games.registry import online_games
+from tui_grid.online.arena_room import CYCLES as ARENA_CYCLES
 from tui_grid.online.hub import Hub, Pace
 from tui_grid.online.client import HUB_FD_VARIABLE
 from tui_grid.online import authorized_keys
@@ -55,6 +56,8 @@ class ServerConfig:
     pace: Pace | None = None
     #: Sessions run as this user when the server runs as root (default "nobody").
     session_user: str | None = None
+    #: Cycles in the Tron arena room's rounds (riders and bots).
+    arena_cycles: int = ARENA_CYCLES
 
 
 @dataclass(frozen=True)
@@ -151,7 +154,7 @@ class GameServer:
                      "have only what the session starter loaded; install Python where that user can read it")
         if self.config.auth == "keys":
             self.report_keys()
-        self.hub = Hub(self.data / "hub", pace=self.config.pace, log=self.log, store=self.store)
+        self.hub = Hub(self.data / "hub", pace=self.config.pace, log=self.log, store=self.store, arena_cycles=self.config.arena_cycles)
         self.hub.start()
         self.host_label = host if host not in ("0.0.0.0", "::", "") else "HOST"
         self._listener = await asyncssh.create_server(
