@@ -135,18 +135,23 @@ class Terminal:
     async def until(self, words: str, seconds: float = 60.0, fail: bool = True) -> str:
         """The screen once it shows `words`; after `seconds` without, the test fails (or
         without `fail`, the screen as it is)."""
+        return await self.until_true(lambda text: words in text, repr(words), seconds, fail)
+
+    async def until_true(self, check: Any, what: str, seconds: float = 60.0, fail: bool = True) -> str:
+        """The screen once `check(text)` holds, checked after every read; as `until`."""
         loop = asyncio.get_running_loop()
         deadline = loop.time() + seconds
-        while words not in self.text():
+        words = what
+        while not check(self.text()):
             left = deadline - loop.time()
             if left <= 0 and not fail:
                 return self.text()
-            assert left > 0, f"{words!r} never shown; the screen:\n" + "\n".join(self.screen.display)
+            assert left > 0, f"{words} never shown; the screen:\n" + "\n".join(self.screen.display)
             try:
                 data = await asyncio.wait_for(self.process.stdout.read(65536), timeout=min(1.0, left))
             except asyncio.TimeoutError:
                 continue
-            assert data, f"the session ended before showing {words!r}:\n{self.text()}"
+            assert data, f"the session ended before showing {words}:\n{self.text()}"
             self.stream.feed(data)
         return self.text()
 
