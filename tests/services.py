@@ -1,5 +1,5 @@
 """Real services for tests: a PostgreSQL server of our own, one per test session (per
-xdist worker), with a fresh database for each test.
+xdist worker), with a fresh database for each test; and a Redis server of each test's own.
 
 PostgreSQL refuses to run as root, so when the tests run as root the server runs as
 `nobody` (setpriv), in a temporary folder that user owns. It listens on a free port of
@@ -132,3 +132,41 @@ def postgres_server() -> Iterator[Postgres]:
 def pg_dsn(postgres_server: Postgres) -> str:
     """The DSN of a database of this test's own."""
     return postgres_server.new_database()
+
+
+@pytest.fixture
+def redis_url(tmp_path: Path) -> Iterator[str]:
+    """A Redis server of this test's own (Debian's redis-server), on a free port of
+    127.0.0.1, keeping nothing on disk; stopped after the test."""
+    binary = shutil.which("redis-server")
+    if binary is None:
+        pytest.skip("redis-server not found (apt install redis-server)")
+    pytest.importorskip("redis")
+    port = free_port()
+    folder = tmp_path / "redis"
+    folder.mkdir()
+    server = subprocess.Popen([binary, "--port", str(port), "--bind", "127.0.0.1", "--dir", str(folder), "--save", "",
+                               "--appendonly", "no", "--protected-mode", "yes"],
+                              stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL, start_new_session=True)
+    deadline = time.monotonic() + 20
+    while True:
+        try:
+            with socket.create_connection(("127.0.0.1", port), timeout=1) as probe:
+                probe.sendall(b"PING\r\n")
+                if probe.recv(16).startswith(b"+PONG"):
+                    break
+        except OSError:
+            pass
+        if server.poll() is not None or time.monotonic() > deadline:
+            server.kill()
+            pytest.skip("redis-server did not start")
+        time.sleep(0.05)
+    try:
+        yield f"redis://127.0.0.1:{port}/0"
+    finally:
+        server.terminate()
+        try:
+            server.wait(timeout=10)
+        except subprocess.TimeoutExpired:
+            server.kill()
+            server.wait(timeout=10)

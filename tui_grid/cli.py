@@ -524,6 +524,12 @@ def _serve_ssh(rest: list[str]) -> int:
                             help="with a server running as root, the user sessions run as (default nobody)")
         parser.add_argument("--arena-cycles", default="6", metavar="N",
                             help="cycles in each round of the Tron arena room, riders and bots (3 to 8, default 6)")
+        parser.add_argument("--hub", default=None, metavar="redis://HOST[:PORT]",
+                            help="share one lobby with the other servers at this Redis: presence, quick-match queues, "
+                                 "matches across servers (pip install 'tui_grid[servers]')")
+        parser.add_argument("--store", default=None, metavar="postgresql://…",
+                            help="keep accounts, ratings and games in this PostgreSQL database (shared by the servers), "
+                                 "not in the data folder's SQLite file")
 
     args = _sub_parser("tui-grid serve ssh", configure).parse_args(rest)
     port = parse_count("--port", args.port, 0, 65535)
@@ -543,11 +549,16 @@ def _serve_ssh(rest: list[str]) -> int:
     data = saves.data_dir() / "ssh"
     key_path = Path(args.host_key).expanduser() if args.host_key else data / "ssh_host_ed25519_key"
     arena_cycles = parse_count("--arena-cycles", args.arena_cycles, 3, 8)
-    return serve_ssh(args.host, port, key_path, data, auth, keys, limits, args.session_user, arena_cycles)
+    if args.hub is not None and not args.hub.startswith(("redis://", "rediss://", "unix://")):
+        raise UsageError(f"--hub must be a Redis URL (redis://HOST[:PORT]), got '{echo(args.hub)}'")
+    if args.store is not None and not args.store.startswith(("postgresql://", "postgres://")):
+        raise UsageError(f"--store must be a PostgreSQL URL (postgresql://…), got '{echo(args.store)}'")
+    return serve_ssh(args.host, port, key_path, data, auth, keys, limits, args.session_user, arena_cycles,
+                     federation=args.hub, store=args.store)
 
 
 def serve_ssh(host: str, port: int, key_path: Any, data: Any, auth: str, keys: Any, limits: Any, user: str | None,
-              arena_cycles: int = 6) -> int:
+              arena_cycles: int = 6, *, federation: str | None = None, store: str | None = None) -> int:
     """Run `serve ssh` until SIGINT, SIGTERM or SIGHUP: then every client is told."""
     import asyncio
     import signal
@@ -565,7 +576,7 @@ def serve_ssh(host: str, port: int, key_path: Any, data: Any, auth: str, keys: A
             sys.stderr.flush()
 
     config = ServerConfig(data, auth, keys, tuple(game.key for game in all_games()), limits, session_user=user,
-                          arena_cycles=arena_cycles)
+                          arena_cycles=arena_cycles, federation=federation, store=store)
     try:
         server = GameServer(config, log)
     except ValueError as exc:
@@ -585,8 +596,12 @@ def serve_ssh(host: str, port: int, key_path: Any, data: Any, auth: str, keys: A
         finally:
             server.close()
 
+    from tui_grid.online.federation import FederationError
+
     try:
         asyncio.run(serve())
+    except FederationError as exc:
+        raise UsageError(str(exc)) from None
     except OSError as exc:
         raise listen_error(host, port, exc) from None
     return 0

@@ -42,12 +42,15 @@ from tui_grid.online.arena_room import GAME as ARENA_GAME
 from tui_grid.online.arena_room import ArenaRoom
 from tui_grid.online.accounts import (abort_words, aborted, best_line, game_lines, key_fingerprint, leader_lines, match_record,
                                       puzzle_games, ratings_of, recorded)
+from tui_grid.online.federation import Federation
 from tui_grid.online.matches import HostedMatch, RelayedMatch, WatchedMatch
 from tui_grid.online.protocol import (MAX_ROWS, QUICK_ROUNDS, AddKey, Answer, Arena, Bye, Concede, BestList, Bests, Solved, SolveKept,
                                       Challenge, Doing, End, Error, GameList, GameRating, Games, Hello, Key, Leave,
                                       Leaders, Lobby, LobbyChallenge, LobbyPlayer, Message, Note, ProtocolError,
-                                      Publish, Queue, Rematch, Replay, Result, Top, Unqueue, Watch, Welcome, Withdraw)
+                                      MatchStart, Publish, Queue, Rematch, Replay, Result, Top, Unqueue, Watch, Welcome,
+                                      Withdraw, from_wire, to_wire)
 from tui_grid.online.records import KeyTaken, Store
+from tui_grid.online.remote import RemoteLink
 from tui_grid.online.publish import TOKEN_FILE
 from tui_grid.online.wire import LineReader, QueuedWriter, WireError, default_board
 
@@ -68,6 +71,10 @@ LOBBY_SECONDS = 0.05
 MAX_SOCKET_FOLDER = 80
 #: A spectator's seat in `join`.
 SPECTATOR = None
+#: Match numbers each server of a federation has to itself (server n: n * this + 1 on).
+MATCH_IDS_PER_SERVER = 1_000_000
+#: What a player in a match hosted by another server sends there.
+FORWARDED = (Key, Leave, Concede)
 #: Matches with a builtin bot in them that the server runs at once, and that one player may
 #: start: a bot thinks on the server's cores, not in the player's session.
 MAX_BOT_MATCHES = 4
@@ -128,6 +135,8 @@ class Link:
         self.participant: int | None = None
         self.watching: HostedMatch | RelayedMatch | None = None
         self.publisher = False  # an architect publishing its games, not a player
+        #: The server hosting the match this player is in, when it is another (federation).
+        self.remote_host: int | None = None
         self.limit = RateLimit(RATE_PER_SECOND, RATE_BURST)
         self.closed = threading.Event()
         # A stalled app is given up on by its writer, never by a sender: a sender may hold
@@ -182,9 +191,10 @@ class Hub:
     passes the token to the app); the app links with it."""
 
     def __init__(self, folder: Path, *, pace: Pace | None = None, log: Callable[[str], None] = lambda text: None,
-                 store: Store | None = None, arena_cycles: int = ARENA_CYCLES) -> None:
+                 store: Store | None = None, arena_cycles: int = ARENA_CYCLES, federation: str | None = None) -> None:
         """`store` keeps accounts' ratings and every finished match (none: nothing is kept);
-        `arena_cycles`: the cycles in the arena room's rounds."""
+        `arena_cycles`: the cycles in the arena room's rounds; `federation`: the Redis URL
+        that servers sharing one lobby meet at (online.federation; none: this server alone)."""
         if len(str(folder)) > MAX_SOCKET_FOLDER:  # a Unix socket's path has room for about 100 bytes
             folder = Path(tempfile.mkdtemp(prefix="tui-grid-hub-"))
         self.folder = folder
@@ -205,6 +215,10 @@ class Hub:
         self.last_match: dict[str, tuple[str, str, str, int, bool, tuple[str, ...]]] = {}
         #: A rematch challenge's seats, by name in order (the last match's, swapped).
         self.rematch_seats: dict[int, tuple[str, ...]] = {}
+        self.federation_url = federation
+        self.federation: Federation | None = None
+        #: Players of other servers in matches hosted here, by (server, name).
+        self.remote_links: dict[tuple[int, str], RemoteLink] = {}
         #: The Tron arena room, while anybody rides in it or watches it.
         self.arena: ArenaRoom | None = None
         self.arena_cycles = arena_cycles
@@ -235,6 +249,11 @@ class Hub:
         fd = os.open(token_file, os.O_WRONLY | os.O_CREAT | os.O_TRUNC | getattr(os, "O_NOFOLLOW", 0), 0o600)
         with os.fdopen(fd, "w") as stream:
             stream.write(self.publish_token + "\n")
+        if self.federation_url:
+            self.federation = Federation(self.federation_url, self.log, self.federated, self.server_gone, self._lobby_changed)
+            number = self.federation.start()  # FederationError: the server does not start
+            self._match_ids = itertools.count(number * MATCH_IDS_PER_SERVER + 1)  # unique across the servers
+            self.log(f"federation: server {number} of the servers at {self.federation_url}")
         self.loop.start("hub-loop")
         threading.Thread(target=self._accept, name="hub-accept", daemon=True).start()
         threading.Thread(target=self._send_lobbies, name="hub-lobby", daemon=True).start()
@@ -256,6 +275,8 @@ class Hub:
         hosted = [match for match in list(self.matches.values()) if isinstance(match, HostedMatch)]
         self.loop.call_and_wait(lambda: [match.conductor.stop("the server stopped") for match in hosted], 2.0)
         self.loop.close()
+        if self.federation is not None:
+            self.federation.close()
         for link in list(self.links.values()):
             link.close()
         self.path.unlink(missing_ok=True)
@@ -283,6 +304,9 @@ class Hub:
                 return self._hello(link, message) if isinstance(message, Hello) else False
             if link.publisher:
                 return self._published(link, message)
+            if link.remote_host is not None and isinstance(message, FORWARDED):
+                self._forward(link, message)
+                return True
             handler = self._handlers.get(type(message))
             if handler is None:
                 return True
@@ -410,6 +434,9 @@ class Hub:
         if self._busy(link):
             return "You are in a match already."
         self._unqueue(link)
+        if self.federation is not None:
+            self.federation.pop_or_queue(game, link.name, lambda other: self._paired(link, game, other))
+            return None
         waiting = self.queue.pop(game, None)
         if waiting is None or waiting.closed.is_set():
             self.queue[game] = link
@@ -490,7 +517,7 @@ class Hub:
 
     # --- matches ----------------------------------------------------------------------------------
     def _busy(self, link: Link) -> bool:
-        return link.match is not None
+        return link.match is not None or link.remote_host is not None
 
     def _bot_match_refused(self, link: Link) -> str | None:
         """Why `link` may not start a bot match now, if it may not."""
@@ -513,7 +540,7 @@ class Hub:
         match = HostedMatch(self, next(self._match_ids), game, board, rounds, seats, started_by, rated, room)
         self.matches[match.id] = match
         for participant, who in enumerate(seats):
-            if isinstance(who, Link):
+            if not isinstance(who, str):  # a Link, or a RemoteLink
                 self._unqueue(who)
                 self._stop_watching(who)
                 self._withdraw_all(who)
@@ -682,6 +709,8 @@ class Hub:
         for game, waiting in list(self.queue.items()):
             if waiting is link:
                 del self.queue[game]
+                if self.federation is not None:
+                    self.federation.unqueue(game, link.name)
 
     def _stop_watching(self, link: Link) -> None:
         if link.watching is not None:
@@ -706,7 +735,91 @@ class Hub:
             if link.name and self.links.get(link.name) is link:
                 del self.links[link.name]
                 self._withdraw_all(link)
+            if link.remote_host is not None:
+                self._forward(link, Leave(), gone=True)
+            if isinstance(link, RemoteLink):
+                self.remote_links.pop((link.server, link.name), None)
             self._leave(link, Ending.DISCONNECTED)
+            self._lobby_changed()
+
+    # --- the federation (online.federation) ---------------------------------------------------------
+    def _paired(self, link: Link, game: str, other: tuple[int, str] | None) -> None:
+        """The shared queue's answer for `link` (on the federation's thread): it waits, or
+        plays the player popped, here or on another server; this server hosts the match."""
+        with self.lock:
+            if link.closed.is_set() or self._busy(link):
+                return
+            if other is None:
+                self.queue[game] = link
+                self._lobby_changed()
+                return
+            assert self.federation is not None
+            server, name = other
+            if server == self.federation.number:
+                waiting = self.links.get(name)
+                if waiting is None or self.queue.get(game) is not waiting:
+                    self.queue[game] = link  # they left meanwhile: this one waits instead
+                    self.federation.pop_or_queue(game, link.name, lambda again: None)
+                    return
+                del self.queue[game]
+                seats: list[Link | str] = [waiting, link]
+            else:
+                remote = RemoteLink(self, self.federation, server, name)
+                self.remote_links[(server, name)] = remote
+                seats = [remote, link]  # type: ignore[list-item]
+            self._start(game, default_board(game), QUICK_ROUNDS, seats)
+            self._lobby_changed()
+
+    def _forward(self, link: Link, message: Message, gone: bool = False) -> None:
+        """A message of a local player in a match hosted by another server, sent there."""
+        assert self.federation is not None and link.remote_host is not None
+        self.federation.send(link.remote_host, {"from": link.name, "server": self.federation.number, "msg": to_wire(message),
+                                                "gone": gone})
+        if isinstance(message, Leave):
+            link.remote_host = None
+
+    def federated(self, payload: dict[str, Any]) -> None:
+        """A message from another server (on the federation's thread): news for a player of
+        ours in a match it hosts, or a message of its player in a match hosted here."""
+        try:
+            message = from_wire(payload.get("msg"))  # type: ignore[arg-type]
+        except (ProtocolError, AttributeError, TypeError):
+            return
+        with self.lock:
+            if isinstance(payload.get("to"), str) and isinstance(payload.get("host"), int):
+                link = self.links.get(payload["to"])
+                if link is None:
+                    return
+                if isinstance(message, MatchStart):
+                    link.remote_host = payload["host"]
+                    for game, waiting in list(self.queue.items()):
+                        if waiting is link:  # popped from the shared queue by the host
+                            del self.queue[game]
+                link.send(message)
+                if isinstance(message, End):
+                    link.remote_host = None
+                self._lobby_changed()
+            elif isinstance(payload.get("from"), str) and isinstance(payload.get("server"), int):
+                remote = self.remote_links.get((payload["server"], payload["from"]))
+                if remote is None or not isinstance(message, FORWARDED):
+                    return
+                if payload.get("gone") is True:
+                    remote.end()
+                else:
+                    self.receive(remote, message)  # type: ignore[arg-type]
+
+    def server_gone(self, number: int) -> None:
+        """Another server went away (its liveness lapsed): its players in matches here are
+        gone (they forfeit), and our players in matches it hosted are told it ended."""
+        self.log(f"federation: server {number} went away")
+        with self.lock:
+            for (server, _), remote in list(self.remote_links.items()):
+                if server == number:
+                    remote.end()
+            for link in list(self.links.values()):
+                if link.remote_host == number:
+                    link.remote_host = None
+                    link.send(End(f"The server hosting this match (server {number}) went away: the match is over."))
             self._lobby_changed()
 
     # --- the lobby --------------------------------------------------------------------------------
@@ -723,6 +836,9 @@ class Hub:
 
     def lobby(self) -> Lobby:
         players = tuple(LobbyPlayer(name, self.doing(link), link.guest, link.ratings) for name, link in sorted(self.links.items()))
+        if self.federation is not None:
+            players += tuple(LobbyPlayer(player.name, f"{player.doing} · on server {player.server}", player.guest)
+                             for player in self.federation.remote if player.name not in self.links)
         challenges = tuple(self.challenges.values())
         matches = tuple(match.summary() for match in self.matches.values())
         return Lobby(players[:MAX_LISTED], challenges[:MAX_LISTED], matches[:MAX_LISTED])
@@ -739,6 +855,8 @@ class Hub:
                 return
             self._lobby_dirty.clear()
             with self.lock:
+                if self.federation is not None:
+                    self.federation.set_presence({name: (self.doing(link), link.guest) for name, link in self.links.items()})
                 snapshot = self.lobby()
                 if snapshot == self._last_lobby:
                     continue

@@ -58,6 +58,23 @@ class ServerConfig:
     session_user: str | None = None
     #: Cycles in the Tron arena room's rounds (riders and bots).
     arena_cycles: int = ARENA_CYCLES
+    #: The Redis URL the servers sharing one lobby meet at (None: this server alone).
+    federation: str | None = None
+    #: The PostgreSQL DSN of the shared store (None: this server's SQLite file).
+    store: str | None = None
+
+
+def shared_store(dsn: str) -> Any:
+    """The PostgreSQL store at `dsn` (psycopg 3, imported only here); ValueError saying
+    what is missing or unreachable."""
+    try:
+        from tui_grid.online.store_pg import PostgresStore
+    except ImportError:
+        raise ValueError("--store postgresql://… needs psycopg 3: pip install 'tui_grid[servers]'") from None
+    try:
+        return PostgresStore(dsn)
+    except Exception as exc:
+        raise ValueError(f"cannot use the store at {dsn.split('@')[-1]}: {type(exc).__name__}: {exc}") from None
 
 
 @dataclass(frozen=True)
@@ -120,7 +137,7 @@ class GameServer:
         self.owns_starter = starter is None  # a starter given (tests share one) outlives this server
         self.starter = starter or SessionStarter(log, self.limits.start_seconds)
         self.hub: Hub | None = None
-        self.store = PlayerStore(self.data / "players.db")
+        self.store = PlayerStore(self.data / "players.db") if config.store is None else shared_store(config.store)
         self.cgroup: SessionsCgroup | None = None
         self.sessions: set[GameSession] = set()
         self.session_hosts, self.session_keys = Counts(), Counts()
@@ -154,7 +171,8 @@ class GameServer:
                      "have only what the session starter loaded; install Python where that user can read it")
         if self.config.auth == "keys":
             self.report_keys()
-        self.hub = Hub(self.data / "hub", pace=self.config.pace, log=self.log, store=self.store, arena_cycles=self.config.arena_cycles)
+        self.hub = Hub(self.data / "hub", pace=self.config.pace, log=self.log, store=self.store, arena_cycles=self.config.arena_cycles,
+                       federation=self.config.federation)
         self.hub.start()
         self.host_label = host if host not in ("0.0.0.0", "::", "") else "HOST"
         self._listener = await asyncssh.create_server(

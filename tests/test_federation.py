@@ -1,0 +1,95 @@
+"""Several servers, one lobby (online.federation), with a real Redis and a real PostgreSQL:
+two hubs share presence and the quick-match queue, a Tron match between a player of each
+is hosted by one and mirrored to the other's player, and it is kept once in the shared
+store; a hub without Redis says so and does not start."""
+
+from __future__ import annotations
+
+import time
+from pathlib import Path
+from typing import Iterator
+
+import pytest
+
+from tests.test_hub import Player
+from tui_grid.online.federation import FederationError
+from tui_grid.online.hub import Hub, Pace
+from tui_grid.online.store_pg import PostgresStore
+
+pytest_plugins = ["tests.services"]
+
+PACE = Pace(countdown=1, beat=0.01, between_rounds=0.01, tick_seconds=0.02)
+
+
+@pytest.fixture
+def two_hubs(tmp_path: Path, redis_url: str, pg_dsn: str) -> Iterator[tuple[Hub, Hub, PostgresStore]]:
+    store = PostgresStore(pg_dsn)
+    hubs = []
+    for index in (1, 2):
+        lines: list[str] = []
+        hub = Hub(tmp_path / f"hub{index}", pace=PACE, log=lines.append, store=store, federation=redis_url)
+        hub.lines = lines  # type: ignore[attr-defined]
+        hub.start()
+        hubs.append(hub)
+    try:
+        yield hubs[0], hubs[1], store
+    finally:
+        for hub in hubs:
+            hub.close()
+
+
+def eventually(check, seconds: float = 20.0) -> bool:  # type: ignore[no-untyped-def]
+    """Polls `check` (news crosses servers at the next beat); the test fails after `seconds`."""
+    deadline = time.monotonic() + seconds
+    while time.monotonic() < deadline:
+        if check():
+            return True
+        time.sleep(0.05)
+    return bool(check())
+
+
+def test_the_lobby_lists_the_players_of_every_server(two_hubs) -> None:  # type: ignore[no-untyped-def]
+    first, second, _ = two_hubs
+    ann, bob = Player(first, "ann"), Player(second, "bob")
+    try:
+        lobby = ann.expect(lambda m: m["t"] == "lobby" and any(p["name"] == "bob" for p in m["players"]))
+        bob_line = next(p for p in lobby["players"] if p["name"] == "bob")
+        assert bob_line["doing"].endswith(f"on server {second.federation.number}")
+        bob.expect(lambda m: m["t"] == "lobby" and any(p["name"] == "ann" for p in m["players"]))
+    finally:
+        ann.close()
+        bob.close()
+
+
+def test_a_quick_match_across_servers_is_hosted_once_mirrored_and_kept_once(two_hubs) -> None:  # type: ignore[no-untyped-def]
+    first, second, store = two_hubs
+    ann, bob = Player(first, "ann"), Player(second, "bob")
+    try:
+        bob.send(t="queue", game="tron")
+        bob.expect(lambda m: m["t"] == "lobby" and any(p["doing"].startswith("waiting for a") for p in m["players"]))
+        ann.send(t="queue", game="tron")  # pops bob from the shared queue: this server hosts
+        starts = [p.expect(lambda m: m["t"] == "match") for p in (ann, bob)]
+        assert starts[0]["id"] == starts[1]["id"] and starts[0]["id"] > first.federation.number * 1_000_000
+        assert starts[0]["names"] == ["bob", "ann"] and [s["you"] for s in starts] == [1, 0]
+        ends = [p.expect(lambda m: m["t"] == "end") for p in (ann, bob)]
+        assert ends[0] == ends[1] and ends[0]["text"].startswith("Match over")
+        a, b = ann.client.feed, bob.client.feed
+        assert a is not None and b is not None
+        assert [r.log for r in a.match.score.rounds] == [r.log for r in b.match.score.rounds]
+        assert eventually(lambda: len(store.recent_matches(10)) == 1)
+        kept = store.recent_matches(10)
+        assert len(kept) == 1 and sorted(kept[0].names) == ["ann", "bob"]  # type: ignore[attr-defined]
+        assert any(line.startswith(f"match {starts[0]['id']} start") for line in first.lines)  # type: ignore[attr-defined]
+        assert not any(line.startswith(f"match {starts[0]['id']} start") for line in second.lines)  # type: ignore[attr-defined]
+    finally:
+        ann.close()
+        bob.close()
+
+
+def test_a_hub_whose_redis_cannot_be_reached_does_not_start(tmp_path: Path) -> None:
+    from tests.services import free_port
+
+    hub = Hub(tmp_path / "hub", federation=f"redis://127.0.0.1:{free_port()}/0")
+    with pytest.raises(FederationError, match="cannot reach Redis at redis://127.0.0.1:"):
+        hub.start()
+    hub.close()
