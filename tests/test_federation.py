@@ -93,3 +93,29 @@ def test_a_hub_whose_redis_cannot_be_reached_does_not_start(tmp_path: Path) -> N
     with pytest.raises(FederationError, match="cannot reach Redis at redis://127.0.0.1:"):
         hub.start()
     hub.close()
+
+
+def test_a_match_on_another_server_is_listed_and_watched_from_here(two_hubs) -> None:  # type: ignore[no-untyped-def]
+    first, second, _ = two_hubs
+    second.pace = Pace(countdown=1, beat=0.01, between_rounds=0.01, tick_seconds=0.2)
+    ann, bob, cat = Player(second, "ann"), Player(second, "bob"), Player(first, "cat")
+    try:
+        bob.send(t="queue", game="tron")
+        bob.expect(lambda m: m["t"] == "lobby" and any(p["doing"].startswith("waiting for a") for p in m["players"]))
+        ann.send(t="queue", game="tron")
+        start = ann.expect(lambda m: m["t"] == "match")
+        assert start["id"] // 1_000_000 == second.federation.number
+        listed = cat.expect(lambda m: m["t"] == "lobby" and any(match["id"] == start["id"] for match in m["matches"]))
+        assert next(match for match in listed["matches"] if match["id"] == start["id"])["names"] == ["bob", "ann"]
+        cat.send(t="watch", id=start["id"])
+        watching = cat.expect(lambda m: m["t"] == "match")
+        assert watching["id"] == start["id"] and watching["you"] is None
+        ends = [p.expect(lambda m: m["t"] == "end") for p in (ann, cat)]
+        assert ends[0] == ends[1]
+        watched, played = cat.client.feed.match.score.rounds, ann.client.feed.match.score.rounds
+        assert [r.winner for r in watched] == [r.winner for r in played] and watched[-1].log == played[-1].log
+        cat.send(t="leave")
+        assert eventually(lambda: not second.remote_links)
+    finally:
+        for player in (ann, bob, cat):
+            player.close()

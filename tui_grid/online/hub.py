@@ -27,7 +27,7 @@ import socket
 import tempfile
 import threading
 import time
-from dataclasses import dataclass
+from dataclasses import asdict, dataclass
 from pathlib import Path
 from typing import Any, Callable
 
@@ -46,7 +46,7 @@ from tui_grid.online.federation import Federation
 from tui_grid.online.matches import HostedMatch, RelayedMatch, WatchedMatch
 from tui_grid.online.protocol import (MAX_ROWS, QUICK_ROUNDS, AddKey, Answer, Arena, Bye, Concede, BestList, Bests, Solved, SolveKept,
                                       Challenge, Doing, End, Error, GameList, GameRating, Games, Hello, Key, Leave,
-                                      Leaders, Lobby, LobbyChallenge, LobbyPlayer, Message, Note, ProtocolError,
+                                      Leaders, Lobby, LobbyChallenge, LobbyMatch, LobbyPlayer, Message, Note, ProtocolError,
                                       MatchStart, Publish, Queue, Rematch, Replay, Result, Top, Unqueue, Watch, Welcome,
                                       Withdraw, from_wire, to_wire)
 from tui_grid.online.records import KeyTaken, Store
@@ -74,7 +74,7 @@ SPECTATOR = None
 #: Match numbers each server of a federation has to itself (server n: n * this + 1 on).
 MATCH_IDS_PER_SERVER = 1_000_000
 #: What a player in a match hosted by another server sends there.
-FORWARDED = (Key, Leave, Concede)
+FORWARDED = (Key, Leave, Concede, Watch)
 #: Matches with a builtin bot in them that the server runs at once, and that one player may
 #: start: a bot thinks on the server's cores, not in the player's session.
 MAX_BOT_MATCHES = 4
@@ -450,6 +450,12 @@ class Hub:
 
     def _on_watch(self, link: Link, message: Watch) -> str | None:
         match = self.matches.get(message.id)
+        host = message.id // MATCH_IDS_PER_SERVER
+        if match is None and self.federation is not None and host in self.federation.live and not self._busy(link):
+            self._stop_watching(link)
+            link.remote_host = host  # the host server takes it from here (a MatchStart, or an Error)
+            self._forward(link, message)
+            return None
         if match is None:
             return "That match is over."
         if self._busy(link):
@@ -702,6 +708,9 @@ class Hub:
             for link in list(match.watchers):
                 if link.watching is match:
                     link.watching = None
+            for key, remote in list(self.remote_links.items()):
+                if remote.match is None and remote.watching is None:  # its part here is over
+                    del self.remote_links[key]
             self.log(f"match {match.id} end: {match.verdict_text()}")
             self._lobby_changed()
 
@@ -800,13 +809,18 @@ class Hub:
                     link.remote_host = None
                 self._lobby_changed()
             elif isinstance(payload.get("from"), str) and isinstance(payload.get("server"), int):
-                remote = self.remote_links.get((payload["server"], payload["from"]))
+                key = (payload["server"], payload["from"])
+                remote = self.remote_links.get(key)
+                if remote is None and isinstance(message, Watch) and payload["server"] in self.federation.live:  # type: ignore[union-attr]
+                    remote = self.remote_links[key] = RemoteLink(self, self.federation, *key)  # type: ignore[arg-type]
                 if remote is None or not isinstance(message, FORWARDED):
                     return
                 if payload.get("gone") is True:
                     remote.end()
                 else:
                     self.receive(remote, message)  # type: ignore[arg-type]
+                if remote.match is None and remote.watching is None:
+                    self.remote_links.pop(key, None)  # a spectator who stopped, or one refused
 
     def server_gone(self, number: int) -> None:
         """Another server went away (its liveness lapsed): its players in matches here are
@@ -841,6 +855,8 @@ class Hub:
                              for player in self.federation.remote if player.name not in self.links)
         challenges = tuple(self.challenges.values())
         matches = tuple(match.summary() for match in self.matches.values())
+        if self.federation is not None:
+            matches += tuple(remote_matches(self.federation.remote_matches, set(self.matches)))
         return Lobby(players[:MAX_LISTED], challenges[:MAX_LISTED], matches[:MAX_LISTED])
 
     def _lobby_changed(self) -> None:
@@ -856,13 +872,29 @@ class Hub:
             self._lobby_dirty.clear()
             with self.lock:
                 if self.federation is not None:
-                    self.federation.set_presence({name: (self.doing(link), link.guest) for name, link in self.links.items()})
+                    self.federation.set_presence({name: (self.doing(link), link.guest) for name, link in self.links.items()},
+                                                 [asdict(match.summary()) for match in self.matches.values()])
                 snapshot = self.lobby()
                 if snapshot == self._last_lobby:
                     continue
                 self._last_lobby = snapshot
                 for link in list(self.links.values()):
                     link.send(snapshot)
+
+
+def remote_matches(listed: list[dict[str, Any]], here: set[int]) -> list[LobbyMatch]:
+    """The other servers' matches for this lobby: each checked as any message (a server is
+    trusted no more than a client), none twice."""
+    found: list[LobbyMatch] = []
+    for item in listed:
+        try:
+            match = LobbyMatch.from_wire(item)
+        except (ProtocolError, AttributeError, TypeError):
+            continue
+        if match.id not in here:
+            here.add(match.id)
+            found.append(match)
+    return found
 
 
 def remove_stale_sockets(folder: Path) -> None:
