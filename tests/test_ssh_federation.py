@@ -103,8 +103,13 @@ async def test_two_servers_one_lobby_and_a_server_killed_mid_match(tmp_path: Pat
         assert "bob vs ann" in await cat.until("bob vs ann")  # the lobby lists the match
         cat.press(b"w")
         await cat.until("R bob")
+        await ann.until("tick 3")  # moves played: a disconnect before any would abort the match
         second.kill()  # mid-match, no goodbye
-        screens = await asyncio.gather(ann.until("Match over"), cat.until("Match over"))
+        try:
+            screens = await asyncio.gather(ann.until("Match over"), cat.until("Match over"))
+        except AssertionError:
+            print("\n".join(first.lines()))
+            raise
         assert all("ann wins" in screen and "bob disconnected" in screen for screen in screens)
         gone = await first.wait_for("federation: server ")
         assert gone.endswith("went away")

@@ -16,6 +16,7 @@ from tui_grid.core.engine import Result
 from tui_grid.core.geometry import DIRECTIONS, Direction, Pos
 from tui_grid.core.outcome import Failure, Fault
 from tui_grid.games.tron.arena import SIDES, arena_board, arena_starts, check_cycles
+from tui_grid.games.tron import arena_bots
 from tui_grid.games.tron.arena_bots import ArenaBot
 from tui_grid.games.tron.board import LETTERS, TronBoard
 from tui_grid.games.tron.causes import TronCause
@@ -192,3 +193,43 @@ def test_the_hard_arena_bot_keeps_out_of_a_cell_another_head_can_enter() -> None
         move = ArenaBot(level).choose(state.rows, heads, state.riders(), 1, 50)
         target = state.heads[1].step((U, D, L, R)[move])
         assert abs(target.row - 2) + abs(target.col - 4) > 1  # never next to red's head, where red may go
+
+
+def _choice(rows: list[str], seat: int, level: str, time_ms: float = 50) -> Direction:
+    state = TronEngine(board(rows)).initial_state()
+    heads = tuple((head.row, head.col) for head in state.heads)
+    return (U, D, L, R)[ArenaBot(level).choose(state.rows, heads, state.riders(), seat, time_ms)]
+
+
+def test_the_arena_bots_take_a_likely_head_on_before_a_dead_end() -> None:
+    rows = ["#######", "##-####", "##r-g-#", "###--b#", "#######"]  # red's UP is a dead end; RIGHT is next to green
+    for level in ("medium", "hard"):
+        assert _choice(rows, 0, level) == R
+
+
+def test_the_hard_search_only_follows_cycles_that_can_meet_it(monkeypatch: pytest.MonkeyPatch) -> None:
+    rows = ["#########", "#r--#---#", "#---#-g-#", "#---#---#", "#b--#---#", "#########"]
+    field = arena_bots.ArenaField(tuple(rows), ((1, 1), (2, 6), (4, 1)))
+    assert arena_bots.interacting(field.free, field.heads[0], field.heads[1:], field.S) == (field.heads[2],)
+    # With the depth bounded and time to spare the search ends by its depth: the same safe answer every time.
+    monkeypatch.setattr(arena_bots, "MAX_DEPTH", 3)
+    answers = {_choice(rows, 0, "hard", 60_000) for _ in range(2)}
+    assert len(answers) == 1 and answers <= {D, R}
+
+
+def test_the_rivals_moves_are_predicted_as_the_medium_and_the_easy_bots_play() -> None:
+    rows = ["#########", "#g------#", "#-------#", "#########"]
+    field = arena_bots.ArenaField(tuple(rows), ((1, 1),))
+    S = field.S
+    assert arena_bots.predict_run(field.free, field.heads[0], S) == 1 * S + 2  # the longest straight run: right
+    boxed = arena_bots.ArenaField(("###", "#g#", "###"), ((1, 1),))
+    assert arena_bots.predict(boxed.free, boxed.heads[0], (), boxed.S) == -1
+    assert arena_bots.predict_run(boxed.free, boxed.heads[0], boxed.S) == -1
+
+
+def test_the_hard_bot_past_its_deadline_still_answers_a_safe_move() -> None:
+    state = TronEngine(arena_board(4)).initial_state()
+    heads = tuple((head.row, head.col) for head in state.heads)
+    for seat in state.riders():
+        move = (U, D, L, R)[ArenaBot("hard").choose(state.rows, heads, state.riders(), seat, 0)]
+        assert move in state.safe_moves(seat)
