@@ -12,6 +12,7 @@
 
     python bench/ssh.py            # 16 at once, 100 idle, 8 typists, up to 32 matches: 4-6 minutes
     python bench/ssh.py --quick    # small numbers: about a minute
+    python bench/ssh.py --servers 2   # 32 sessions in 16 Tron matches over two servers and one Redis
 
 Each session is a real asyncssh client on its own terminal; the server is a separate
 `tui-grid serve ssh` process with its own data folder, its log (stderr) kept in a file and
@@ -263,7 +264,7 @@ def rss_kib(pid: int) -> int:
 class Server:
     """`tui-grid serve ssh` in its own process, its stderr in `log`."""
 
-    def __init__(self, data: Path, sessions: int, log: Path) -> None:
+    def __init__(self, data: Path, sessions: int, log: Path, extra: Sequence[str] = ()) -> None:
         self.log = log
         env = {**os.environ, "TUI_GRID_DATA": str(data)}
         self.started = time.perf_counter()
@@ -271,7 +272,7 @@ class Server:
             self.process = subprocess.Popen(
                 [sys.executable, "-m", "tui_grid", "serve", "ssh", "--port", "0", "--max-sessions", str(sessions),
                  "--max-per-host", str(sessions), "--max-connections-per-host", str(sessions),
-                 "--connections-per-minute", "100000", "--sessions-per-minute", "100000"],
+                 "--connections-per-minute", "100000", "--sessions-per-minute", "100000", *extra],
                 cwd=ROOT, env=env, stdin=subprocess.DEVNULL, stdout=subprocess.DEVNULL, stderr=stderr)
         self.pid = self.process.pid
         self.port = 0
@@ -728,6 +729,8 @@ class TronPlayer:
         self.matched = asyncio.Event()  # the match's screen shows (its round and tick)
         self.playing = asyncio.Event()  # a tick past 0 has shown
         self.last = ""  # the end of what the screen last showed (to say why a match never got going)
+        self.pressed: tuple[str, float] | None = None  # the head a turn key should show, and when it was pressed
+        self.key_to_screen: list[float] = []  # seconds from a turn key to its head on the screen
         self.task = asyncio.create_task(self._run())
 
     async def _run(self) -> None:
@@ -740,6 +743,9 @@ class TronPlayer:
                 self.waiting.set()
             for seat in MY_SEAT.finditer(text):  # the last one shown: seats swap between rounds
                 self.seat = seat.group(1)
+            if self.pressed is not None and self.pressed[0] in text:
+                self.key_to_screen.append(arrived - self.pressed[1])
+                self.pressed = None
             for shown in TICK.finditer(text):
                 self.matched.set()
                 key = (int(shown.group(1)), int(shown.group(2)))
@@ -752,7 +758,9 @@ class TronPlayer:
     def _steer(self, tick: int) -> None:
         arrow = SNAKE.get(tick)
         if arrow and self.seat:
-            self.client.write(ARROW_KEYS[arrow if self.seat == "R" else OPPOSITE[arrow]])
+            turn = arrow if self.seat == "R" else OPPOSITE[arrow]
+            self.client.write(ARROW_KEYS[turn])
+            self.pressed = (self.seat + turn, time.perf_counter())
 
     def intervals(self, since: float, until: float) -> list[float]:
         """Seconds between successive ticks of a round that showed in [since, until] (from
@@ -941,6 +949,105 @@ async def run(plan: Plan, data: Path, log: Path) -> None:
     print(f"- the server's processes still running after it stopped: {left or 'none'}")
 
 
+# --- several servers, one lobby (--servers N) ------------------------------------------------------
+
+class RedisServer:
+    """A redis-server of the bench's own on a free port, keeping nothing on disk."""
+
+    def __init__(self, folder: Path) -> None:
+        import socket
+
+        with socket.socket() as probe:
+            probe.bind(("127.0.0.1", 0))
+            self.port = probe.getsockname()[1]
+        self.process = subprocess.Popen(["redis-server", "--port", str(self.port), "--bind", "127.0.0.1", "--dir", str(folder),
+                                         "--save", "", "--appendonly", "no"], stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+        self.url = f"redis://127.0.0.1:{self.port}/0"
+
+    def commands(self) -> int:
+        """Commands Redis has processed so far (INFO stats)."""
+        found = subprocess.run(["redis-cli", "-p", str(self.port), "info", "stats"], capture_output=True, text=True, timeout=10)
+        match = re.search(r"total_commands_processed:(\d+)", found.stdout)
+        return int(match.group(1)) if match else 0
+
+    def stop(self) -> None:
+        self.process.terminate()
+        self.process.wait(10)
+
+
+async def cross_matches(servers: list[Server], redis: RedisServer, matches: int, seconds: float) -> None:
+    """`matches` Tron matches at once over the servers: the first half with both players on
+    one server (round robin), the rest with one player on each of two servers (the second to
+    queue pops the first from the shared queue, and its server hosts the match). Key to
+    screen (a turn key until the cycle's head shows it), per side; the same tick on the two
+    screens of a match; Redis commands per match-second."""
+    clients = [Clients(server.port) for server in servers]
+    pairs: list[tuple[TronPlayer, TronPlayer, str]] = []
+    try:
+        for index in range(matches):
+            home = index % len(servers)
+            cross = index >= matches // 2
+            away = (home + 1) % len(servers) if cross else home
+            first = TronPlayer(await clients[away].session(f"s{index}a", "tron"))
+            await asyncio.wait_for(first.waiting.wait(), SCREEN_SECONDS)
+            second = TronPlayer(await clients[home].session(f"s{index}b", "tron"))
+            await asyncio.wait_for(second.matched.wait(), SCREEN_SECONDS)
+            pairs.append((first, second, "cross" if cross else "same"))
+        started = [asyncio.create_task(first.playing.wait()) for first, _, _ in pairs]
+        await asyncio.wait(started, timeout=MATCH_START_SECONDS)
+        for task in started:
+            task.cancel()
+        for first, second, _ in pairs:
+            first.key_to_screen.clear()
+            second.key_to_screen.clear()
+        before = redis.commands()
+        cpu = [cpu_seconds(server.pid) for server in servers]
+        since = time.perf_counter()
+        await asyncio.sleep(seconds)
+        until = time.perf_counter()
+        after = redis.commands()
+        cpu = [cpu_seconds(server.pid) - used for server, used in zip(servers, cpu)]
+    finally:
+        for first, second, _ in pairs:
+            first.task.cancel()
+            second.task.cancel()
+        for group in clients:
+            await group.close_all()
+    keys: dict[str, list[float]] = collections.defaultdict(list)
+    apart: dict[str, list[float]] = collections.defaultdict(list)
+    for first, second, kind in pairs:
+        # In a cross match the first player is the remote one (its server does not host).
+        keys[f"{kind}: the host's player"] += second.key_to_screen
+        keys[f"{kind}: {'the other server' if kind == 'cross' else 'the same server'}'s player"] += first.key_to_screen
+        apart[kind] += [abs(at - second.ticks[key]) for key, at in first.ticks.items() if key in second.ticks and since <= at <= until]
+    rows = [[name, str(len(values)), ms(median(values)), ms(percentile(values, 0.95))] for name, values in sorted(keys.items())]
+    same95, cross95 = percentile(keys["same: the same server's player"], 0.95), percentile(keys["cross: the other server's player"], 0.95)
+    rows.append(["p95 other server - same server", "", "", f"{(cross95 - same95) * 1000:+.0f} (goal < +20)"])
+    table(f"Key to screen: {matches} Tron matches over {len(servers)} servers", ["player", "keys", "median ms", "p95 ms"], rows, [
+        "The same tick on a match's two screens, ms apart (median / p95): "
+        + "; ".join(f"{kind} {ms(median(values))} / {ms(percentile(values, 0.95))}" for kind, values in sorted(apart.items())),
+        f"Redis: {after - before} commands in {until - since:.1f} s, {(after - before) / (until - since) / max(1, len(pairs)):.1f} "
+        f"per match-second ({len(pairs)} matches, {len(pairs) - matches // 2} across servers). Servers' CPU in that time: "
+        + ", ".join(f"server {index + 1} {used / (until - since):.0%} of a core" for index, used in enumerate(cpu)) + "."])
+
+
+async def run_servers(count: int, plan: Plan, data: Path) -> None:
+    redis = RedisServer(data)
+    matches = 16 if plan is FULL else 4
+    servers = [Server(data / f"server{index}", 2 * matches + 10, data / f"server{index}.log", ("--hub", redis.url))
+               for index in range(count)]
+    try:
+        for server in servers:
+            await server.wait_ready()
+        print(f"# bench/ssh.py --servers {count} · {os.cpu_count()} cores · load average {load()}")
+        progress(f"servers: {matches} matches over {count} servers")
+        await cross_matches(servers, redis, matches, plan.tron_seconds)
+    finally:
+        left = [pid for server in servers for pid in server.stop()]
+        redis.stop()
+    print(f"\n- the servers' processes still running after they stopped: {left or 'none'}")
+
+
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--quick", action="store_true", help="small numbers: under 2 minutes")
@@ -948,12 +1055,17 @@ def main() -> None:
     parser.add_argument("--holders", type=int, default=None)
     parser.add_argument("--hold-seconds", type=float, default=None)
     parser.add_argument("--server-log", type=Path, default=None, help="keep the server's stderr in this file")
+    parser.add_argument("--servers", type=int, default=1, help="N > 1: only Tron matches over N servers sharing one Redis "
+                        "(16 matches, half across servers; 4 with --quick)")
     args = parser.parse_args()
     plan = QUICK if args.quick else FULL
     chosen = {"typists": args.typists, "holders": args.holders, "hold_seconds": args.hold_seconds}
     plan = replace(plan, **{name: value for name, value in chosen.items() if value is not None})
     with tempfile.TemporaryDirectory(prefix="tui-grid-bench-") as scratch:
         data = Path(scratch)
+        if args.servers > 1:
+            asyncio.run(run_servers(args.servers, plan, data))
+            return
         asyncio.run(run(plan, data, args.server_log or data / "server.log"))
 
 
