@@ -134,39 +134,50 @@ def pg_dsn(postgres_server: Postgres) -> str:
     return postgres_server.new_database()
 
 
+class RedisProcess:
+    """Debian's redis-server on `port` of 127.0.0.1, keeping nothing on disk."""
+
+    def __init__(self, folder: Path, port: int) -> None:
+        binary = shutil.which("redis-server")
+        if binary is None:
+            pytest.skip("redis-server not found (apt install redis-server)")
+        pytest.importorskip("redis")
+        self.port = port
+        self.url = f"redis://127.0.0.1:{port}/0"
+        self.process = subprocess.Popen([binary, "--port", str(port), "--bind", "127.0.0.1", "--dir", str(folder), "--save", "",
+                                         "--appendonly", "no", "--protected-mode", "yes"],
+                                        stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL, start_new_session=True)
+        deadline = time.monotonic() + 20
+        while not self._pong():
+            if self.process.poll() is not None or time.monotonic() > deadline:
+                self.stop()
+                pytest.skip("redis-server did not start")
+            time.sleep(0.05)
+
+    def _pong(self) -> bool:
+        try:
+            with socket.create_connection(("127.0.0.1", self.port), timeout=1) as probe:
+                probe.sendall(b"PING\r\n")
+                return probe.recv(16).startswith(b"+PONG")
+        except OSError:
+            return False
+
+    def stop(self) -> None:
+        self.process.terminate()
+        try:
+            self.process.wait(timeout=10)
+        except subprocess.TimeoutExpired:
+            self.process.kill()
+            self.process.wait(timeout=10)
+
+
 @pytest.fixture
 def redis_url(tmp_path: Path) -> Iterator[str]:
-    """A Redis server of this test's own (Debian's redis-server), on a free port of
-    127.0.0.1, keeping nothing on disk; stopped after the test."""
-    binary = shutil.which("redis-server")
-    if binary is None:
-        pytest.skip("redis-server not found (apt install redis-server)")
-    pytest.importorskip("redis")
-    port = free_port()
+    """A Redis server of this test's own, on a free port; stopped after the test."""
     folder = tmp_path / "redis"
     folder.mkdir()
-    server = subprocess.Popen([binary, "--port", str(port), "--bind", "127.0.0.1", "--dir", str(folder), "--save", "",
-                               "--appendonly", "no", "--protected-mode", "yes"],
-                              stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL, start_new_session=True)
-    deadline = time.monotonic() + 20
-    while True:
-        try:
-            with socket.create_connection(("127.0.0.1", port), timeout=1) as probe:
-                probe.sendall(b"PING\r\n")
-                if probe.recv(16).startswith(b"+PONG"):
-                    break
-        except OSError:
-            pass
-        if server.poll() is not None or time.monotonic() > deadline:
-            server.kill()
-            pytest.skip("redis-server did not start")
-        time.sleep(0.05)
+    server = RedisProcess(folder, free_port())
     try:
-        yield f"redis://127.0.0.1:{port}/0"
+        yield server.url
     finally:
-        server.terminate()
-        try:
-            server.wait(timeout=10)
-        except subprocess.TimeoutExpired:
-            server.kill()
-            server.wait(timeout=10)
+        server.stop()

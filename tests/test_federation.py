@@ -119,3 +119,28 @@ def test_a_match_on_another_server_is_listed_and_watched_from_here(two_hubs) -> 
     finally:
         for player in (ann, bob, cat):
             player.close()
+
+
+def test_a_lost_redis_is_said_and_retried_and_the_lobby_goes_on(tmp_path: Path) -> None:
+    from tests.services import RedisProcess, free_port
+
+    folder = tmp_path / "redis"
+    folder.mkdir()
+    port = free_port()
+    redis = RedisProcess(folder, port)
+    lines: list[str] = []
+    hub = Hub(tmp_path / "hub", pace=PACE, log=lines.append, federation=redis.url)
+    hub.start()
+    ann = Player(hub, "ann")
+    try:
+        redis.stop()
+        assert eventually(lambda: any(line.startswith("redis: connection lost") for line in lines))
+        bob = Player(hub, "bob")  # the lobby goes on: this server's players meet as before
+        ann.expect(lambda m: m["t"] == "lobby" and any(p["name"] == "bob" for p in m["players"]))
+        bob.close()
+        redis = RedisProcess(folder, port)
+        assert eventually(lambda: "redis: connected again" in lines)
+    finally:
+        ann.close()
+        hub.close()
+        redis.stop()

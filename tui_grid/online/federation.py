@@ -153,6 +153,8 @@ class Federation:
     async def _beat(self) -> None:
         while not self._stopped:
             try:
+                if not self.connected:
+                    self._presence_dirty = True  # a Redis that restarted has lost it
                 await self._renew()
                 if not self.connected:
                     self.log("redis: connected again")
