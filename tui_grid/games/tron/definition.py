@@ -77,6 +77,13 @@ behind them. Both move **at the same time**, one cell per tick.
 - A cycle whose player gives no move keeps going straight (on its first move it heads
   for the centre).
 
+**Arena.** With three to eight cycles (the setup's *Cycles*, or the boards `arena3` to
+`arena8`) every cycle still riding moves at once; a cycle that crashes is out and its trail
+stays; cycles entering one cell all crash. The last cycle riding wins the round, and each
+cycle it outlasted is a point: a match is won on points. The board grows with the
+cycles, and each colour has its own trail glyph (`░ ▒ ▓ : + = ~ *`) and head letter
+(`R G B Y M C W O`).
+
 A match is several rounds; the seats swap after each round, so each player drives red
 and green in turn. The score line counts each player's wins and the draws. When a round
 ends the message says who crashed, where and why, and the crash cell is marked `X`.
