@@ -153,7 +153,7 @@ class TronGame(BoardFiles, Generated, Solvable, GameDefinition):
                   ("hard", "medium", "easy", "hard", "medium", "easy")),
     )
     title = "Tron light cycles"
-    tagline = "Light cycles, human or bot: a duel, or an arena for up to eight."
+    tagline = "Human or bot: a duel, or an arena of up to eight."
     screen_path = "tui_grid.games.tron.screen:TronScreen"
     options = (
         GameOption("size", "Size (WxH)", "15x15", "map size including the border, 10x10 to 40x40", metavar="WxH"),
