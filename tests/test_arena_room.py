@@ -9,7 +9,7 @@ from pathlib import Path
 
 import pytest
 
-from tests.test_hub import Player
+from tests.test_hub import players  # noqa: F401  (the fixture, on this module's hub)
 from tui_grid.online.hub import Hub, Pace
 
 
@@ -22,19 +22,6 @@ def hub(tmp_path: Path):  # type: ignore[no-untyped-def]
     hub.start()
     yield hub
     hub.close()
-
-
-@pytest.fixture
-def players(hub: Hub):  # type: ignore[no-untyped-def]
-    made: list[Player] = []
-
-    def make(name: str) -> Player:
-        made.append(Player(hub, name))
-        return made[-1]
-
-    yield make
-    for player in made:
-        player.close()
 
 
 def is_start(message: dict) -> bool:  # type: ignore[type-arg]

@@ -5,44 +5,15 @@ sits in), the legend and status of six, and snapshots at 80x24 and 160x50."""
 from __future__ import annotations
 
 import json
-from pathlib import Path
 
 import pytest
 from textual.widgets import Select
 
 from tests.conftest import make_app, status, wait_idle
+from tests.test_ui_tron import data_dir, remember, start, step  # noqa: F401  (data_dir: the same autouse fixture)
 from tui_grid.core.geometry import Direction
 from tui_grid.games.tron.screen import TronScreen
 from tui_grid.games.tron.setup_dialog import SETUP_FILE, TronSetupDialog
-
-
-@pytest.fixture(autouse=True)
-def data_dir(tmp_path, monkeypatch) -> Path:
-    folder = tmp_path / "data"
-    monkeypatch.setenv("TUI_GRID_DATA", str(folder))
-    return folder
-
-
-def remember(folder: Path, **choices) -> None:  # type: ignore[no-untyped-def]
-    folder.mkdir(parents=True, exist_ok=True)
-    (folder / SETUP_FILE).write_text(json.dumps(choices))
-
-
-async def start(pilot) -> TronScreen:  # type: ignore[no-untyped-def]
-    """Accept the setup dialog and pause at once."""
-    assert isinstance(pilot.app.screen, TronSetupDialog)
-    await pilot.press("enter")
-    await pilot.pause()
-    screen = pilot.app.screen
-    assert isinstance(screen, TronScreen)
-    await pilot.press("space")
-    await wait_idle(pilot)
-    return screen
-
-
-async def step(pilot, *keys: str) -> None:  # type: ignore[no-untyped-def]
-    await pilot.press(*keys, "full_stop")
-    await wait_idle(pilot)
 
 
 SIX = ["human", "easy", "medium", "human", "easy", "medium"]
