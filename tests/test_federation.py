@@ -144,3 +144,25 @@ def test_a_lost_redis_is_said_and_retried_and_the_lobby_goes_on(tmp_path: Path) 
         ann.close()
         hub.close()
         redis.stop()
+
+
+def test_a_challenge_to_a_player_of_another_server_is_listed_there_and_accepted(two_hubs) -> None:  # type: ignore[no-untyped-def]
+    first, second, _ = two_hubs
+    ann, bob = Player(first, "ann"), Player(second, "bob")
+    try:
+        ann.expect(lambda m: m["t"] == "lobby" and any(p["name"] == "bob" for p in m["players"]))
+        ann.send(t="challenge", to="bob", game="tron", board="standard", rounds=1)
+        lobby = bob.expect(lambda m: m["t"] == "lobby" and any(c["to"] == "bob" for c in m["challenges"]))
+        challenge = next(c for c in lobby["challenges"] if c["to"] == "bob")
+        assert challenge["by"] == "ann" and challenge["id"] // 1_000_000 == first.federation.number
+        bob.send(t="answer", id=challenge["id"], accept=True)
+        starts = [p.expect(lambda m: m["t"] == "match") for p in (ann, bob)]
+        assert starts[0]["id"] == starts[1]["id"] and starts[0]["names"] == ["ann", "bob"]
+        assert [p.expect(lambda m: m["t"] == "end")["text"] for p in (ann, bob)][0].startswith("Match over")
+        ann.send(t="challenge", to="bob", game="tron", board="standard", rounds=1)
+        lobby = bob.expect(lambda m: m["t"] == "lobby" and any(c["to"] == "bob" for c in m["challenges"]))
+        bob.send(t="answer", id=next(c for c in lobby["challenges"] if c["to"] == "bob")["id"], accept=False)
+        assert "bob declined your tron challenge" in ann.expect(lambda m: m["t"] == "error")["text"]
+    finally:
+        ann.close()
+        bob.close()

@@ -33,8 +33,9 @@ ALIVE_MS = 3000
 RETRY_SECONDS = 1.0
 #: The longest wait for Redis when a server starts (its number).
 CONNECT_SECONDS = 10.0
-#: The presence field that holds a server's matches (no player's name starts with NUL).
+#: The presence fields that hold a server's matches and challenges (no player's name starts with NUL).
 MATCHES_FIELD = b"\x00matches"
+CHALLENGES_FIELD = b"\x00challenges"
 #: A server's matches listed in the others' lobbies, at most.
 MAX_MATCHES = 200
 
@@ -89,8 +90,9 @@ class Federation:
         self.changed = changed  # the other servers' players changed: a lobby to send
         self.number = 0
         self.remote: list[RemotePlayer] = []
-        #: The other servers' matches, as their lobbies list them (wire objects).
+        #: The other servers' matches and open challenges, as their lobbies list them (wire objects).
         self.remote_matches: list[dict[str, Any]] = []
+        self.remote_challenges: list[dict[str, Any]] = []
         self.live: set[int] = set()
         self.connected = False
         self.operations = 0  # Redis commands sent, for the bench
@@ -186,27 +188,31 @@ class Federation:
         self.live = live
         remote: list[RemotePlayer] = []
         matches: list[dict[str, Any]] = []
+        challenges: list[dict[str, Any]] = []
         for number in sorted(live):
             entries = await redis.hgetall(f"tg:presence:{number}")
             self.operations += 1
             for name, value in entries.items():
                 try:
                     data = json.loads(value)
-                    if name == MATCHES_FIELD:
-                        matches += [item for item in data if isinstance(item, dict)][:MAX_MATCHES]
+                    if name in (MATCHES_FIELD, CHALLENGES_FIELD):
+                        listed = matches if name == MATCHES_FIELD else challenges
+                        listed += [item for item in data if isinstance(item, dict)][:MAX_MATCHES]
                         continue
                     remote.append(RemotePlayer(number, name.decode(), str(data.get("doing", "")), bool(data.get("guest"))))
                 except (ValueError, UnicodeDecodeError, AttributeError):
                     continue
-        if remote != self.remote or matches != self.remote_matches:
-            self.remote, self.remote_matches = remote, matches
+        if (remote, matches, challenges) != (self.remote, self.remote_matches, self.remote_challenges):
+            self.remote, self.remote_matches, self.remote_challenges = remote, matches, challenges
             self.changed()
 
-    def set_presence(self, players: dict[str, tuple[str, bool]], matches: list[dict[str, Any]]) -> None:
-        """This server's players (name: (what they do, guest)) and matches (their lobby
-        lines' wire objects), written at the next beat."""
-        presence = {name: json.dumps({"doing": doing, "guest": guest}) for name, (doing, guest) in players.items()}
+    def set_presence(self, players: dict[str, tuple[str, bool]], matches: list[dict[str, Any]],
+                     challenges: list[dict[str, Any]]) -> None:
+        """This server's players (name: (what they do, guest)), matches and open challenges
+        (their lobby lines' wire objects), written at the next beat."""
+        presence: dict[Any, str] = {name: json.dumps({"doing": doing, "guest": guest}) for name, (doing, guest) in players.items()}
         presence[MATCHES_FIELD] = json.dumps(matches[:MAX_MATCHES])
+        presence[CHALLENGES_FIELD] = json.dumps(challenges[:MAX_MATCHES])
         self._loop.call_soon_threadsafe(self._set_presence, presence)
 
     def _set_presence(self, presence: dict[str, str]) -> None:

@@ -74,7 +74,10 @@ SPECTATOR = None
 #: Match numbers each server of a federation has to itself (server n: n * this + 1 on).
 MATCH_IDS_PER_SERVER = 1_000_000
 #: What a player in a match hosted by another server sends there.
-FORWARDED = (Key, Leave, Concede, Watch)
+FORWARDED = (Key, Leave, Concede)
+#: What a player of another server may ask of this one: its match's messages, to watch a
+#: match hosted here, and to answer a challenge made here.
+FROM_OTHER_SERVERS = (*FORWARDED, Watch, Answer)
 #: Matches with a builtin bot in them that the server runs at once, and that one player may
 #: start: a bot thinks on the server's cores, not in the player's session.
 MAX_BOT_MATCHES = 4
@@ -253,6 +256,7 @@ class Hub:
             self.federation = Federation(self.federation_url, self.log, self.federated, self.server_gone, self._lobby_changed)
             number = self.federation.start()  # FederationError: the server does not start
             self._match_ids = itertools.count(number * MATCH_IDS_PER_SERVER + 1)  # unique across the servers
+            self._ids = itertools.count(number * MATCH_IDS_PER_SERVER + 1)
             self.log(f"federation: server {number} of the servers at {self.federation_url}")
         self.loop.start("hub-loop")
         threading.Thread(target=self._accept, name="hub-accept", daemon=True).start()
@@ -390,7 +394,8 @@ class Hub:
             started = self._start(game, board, message.rounds, [link, to[4:]], started_by=link, rated=message.rated)
             return started if isinstance(started, str) else None
         other = self.links.get(to)
-        if other is None or other is link:
+        remote = self.federation is not None and any(player.name == to for player in self.federation.remote)
+        if (other is None and not remote) or other is link:
             return f"{printable(to)} is not online." if other is None else "Challenge somebody else."
         mine = [c for c in self.challenges.values() if c.by == link.name]
         if len(mine) >= MAX_CHALLENGES:
@@ -403,6 +408,10 @@ class Hub:
 
     def _on_answer(self, link: Link, message: Answer) -> str | None:
         challenge = self.challenges.get(message.id)
+        host = message.id // MATCH_IDS_PER_SERVER
+        if challenge is None and self.federation is not None and host in self.federation.live and not isinstance(link, RemoteLink):
+            self._forward_to(host, link, message)  # the challenger's server answers (and hosts the match)
+            return None
         if challenge is None or challenge.to != link.name:
             return "That challenge is gone."
         del self.challenges[challenge.id]
@@ -781,11 +790,14 @@ class Hub:
 
     def _forward(self, link: Link, message: Message, gone: bool = False) -> None:
         """A message of a local player in a match hosted by another server, sent there."""
-        assert self.federation is not None and link.remote_host is not None
-        self.federation.send(link.remote_host, {"from": link.name, "server": self.federation.number, "msg": to_wire(message),
-                                                "gone": gone})
+        assert link.remote_host is not None
+        self._forward_to(link.remote_host, link, message, gone)
         if isinstance(message, Leave):
             link.remote_host = None
+
+    def _forward_to(self, server: int, link: Link, message: Message, gone: bool = False) -> None:
+        assert self.federation is not None
+        self.federation.send(server, {"from": link.name, "server": self.federation.number, "msg": to_wire(message), "gone": gone})
 
     def federated(self, payload: dict[str, Any]) -> None:
         """A message from another server (on the federation's thread): news for a player of
@@ -811,9 +823,9 @@ class Hub:
             elif isinstance(payload.get("from"), str) and isinstance(payload.get("server"), int):
                 key = (payload["server"], payload["from"])
                 remote = self.remote_links.get(key)
-                if remote is None and isinstance(message, Watch) and payload["server"] in self.federation.live:  # type: ignore[union-attr]
+                if remote is None and isinstance(message, (Watch, Answer)) and payload["server"] in self.federation.live:  # type: ignore[union-attr]
                     remote = self.remote_links[key] = RemoteLink(self, self.federation, *key)  # type: ignore[arg-type]
-                if remote is None or not isinstance(message, FORWARDED):
+                if remote is None or not isinstance(message, FROM_OTHER_SERVERS):
                     return
                 if payload.get("gone") is True:
                     remote.end()
@@ -856,7 +868,8 @@ class Hub:
         challenges = tuple(self.challenges.values())
         matches = tuple(match.summary() for match in self.matches.values())
         if self.federation is not None:
-            matches += tuple(remote_matches(self.federation.remote_matches, set(self.matches)))
+            matches += tuple(listed(LobbyMatch, self.federation.remote_matches, set(self.matches)))
+            challenges += tuple(listed(LobbyChallenge, self.federation.remote_challenges, set(self.challenges)))
         return Lobby(players[:MAX_LISTED], challenges[:MAX_LISTED], matches[:MAX_LISTED])
 
     def _lobby_changed(self) -> None:
@@ -873,7 +886,8 @@ class Hub:
             with self.lock:
                 if self.federation is not None:
                     self.federation.set_presence({name: (self.doing(link), link.guest) for name, link in self.links.items()},
-                                                 [asdict(match.summary()) for match in self.matches.values()])
+                                                 [asdict(match.summary()) for match in self.matches.values()],
+                                                 [asdict(challenge) for challenge in self.challenges.values()])
                 snapshot = self.lobby()
                 if snapshot == self._last_lobby:
                     continue
@@ -882,18 +896,18 @@ class Hub:
                     link.send(snapshot)
 
 
-def remote_matches(listed: list[dict[str, Any]], here: set[int]) -> list[LobbyMatch]:
-    """The other servers' matches for this lobby: each checked as any message (a server is
-    trusted no more than a client), none twice."""
-    found: list[LobbyMatch] = []
-    for item in listed:
+def listed(kind: Any, items: list[dict[str, Any]], here: set[int]) -> list[Any]:
+    """The other servers' matches or challenges (`kind`) for this lobby: each checked as any
+    message (a server is trusted no more than a client), none twice."""
+    found: list[Any] = []
+    for item in items:
         try:
-            match = LobbyMatch.from_wire(item)
+            entry = kind.from_wire(item)
         except (ProtocolError, AttributeError, TypeError):
             continue
-        if match.id not in here:
-            here.add(match.id)
-            found.append(match)
+        if entry.id not in here:
+            here.add(entry.id)
+            found.append(entry)
     return found
 
 
