@@ -1001,12 +1001,16 @@ async def cross_matches(servers: list[Server], redis: RedisServer, matches: int,
             first.key_to_screen.clear()
             second.key_to_screen.clear()
         before = redis.commands()
+        sessions = [server.sessions() for server in servers]
         cpu = [cpu_seconds(server.pid) for server in servers]
+        apps = [sum(map(cpu_seconds, pids)) for pids in sessions]
         since = time.perf_counter()
         await asyncio.sleep(seconds)
         until = time.perf_counter()
         after = redis.commands()
         cpu = [cpu_seconds(server.pid) - used for server, used in zip(servers, cpu)]
+        apps = [sum(map(cpu_seconds, pids)) - used for pids, used in zip(sessions, apps)]
+        held = [sum((memory(pid) for pid in [server.pid, *pids]), Memory()) for server, pids in zip(servers, sessions)]
     finally:
         for first, second, _ in pairs:
             first.task.cancel()
@@ -1027,8 +1031,11 @@ async def cross_matches(servers: list[Server], redis: RedisServer, matches: int,
         "The same tick on a match's two screens, ms apart (median / p95): "
         + "; ".join(f"{kind} {ms(median(values))} / {ms(percentile(values, 0.95))}" for kind, values in sorted(apart.items())),
         f"Redis: {after - before} commands in {until - since:.1f} s, {(after - before) / (until - since) / max(1, len(pairs)):.1f} "
-        f"per match-second ({len(pairs)} matches, {len(pairs) - matches // 2} across servers). Servers' CPU in that time: "
-        + ", ".join(f"server {index + 1} {used / (until - since):.0%} of a core" for index, used in enumerate(cpu)) + "."])
+        f"per match-second ({len(pairs)} matches, {len(pairs) - matches // 2} across servers). In that time, each server "
+        "(its process; its sessions' apps; the memory of both, PSS): "
+        + "; ".join(f"server {index + 1} {used / (until - since):.0%} of a core, sessions {app / (until - since):.0%} "
+                    f"({len(pids)} sessions), {mem.pss_kib / 1024:.0f} MB"
+                    for index, (used, app, pids, mem) in enumerate(zip(cpu, apps, sessions, held))) + "."])
 
 
 async def run_servers(count: int, plan: Plan, data: Path) -> None:
