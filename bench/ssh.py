@@ -1038,9 +1038,8 @@ async def cross_matches(servers: list[Server], redis: RedisServer, matches: int,
                     for index, (used, app, pids, mem) in enumerate(zip(cpu, apps, sessions, held))) + "."])
 
 
-async def run_servers(count: int, plan: Plan, data: Path) -> None:
+async def run_servers(count: int, plan: Plan, data: Path, matches: int) -> None:
     redis = RedisServer(data)
-    matches = 16 if plan is FULL else 4
     servers = [Server(data / f"server{index}", 2 * matches + 10, data / f"server{index}.log", ("--hub", redis.url))
                for index in range(count)]
     try:
@@ -1071,7 +1070,7 @@ def main() -> None:
     with tempfile.TemporaryDirectory(prefix="tui-grid-bench-") as scratch:
         data = Path(scratch)
         if args.servers > 1:
-            asyncio.run(run_servers(args.servers, plan, data))
+            asyncio.run(run_servers(args.servers, plan, data, 4 if args.quick else 16))
             return
         asyncio.run(run(plan, data, args.server_log or data / "server.log"))
 
