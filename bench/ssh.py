@@ -726,6 +726,7 @@ class TronPlayer:
         self.ticks: dict[tuple[int, int], float] = {}  # (round, tick): first seen (perf_counter)
         self.seat = ""  # R or G: the seat this player steers this round
         self.waiting = asyncio.Event()  # in the queue, waiting for another player
+        self.in_lobby = asyncio.Event()  # the lobby shows (a session started with `online`)
         self.matched = asyncio.Event()  # the match's screen shows (its round and tick)
         self.playing = asyncio.Event()  # a tick past 0 has shown
         self.last = ""  # the end of what the screen last showed (to say why a match never got going)
@@ -741,6 +742,8 @@ class TronPlayer:
             tail, self.last = data[-256:], (self.last + text)[-600:]
             if "Waiting for another" in text:
                 self.waiting.set()
+            if "Online as" in text:
+                self.in_lobby.set()
             for seat in MY_SEAT.finditer(text):  # the last one shown: seats swap between rounds
                 self.seat = seat.group(1)
             if self.pressed is not None and self.pressed[0] in text:
@@ -984,20 +987,29 @@ async def cross_matches(servers: list[Server], redis: RedisServer, matches: int,
     clients = [Clients(server.port) for server in servers]
     pairs: list[tuple[TronPlayer, TronPlayer, str]] = []
     try:
+        # Every session first waits in its lobby, so no match plays while sessions start.
+        seated: list[tuple[TronPlayer, TronPlayer, str]] = []
         for index in range(matches):
             home = index % len(servers)
             cross = index >= matches // 2
             away = (home + 1) % len(servers) if cross else home
-            first = TronPlayer(await clients[away].session(f"s{index}a", "tron"))
+            first = TronPlayer(await clients[away].session(f"s{index}a", "online"))
+            second = TronPlayer(await clients[home].session(f"s{index}b", "online"))
+            seated.append((first, second, "cross" if cross else "same"))
+        for first, second, _ in seated:
+            await asyncio.wait_for(asyncio.gather(first.in_lobby.wait(), second.in_lobby.wait()), SCREEN_SECONDS)
+        await asyncio.sleep(2.0)  # the lobbies' first news settles
+        for first, second, kind in seated:
+            first.client.write(b"t")
             await asyncio.wait_for(first.waiting.wait(), SCREEN_SECONDS)
-            second = TronPlayer(await clients[home].session(f"s{index}b", "tron"))
+            second.client.write(b"t")
             await asyncio.wait_for(second.matched.wait(), SCREEN_SECONDS)
-            pairs.append((first, second, "cross" if cross else "same"))
+            pairs.append((first, second, kind))
         started = [asyncio.create_task(first.playing.wait()) for first, _, _ in pairs]
         await asyncio.wait(started, timeout=MATCH_START_SECONDS)
         for task in started:
             task.cancel()
-        for first, second, _ in pairs:
+        for first, second, _ in pairs:  # keys from here on: every match is under way
             first.key_to_screen.clear()
             second.key_to_screen.clear()
         before = redis.commands()
