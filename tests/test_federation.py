@@ -166,3 +166,33 @@ def test_a_challenge_to_a_player_of_another_server_is_listed_there_and_accepted(
     finally:
         ann.close()
         bob.close()
+
+
+def test_a_store_that_does_not_answer_holds_up_only_the_asker(tmp_path: Path, pg_dsn: str) -> None:
+    """The store's host stops answering (a listener that accepts and says nothing): a
+    leaderboard request waits for the store's connect timeout, while the lobby goes on for
+    everyone, and the asker is told plainly."""
+    import socket
+
+    silent = socket.socket()
+    silent.bind(("127.0.0.1", 0))
+    silent.listen(16)
+    store = PostgresStore(pg_dsn, connect_timeout=5)
+    hub = Hub(tmp_path / "hub", pace=PACE, store=store)
+    hub.start()
+    ann, bob = Player(hub, "ann"), Player(hub, "bob")
+    try:
+        store.dsn = f"host=127.0.0.1 port={silent.getsockname()[1]} user=postgres dbname=none"
+        ann.send(t="top", game="tron")
+        bob.send(t="doing", doing="in the lobby")  # the hub answers bob while ann's request waits
+        cat = Player(hub, "cat")  # and lets a new player in
+        bob.expect(lambda m: m["t"] == "lobby" and any(p["name"] == "cat" for p in m["players"]))
+        assert not any(m["t"] == "error" for m in list(ann.heard.queue))  # ann's answer is still coming
+        error = ann.expect(lambda m: m["t"] == "error")
+        assert error["text"] == "The server's records cannot be reached just now: try again later."
+        cat.close()
+    finally:
+        ann.close()
+        bob.close()
+        hub.close()
+        silent.close()

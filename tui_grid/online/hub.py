@@ -27,6 +27,7 @@ import socket
 import tempfile
 import threading
 import time
+from concurrent.futures import ThreadPoolExecutor
 from dataclasses import asdict, dataclass
 from pathlib import Path
 from typing import Any, Callable
@@ -73,6 +74,10 @@ MAX_SOCKET_FOLDER = 80
 SPECTATOR = None
 #: Match numbers each server of a federation has to itself (server n: n * this + 1 on).
 MATCH_IDS_PER_SERVER = 1_000_000
+#: Requests answered from the store (on its workers), and how many may wait at once.
+STORE_MESSAGES = (Top, Games, Replay, AddKey, Solved, Bests)
+STORE_WORKERS = 2
+MAX_STORE_CALLS = 64
 #: What a player in a match hosted by another server sends there.
 FORWARDED = (Key, Leave, Concede)
 #: What a player of another server may ask of this one: its match's messages, to watch a
@@ -230,6 +235,9 @@ class Hub:
         self._listener: socket.socket | None = None
         self._stopped = threading.Event()
         self._lobby_dirty = threading.Event()
+        #: Requests that read or write the store run here, off the hub's lock (`_store_call`).
+        self._store_pool = ThreadPoolExecutor(STORE_WORKERS, thread_name_prefix="hub-store")
+        self._store_calls = 0
         self._last_lobby: Lobby | None = None
         self._handlers: dict[type, Callable[[Link, Any], str | None]] = {
             Doing: self._on_doing, Challenge: self._on_challenge, Answer: self._on_answer, Withdraw: self._on_withdraw,
@@ -279,6 +287,7 @@ class Hub:
         hosted = [match for match in list(self.matches.values()) if isinstance(match, HostedMatch)]
         self.loop.call_and_wait(lambda: [match.conductor.stop("the server stopped") for match in hosted], 2.0)
         self.loop.close()
+        self._store_pool.shutdown(wait=False, cancel_futures=True)
         if self.federation is not None:
             self.federation.close()
         for link in list(self.links.values()):
@@ -302,10 +311,18 @@ class Hub:
 
     # --- messages ------------------------------------------------------------------------------
     def receive(self, link: Link, message: Message) -> bool:
-        """One message from a link; False ends the link."""
+        """One message from a link; False ends the link. The store is never called under the
+        hub's lock: a store that hangs holds up only the asker (`_store_call`)."""
+        if not link.name and isinstance(message, Hello):
+            ratings = self._ratings(link) if link.bound else ()  # before the lock
+            with self.lock:
+                return self._hello(link, message, ratings)
+        if link.name and not link.publisher and isinstance(message, STORE_MESSAGES):
+            self._store_call(link, self._handlers[type(message)], message)
+            return True
         with self.lock:
             if not link.name:
-                return self._hello(link, message) if isinstance(message, Hello) else False
+                return False
             if link.publisher:
                 return self._published(link, message)
             if link.remote_host is not None and isinstance(message, FORWARDED):
@@ -320,7 +337,30 @@ class Hub:
             self._lobby_changed()
         return True
 
-    def _hello(self, link: Link, hello: Hello) -> bool:
+    def _store_call(self, link: Link, handler: Callable[[Link, Any], str | None], message: Message) -> None:
+        """A request that reads or writes the store, answered on the store's workers; refused
+        while MAX_STORE_CALLS wait, and said plainly when the store cannot be reached."""
+        with self.lock:
+            if self._store_calls >= MAX_STORE_CALLS:
+                link.send(Error("The server is busy with its records: try again in a moment."))
+                return
+            self._store_calls += 1
+
+        def run() -> None:
+            try:
+                error = handler(link, message)
+            except Exception as exc:
+                self.log(f"store: {message.TYPE} for {link.name}: {type(exc).__name__}: {exc}")
+                error = "The server's records cannot be reached just now: try again later."
+            finally:
+                with self.lock:
+                    self._store_calls -= 1
+            if error:
+                link.send(Error(error))
+
+        self._store_pool.submit(run)
+
+    def _hello(self, link: Link, hello: Hello, ratings: tuple[GameRating, ...] = ()) -> bool:
         if not link.bound and secrets.compare_digest(hello.token, self.publish_token):
             link.name, link.publisher = f"publisher {next(self.publishers)}", True
             return True
@@ -334,7 +374,7 @@ class Hub:
         if old is not None:  # told why, then closed once what is queued has gone out
             old.send(Bye(f"{name} logged in again from another session: this session's link to the lobby is closed."))
             old.end()
-        link.ratings = self._ratings(link)
+        link.ratings = ratings
         link.send(Welcome(name, online_games(), link.guest, link.returning, link.ratings))
         link.send(self.lobby())  # the lobby as it is (the others hear of this player with the next change)
         self._lobby_changed()
@@ -603,9 +643,12 @@ class Hub:
             return verdict
         self.log(f"match {match.id} kept as game {stored}{'' if counts else ' (aborted: it counts for nobody)'}")
         with self.lock:
-            for link in self.links.values():
-                if link.player_id is not None and any(p.player_id == link.player_id for p in match.participants):
-                    link.ratings = self._ratings(link)
+            players = [link for link in self.links.values()
+                       if link.player_id is not None and any(p.player_id == link.player_id for p in match.participants)]
+        ratings = [self._ratings(link) for link in players]  # the store, outside the lock
+        with self.lock:
+            for link, rating in zip(players, ratings):
+                link.ratings = rating
             self._lobby_changed()
         return verdict
 
