@@ -54,7 +54,7 @@ def test_the_lobby_lists_the_players_of_every_server(two_hubs) -> None:  # type:
     try:
         lobby = ann.expect(lambda m: m["t"] == "lobby" and any(p["name"] == "bob" for p in m["players"]))
         bob_line = next(p for p in lobby["players"] if p["name"] == "bob")
-        assert bob_line["doing"].endswith(f"on server {second.federation.number}")
+        assert bob_line["doing"].endswith(f"on server {second.crossing.number}")
         bob.expect(lambda m: m["t"] == "lobby" and any(p["name"] == "ann" for p in m["players"]))
     finally:
         ann.close()
@@ -69,7 +69,7 @@ def test_a_quick_match_across_servers_is_hosted_once_mirrored_and_kept_once(two_
         bob.expect(lambda m: m["t"] == "lobby" and any(p["doing"].startswith("waiting for a") for p in m["players"]))
         ann.send(t="queue", game="tron")  # pops bob from the shared queue: this server hosts
         starts = [p.expect(lambda m: m["t"] == "match") for p in (ann, bob)]
-        assert starts[0]["id"] == starts[1]["id"] and starts[0]["id"] > first.federation.number * 1_000_000
+        assert starts[0]["id"] == starts[1]["id"] and starts[0]["id"] > first.crossing.number * 1_000_000
         assert starts[0]["names"] == ["bob", "ann"] and [s["you"] for s in starts] == [1, 0]
         ends = [p.expect(lambda m: m["t"] == "end") for p in (ann, bob)]
         assert ends[0] == ends[1] and ends[0]["text"].startswith("Match over")
@@ -104,7 +104,7 @@ def test_a_match_on_another_server_is_listed_and_watched_from_here(two_hubs) -> 
         bob.expect(lambda m: m["t"] == "lobby" and any(p["doing"].startswith("waiting for a") for p in m["players"]))
         ann.send(t="queue", game="tron")
         start = ann.expect(lambda m: m["t"] == "match")
-        assert start["id"] // 1_000_000 == second.federation.number
+        assert start["id"] // 1_000_000 == second.crossing.number
         listed = cat.expect(lambda m: m["t"] == "lobby" and any(match["id"] == start["id"] for match in m["matches"]))
         assert next(match for match in listed["matches"] if match["id"] == start["id"])["names"] == ["bob", "ann"]
         cat.send(t="watch", id=start["id"])
@@ -115,7 +115,7 @@ def test_a_match_on_another_server_is_listed_and_watched_from_here(two_hubs) -> 
         watched, played = cat.client.feed.match.score.rounds, ann.client.feed.match.score.rounds
         assert [r.winner for r in watched] == [r.winner for r in played] and watched[-1].log == played[-1].log
         cat.send(t="leave")
-        assert eventually(lambda: not second.remote_links)
+        assert eventually(lambda: not second.crossing.remote_links)
     finally:
         for player in (ann, bob, cat):
             player.close()
@@ -154,7 +154,7 @@ def test_a_challenge_to_a_player_of_another_server_is_listed_there_and_accepted(
         ann.send(t="challenge", to="bob", game="tron", board="standard", rounds=1)
         lobby = bob.expect(lambda m: m["t"] == "lobby" and any(c["to"] == "bob" for c in m["challenges"]))
         challenge = next(c for c in lobby["challenges"] if c["to"] == "bob")
-        assert challenge["by"] == "ann" and challenge["id"] // 1_000_000 == first.federation.number
+        assert challenge["by"] == "ann" and challenge["id"] // 1_000_000 == first.crossing.number
         bob.send(t="answer", id=challenge["id"], accept=True)
         starts = [p.expect(lambda m: m["t"] == "match") for p in (ann, bob)]
         assert starts[0]["id"] == starts[1]["id"] and starts[0]["names"] == ["ann", "bob"]

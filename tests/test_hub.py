@@ -381,11 +381,11 @@ def test_a_burst_of_lobby_changes_is_one_lobby_and_an_unchanged_lobby_is_not_sen
     with hub.lock:  # thirty changes before the lobby can be looked at again: one lobby for them all
         for index in range(30):
             hub.links["ann"].doing = f"change {index}"
-            hub._lobby_changed()
+            hub.lobby_changed()
     lobby = ann.expect(lambda m: m["t"] == "lobby")
     assert lobby["players"][0]["doing"] == "change 29"
     with hub.lock:
-        hub._lobby_changed()  # nothing changed
+        hub.lobby_changed()  # nothing changed
     ann.send(t="doing", doing="last")  # (a change after it, to know the hub has looked)
     last = ann.expect(lambda m: m["t"] == "lobby")
     assert last["players"][0]["doing"] == "last"

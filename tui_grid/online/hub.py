@@ -28,7 +28,7 @@ import tempfile
 import threading
 import time
 from concurrent.futures import ThreadPoolExecutor
-from dataclasses import asdict, dataclass
+from dataclasses import dataclass
 from pathlib import Path
 from typing import Any, Callable
 
@@ -43,15 +43,13 @@ from tui_grid.online.arena_room import GAME as ARENA_GAME
 from tui_grid.online.arena_room import ArenaRoom
 from tui_grid.online.accounts import (abort_words, aborted, best_line, game_lines, key_fingerprint, leader_lines, match_record,
                                       puzzle_games, ratings_of, recorded)
-from tui_grid.online.federation import Federation
+from tui_grid.online.crossing import IDS_PER_SERVER, Crossing
 from tui_grid.online.matches import HostedMatch, RelayedMatch, WatchedMatch
 from tui_grid.online.protocol import (MAX_ROWS, QUICK_ROUNDS, AddKey, Answer, Arena, Bye, Concede, BestList, Bests, Solved, SolveKept,
                                       Challenge, Doing, End, Error, GameList, GameRating, Games, Hello, Key, Leave,
-                                      Leaders, Lobby, LobbyChallenge, LobbyMatch, LobbyPlayer, Message, Note, ProtocolError,
-                                      MatchStart, Publish, Queue, Rematch, Replay, Result, Top, Unqueue, Watch, Welcome,
-                                      Withdraw, from_wire, to_wire)
+                                      Leaders, Lobby, LobbyChallenge, LobbyPlayer, Message, Note, ProtocolError,
+                                      Publish, Queue, Rematch, Replay, Result, Top, Unqueue, Watch, Welcome, Withdraw)
 from tui_grid.online.records import KeyTaken, Store
-from tui_grid.online.remote import RemoteLink
 from tui_grid.online.publish import TOKEN_FILE
 from tui_grid.online.wire import LineReader, QueuedWriter, WireError, default_board
 
@@ -72,17 +70,10 @@ LOBBY_SECONDS = 0.05
 MAX_SOCKET_FOLDER = 80
 #: A spectator's seat in `join`.
 SPECTATOR = None
-#: Match numbers each server of a federation has to itself (server n: n * this + 1 on).
-MATCH_IDS_PER_SERVER = 1_000_000
 #: Requests answered from the store (on its workers), and how many may wait at once.
 STORE_MESSAGES = (Top, Games, Replay, AddKey, Solved, Bests)
 STORE_WORKERS = 2
 MAX_STORE_CALLS = 64
-#: What a player in a match hosted by another server sends there.
-FORWARDED = (Key, Leave, Concede)
-#: What a player of another server may ask of this one: its match's messages, to watch a
-#: match hosted here, and to answer a challenge made here.
-FROM_OTHER_SERVERS = (*FORWARDED, Watch, Answer)
 #: Matches with a builtin bot in them that the server runs at once, and that one player may
 #: start: a bot thinks on the server's cores, not in the player's session.
 MAX_BOT_MATCHES = 4
@@ -223,10 +214,8 @@ class Hub:
         self.last_match: dict[str, tuple[str, str, str, int, bool, tuple[str, ...]]] = {}
         #: A rematch challenge's seats, by name in order (the last match's, swapped).
         self.rematch_seats: dict[int, tuple[str, ...]] = {}
-        self.federation_url = federation
-        self.federation: Federation | None = None
-        #: Players of other servers in matches hosted here, by (server, name).
-        self.remote_links: dict[tuple[int, str], RemoteLink] = {}
+        #: This server's part in several servers sharing one lobby (none: it is alone).
+        self.crossing = Crossing(self, federation) if federation else None
         #: The Tron arena room, while anybody rides in it or watches it.
         self.arena: ArenaRoom | None = None
         self.arena_cycles = arena_cycles
@@ -260,12 +249,10 @@ class Hub:
         fd = os.open(token_file, os.O_WRONLY | os.O_CREAT | os.O_TRUNC | getattr(os, "O_NOFOLLOW", 0), 0o600)
         with os.fdopen(fd, "w") as stream:
             stream.write(self.publish_token + "\n")
-        if self.federation_url:
-            self.federation = Federation(self.federation_url, self.log, self.federated, self.server_gone, self._lobby_changed)
-            number = self.federation.start()  # FederationError: the server does not start
-            self._match_ids = itertools.count(number * MATCH_IDS_PER_SERVER + 1)  # unique across the servers
-            self._ids = itertools.count(number * MATCH_IDS_PER_SERVER + 1)
-            self.log(f"federation: server {number} of the servers at {self.federation_url}")
+        if self.crossing is not None:
+            number = self.crossing.start()  # FederationError: the server does not start
+            self._match_ids = itertools.count(number * IDS_PER_SERVER + 1)  # unique across the servers
+            self._ids = itertools.count(number * IDS_PER_SERVER + 1)
         self.loop.start("hub-loop")
         threading.Thread(target=self._accept, name="hub-accept", daemon=True).start()
         threading.Thread(target=self._send_lobbies, name="hub-lobby", daemon=True).start()
@@ -288,8 +275,8 @@ class Hub:
         self.loop.call_and_wait(lambda: [match.conductor.stop("the server stopped") for match in hosted], 2.0)
         self.loop.close()
         self._store_pool.shutdown(wait=False, cancel_futures=True)
-        if self.federation is not None:
-            self.federation.close()
+        if self.crossing is not None:
+            self.crossing.close()
         for link in list(self.links.values()):
             link.close()
         self.path.unlink(missing_ok=True)
@@ -325,8 +312,7 @@ class Hub:
                 return False
             if link.publisher:
                 return self._published(link, message)
-            if link.remote_host is not None and isinstance(message, FORWARDED):
-                self._forward(link, message)
+            if self.crossing is not None and self.crossing.forwarded(link, message):
                 return True
             handler = self._handlers.get(type(message))
             if handler is None:
@@ -334,7 +320,7 @@ class Hub:
             error = handler(link, message)
             if error:
                 link.send(Error(error))
-            self._lobby_changed()
+            self.lobby_changed()
         return True
 
     def _store_call(self, link: Link, handler: Callable[[Link, Any], str | None], message: Message) -> None:
@@ -377,7 +363,7 @@ class Hub:
         link.ratings = ratings
         link.send(Welcome(name, online_games(), link.guest, link.returning, link.ratings))
         link.send(self.lobby())  # the lobby as it is (the others hear of this player with the next change)
-        self._lobby_changed()
+        self.lobby_changed()
         return True
 
     def _published(self, link: Link, message: Message) -> bool:
@@ -389,13 +375,13 @@ class Hub:
             link.watching = RelayedMatch(self, next(self._match_ids), link, message)
             self.matches[link.watching.id] = link.watching
             self.log(f"match {link.watching.id} published: {message.game} {message.board} {' vs '.join(link.watching.names)}")
-            self._lobby_changed()
+            self.lobby_changed()
             return True
         if not isinstance(match, RelayedMatch):
             return False
         verdict = match.relay(message)
         if isinstance(message, (Result, End)):
-            self._lobby_changed()
+            self.lobby_changed()
         if verdict == "end":
             self.match_ended(match)
             link.watching = None
@@ -413,7 +399,7 @@ class Hub:
         to, game = message.to, message.game
         if game not in online_games():
             return self._only_online()
-        if self._busy(link):
+        if self.busy(link):
             return "You are in a match already."
         board = message.board or default_board(game)
         error = check_board(game, board)
@@ -425,16 +411,16 @@ class Hub:
                 return error
             self._stop_watching(link)  # a bot match nobody watches any more stops
             if message.seat_as.startswith("bot:"):  # two bots, and this player watches them
-                started = self._start(game, board, message.rounds, [message.seat_as[4:], to[4:]], started_by=link)
+                started = self.start_match(game, board, message.rounds, [message.seat_as[4:], to[4:]], started_by=link)
                 if isinstance(started, str):
                     return started
                 link.watching = started
                 started.join(link, SPECTATOR)
                 return None
-            started = self._start(game, board, message.rounds, [link, to[4:]], started_by=link, rated=message.rated)
+            started = self.start_match(game, board, message.rounds, [link, to[4:]], started_by=link, rated=message.rated)
             return started if isinstance(started, str) else None
         other = self.links.get(to)
-        remote = self.federation is not None and any(player.name == to for player in self.federation.remote)
+        remote = self.crossing is not None and self.crossing.knows(to)
         if (other is None and not remote) or other is link:
             return f"{printable(to)} is not online." if other is None else "Challenge somebody else."
         mine = [c for c in self.challenges.values() if c.by == link.name]
@@ -448,10 +434,8 @@ class Hub:
 
     def _on_answer(self, link: Link, message: Answer) -> str | None:
         challenge = self.challenges.get(message.id)
-        host = message.id // MATCH_IDS_PER_SERVER
-        if challenge is None and self.federation is not None and host in self.federation.live and not isinstance(link, RemoteLink):
-            self._forward_to(host, link, message)  # the challenger's server answers (and hosts the match)
-            return None
+        if challenge is None and self.crossing is not None and self.crossing.answer(link, message):
+            return None  # the challenger's server answers (and hosts the match)
         if challenge is None or challenge.to != link.name:
             return "That challenge is gone."
         del self.challenges[challenge.id]
@@ -463,10 +447,10 @@ class Hub:
             return None
         if by is None:
             return f"{challenge.by} has left."
-        if self._busy(by) or self._busy(link):
-            return f"{challenge.by} is in a match already." if self._busy(by) else "You are in a match already."
+        if self.busy(by) or self.busy(link):
+            return f"{challenge.by} is in a match already." if self.busy(by) else "You are in a match already."
         seats: list[Link | str] = [by if name == by.name else link for name in order]
-        started = self._start(challenge.game, challenge.board, challenge.rounds, seats, rated=challenge.rated)
+        started = self.start_match(challenge.game, challenge.board, challenge.rounds, seats, rated=challenge.rated)
         return started if isinstance(started, str) else None
 
     def _on_withdraw(self, link: Link, message: Withdraw) -> str | None:
@@ -480,17 +464,17 @@ class Hub:
         game = message.game
         if game not in online_games():
             return self._only_online()
-        if self._busy(link):
+        if self.busy(link):
             return "You are in a match already."
         self._unqueue(link)
-        if self.federation is not None:
-            self.federation.pop_or_queue(game, link.name, lambda other: self._paired(link, game, other))
+        if self.crossing is not None:
+            self.crossing.queue(link, game)
             return None
         waiting = self.queue.pop(game, None)
         if waiting is None or waiting.closed.is_set():
             self.queue[game] = link
             return None
-        started = self._start(game, default_board(game), QUICK_ROUNDS, [waiting, link])
+        started = self.start_match(game, default_board(game), QUICK_ROUNDS, [waiting, link])
         return started if isinstance(started, str) else None
 
     def _on_unqueue(self, link: Link, message: Unqueue) -> str | None:
@@ -499,15 +483,13 @@ class Hub:
 
     def _on_watch(self, link: Link, message: Watch) -> str | None:
         match = self.matches.get(message.id)
-        host = message.id // MATCH_IDS_PER_SERVER
-        if match is None and self.federation is not None and host in self.federation.live and not self._busy(link):
+        if match is None and self.crossing is not None and not self.busy(link) and self.crossing.host_of(message.id) is not None:
             self._stop_watching(link)
-            link.remote_host = host  # the host server takes it from here (a MatchStart, or an Error)
-            self._forward(link, message)
+            self.crossing.watch(link, message)  # the host server takes it from here (a MatchStart, or an Error)
             return None
         if match is None:
             return "That match is over."
-        if self._busy(link):
+        if self.busy(link):
             return "You are in a match already."
         self._stop_watching(link)
         link.watching = match
@@ -520,7 +502,7 @@ class Hub:
     def _on_arena(self, link: Link, message: Arena) -> str | None:
         if ARENA_GAME not in online_games():
             return self._only_online()
-        if self._busy(link):
+        if self.busy(link):
             return "You are in a match already."
         self._unqueue(link)
         self._withdraw_all(link)
@@ -531,7 +513,7 @@ class Hub:
 
     def start_arena_round(self, room: ArenaRoom, seats: list[Link | str]) -> HostedMatch | str:
         """A round of the arena room, as a match of one round (unrated, kept nowhere)."""
-        return self._start(ARENA_GAME, room.board, 1, seats, rated=False, room=room)
+        return self.start_match(ARENA_GAME, room.board, 1, seats, rated=False, room=room)
 
     def arena_round_over(self, match: HostedMatch) -> str:
         """An arena round ended (on the hub's loop): the room's words for its end."""
@@ -571,7 +553,7 @@ class Hub:
             match.leave(link, ending)
 
     # --- matches ----------------------------------------------------------------------------------
-    def _busy(self, link: Link) -> bool:
+    def busy(self, link: Link) -> bool:
         return link.match is not None or link.remote_host is not None
 
     def _bot_match_refused(self, link: Link) -> str | None:
@@ -585,7 +567,7 @@ class Hub:
             return f"The server runs {MAX_BOT_MATCHES} bot matches already: try again soon."
         return None
 
-    def _start(self, game: str, board: str, rounds: int, seats: list[Link | str], *,
+    def start_match(self, game: str, board: str, rounds: int, seats: list[Link | str], *,
                started_by: Link | None = None, rated: bool = True, room: ArenaRoom | None = None) -> HostedMatch | str:
         """The new match, started; or why it could not be."""
         levels = get_game(game).bot_levels
@@ -649,7 +631,7 @@ class Hub:
         with self.lock:
             for link, rating in zip(players, ratings):
                 link.ratings = rating
-            self._lobby_changed()
+            self.lobby_changed()
         return verdict
 
     def _on_top(self, link: Link, message: Top) -> str | None:
@@ -740,8 +722,8 @@ class Hub:
         other = self.links.get(other_name)
         if other is None:
             return f"{other_name} has left."
-        if self._busy(link) or self._busy(other):
-            return "You are in a match already." if self._busy(link) else f"{other_name} is in a match already."
+        if self.busy(link) or self.busy(other):
+            return "You are in a match already." if self.busy(link) else f"{other_name} is in a match already."
         if any(c.rematch and c.by == link.name and c.to == other_name for c in self.challenges.values()):
             return f"You offered {other_name} a rematch already: waiting for an answer."
         challenge = LobbyChallenge(next(self._ids), link.name, other_name, game, board, rounds, rated, rematch=True)
@@ -760,18 +742,17 @@ class Hub:
             for link in list(match.watchers):
                 if link.watching is match:
                     link.watching = None
-            for key, remote in list(self.remote_links.items()):
-                if remote.match is None and remote.watching is None:  # its part here is over
-                    del self.remote_links[key]
+            if self.crossing is not None:
+                self.crossing.forget_idle()
             self.log(f"match {match.id} end: {match.verdict_text()}")
-            self._lobby_changed()
+            self.lobby_changed()
 
     def _unqueue(self, link: Link) -> None:
         for game, waiting in list(self.queue.items()):
             if waiting is link:
                 del self.queue[game]
-                if self.federation is not None:
-                    self.federation.unqueue(game, link.name)
+                if self.crossing is not None:
+                    self.crossing.unqueue(game, link.name)
 
     def _stop_watching(self, link: Link) -> None:
         if link.watching is not None:
@@ -796,100 +777,10 @@ class Hub:
             if link.name and self.links.get(link.name) is link:
                 del self.links[link.name]
                 self._withdraw_all(link)
-            if link.remote_host is not None:
-                self._forward(link, Leave(), gone=True)
-            if isinstance(link, RemoteLink):
-                self.remote_links.pop((link.server, link.name), None)
+            if self.crossing is not None:
+                self.crossing.gone(link)
             self._leave(link, Ending.DISCONNECTED)
-            self._lobby_changed()
-
-    # --- the federation (online.federation) ---------------------------------------------------------
-    def _paired(self, link: Link, game: str, other: tuple[int, str] | None) -> None:
-        """The shared queue's answer for `link` (on the federation's thread): it waits, or
-        plays the player popped, here or on another server; this server hosts the match."""
-        with self.lock:
-            if link.closed.is_set() or self._busy(link):
-                return
-            if other is None:
-                self.queue[game] = link
-                self._lobby_changed()
-                return
-            assert self.federation is not None
-            server, name = other
-            if server == self.federation.number:
-                waiting = self.links.get(name)
-                if waiting is None or self.queue.get(game) is not waiting:
-                    self.queue[game] = link  # they left meanwhile: this one waits instead
-                    self.federation.pop_or_queue(game, link.name, lambda again: None)
-                    return
-                del self.queue[game]
-                seats: list[Link | str] = [waiting, link]
-            else:
-                remote = RemoteLink(self, self.federation, server, name)
-                self.remote_links[(server, name)] = remote
-                seats = [remote, link]  # type: ignore[list-item]
-            self._start(game, default_board(game), QUICK_ROUNDS, seats)
-            self._lobby_changed()
-
-    def _forward(self, link: Link, message: Message, gone: bool = False) -> None:
-        """A message of a local player in a match hosted by another server, sent there."""
-        assert link.remote_host is not None
-        self._forward_to(link.remote_host, link, message, gone)
-        if isinstance(message, Leave):
-            link.remote_host = None
-
-    def _forward_to(self, server: int, link: Link, message: Message, gone: bool = False) -> None:
-        assert self.federation is not None
-        self.federation.send(server, {"from": link.name, "server": self.federation.number, "msg": to_wire(message), "gone": gone})
-
-    def federated(self, payload: dict[str, Any]) -> None:
-        """A message from another server (on the federation's thread): news for a player of
-        ours in a match it hosts, or a message of its player in a match hosted here."""
-        try:
-            message = from_wire(payload.get("msg"))  # type: ignore[arg-type]
-        except (ProtocolError, AttributeError, TypeError):
-            return
-        with self.lock:
-            if isinstance(payload.get("to"), str) and isinstance(payload.get("host"), int):
-                link = self.links.get(payload["to"])
-                if link is None:
-                    return
-                if isinstance(message, MatchStart):
-                    link.remote_host = payload["host"]
-                    for game, waiting in list(self.queue.items()):
-                        if waiting is link:  # popped from the shared queue by the host
-                            del self.queue[game]
-                link.send(message)
-                if isinstance(message, End):
-                    link.remote_host = None
-                self._lobby_changed()
-            elif isinstance(payload.get("from"), str) and isinstance(payload.get("server"), int):
-                key = (payload["server"], payload["from"])
-                remote = self.remote_links.get(key)
-                if remote is None and isinstance(message, (Watch, Answer)) and payload["server"] in self.federation.live:  # type: ignore[union-attr]
-                    remote = self.remote_links[key] = RemoteLink(self, self.federation, *key)  # type: ignore[arg-type]
-                if remote is None or not isinstance(message, FROM_OTHER_SERVERS):
-                    return
-                if payload.get("gone") is True:
-                    remote.end()
-                else:
-                    self.receive(remote, message)  # type: ignore[arg-type]
-                if remote.match is None and remote.watching is None:
-                    self.remote_links.pop(key, None)  # a spectator who stopped, or one refused
-
-    def server_gone(self, number: int) -> None:
-        """Another server went away (its liveness lapsed): its players in matches here are
-        gone (they forfeit), and our players in matches it hosted are told it ended."""
-        self.log(f"federation: server {number} went away")
-        with self.lock:
-            for (server, _), remote in list(self.remote_links.items()):
-                if server == number:
-                    remote.end()
-            for link in list(self.links.values()):
-                if link.remote_host == number:
-                    link.remote_host = None
-                    link.send(End(f"The server hosting this match (server {number}) went away: the match is over."))
-            self._lobby_changed()
+            self.lobby_changed()
 
     # --- the lobby --------------------------------------------------------------------------------
     def doing(self, link: Link) -> str:
@@ -905,17 +796,15 @@ class Hub:
 
     def lobby(self) -> Lobby:
         players = tuple(LobbyPlayer(name, self.doing(link), link.guest, link.ratings) for name, link in sorted(self.links.items()))
-        if self.federation is not None:
-            players += tuple(LobbyPlayer(player.name, f"{player.doing} · on server {player.server}", player.guest)
-                             for player in self.federation.remote if player.name not in self.links)
         challenges = tuple(self.challenges.values())
         matches = tuple(match.summary() for match in self.matches.values())
-        if self.federation is not None:
-            matches += tuple(listed(LobbyMatch, self.federation.remote_matches, set(self.matches)))
-            challenges += tuple(listed(LobbyChallenge, self.federation.remote_challenges, set(self.challenges)))
+        if self.crossing is not None:
+            players += self.crossing.players()
+            matches += self.crossing.matches()
+            challenges += self.crossing.challenges()
         return Lobby(players[:MAX_LISTED], challenges[:MAX_LISTED], matches[:MAX_LISTED])
 
-    def _lobby_changed(self) -> None:
+    def lobby_changed(self) -> None:
         """The lobby may have changed: sent within LOBBY_SECONDS, once for a burst of
         changes, and only if it did change."""
         self._lobby_dirty.set()
@@ -927,31 +816,14 @@ class Hub:
                 return
             self._lobby_dirty.clear()
             with self.lock:
-                if self.federation is not None:
-                    self.federation.set_presence({name: (self.doing(link), link.guest) for name, link in self.links.items()},
-                                                 [asdict(match.summary()) for match in self.matches.values()],
-                                                 [asdict(challenge) for challenge in self.challenges.values()])
+                if self.crossing is not None:
+                    self.crossing.publish()
                 snapshot = self.lobby()
                 if snapshot == self._last_lobby:
                     continue
                 self._last_lobby = snapshot
                 for link in list(self.links.values()):
                     link.send(snapshot)
-
-
-def listed(kind: Any, items: list[dict[str, Any]], here: set[int]) -> list[Any]:
-    """The other servers' matches or challenges (`kind`) for this lobby: each checked as any
-    message (a server is trusted no more than a client), none twice."""
-    found: list[Any] = []
-    for item in items:
-        try:
-            entry = kind.from_wire(item)
-        except (ProtocolError, AttributeError, TypeError):
-            continue
-        if entry.id not in here:
-            here.add(entry.id)
-            found.append(entry)
-    return found
 
 
 def remove_stale_sockets(folder: Path) -> None:
