@@ -83,9 +83,9 @@ class ArenaRoom:
 
     # --- rounds ---------------------------------------------------------------------------
     def seats(self) -> list[Link | str]:
-        """This round's seats: the riders still here, bots for the rest, turned by one seat
-        each round so that nobody keeps one place on the board."""
-        riders = [link for link in self.riders if not link.closed.is_set() and link.match is None][: self.cycles]
+        """This round's seats: the riders (still here: `start_round` kept them), bots for the
+        rest, turned by one seat each round so that nobody keeps one place on the board."""
+        riders = self.riders[: self.cycles]
         seats: list[Link | str] = [*riders, *(BOT_LEVELS[index % len(BOT_LEVELS)] for index in range(self.cycles - len(riders)))]
         shift = self.rounds % self.cycles
         return seats[shift:] + seats[:shift]

@@ -200,8 +200,11 @@ class Crossing:
                                      [asdict(challenge) for challenge in hub.challenges.values()])
 
     def players(self) -> tuple[LobbyPlayer, ...]:
-        return tuple(LobbyPlayer(player.name, f"{player.doing} · on server {player.server}", player.guest)
-                     for player in self.federation.remote if player.name not in self.hub.links)
+        """The other servers' players, each checked as the lobby's own (a name or a doing
+        out of shape would break every client's lobby message)."""
+        items = [{"name": player.name, "doing": f"{player.doing} · on server {player.server}", "guest": player.guest}
+                 for player in self.federation.remote if player.name not in self.hub.links]
+        return tuple(entry for entry in (checked(LobbyPlayer, item) for item in items) if entry is not None)
 
     def matches(self) -> tuple[LobbyMatch, ...]:
         return tuple(listed(LobbyMatch, self.federation.remote_matches, set(self.hub.matches)))
@@ -210,16 +213,21 @@ class Crossing:
         return tuple(listed(LobbyChallenge, self.federation.remote_challenges, set(self.hub.challenges)))
 
 
+def checked(kind: Any, item: Any) -> Any:
+    """`item` as a `kind` of the lobby, checked as any message (a server is trusted no more
+    than a client); None when it is not one."""
+    try:
+        return kind.from_wire(item)
+    except (ProtocolError, AttributeError, TypeError):
+        return None
+
+
 def listed(kind: Any, items: list[dict[str, Any]], here: set[int]) -> list[Any]:
-    """The other servers' matches or challenges (`kind`) for this lobby: each checked as any
-    message (a server is trusted no more than a client), none twice."""
+    """The other servers' matches or challenges (`kind`) for this lobby, checked, none twice."""
     found: list[Any] = []
     for item in items:
-        try:
-            entry = kind.from_wire(item)
-        except (ProtocolError, AttributeError, TypeError):
-            continue
-        if entry.id not in here:
+        entry = checked(kind, item)
+        if entry is not None and entry.id not in here:
             here.add(entry.id)
             found.append(entry)
     return found

@@ -146,16 +146,15 @@ class HostedMatch(WatchedMatch):
         at any moment of it (the conductor's rule)."""
         if link in self.watchers:
             self.watchers.remove(link)
-        if link in self.players and not self.ended and self.room is not None:
-            self._forfeit(self.players.index(link), Fault.DISCONNECTED if ending is Ending.DISCONNECTED else Fault.LEFT)
-            self.players[self.players.index(link)] = None
-            if not self.watchers and not any(self.players):
-                self.stop_early("nobody was watching")
-        elif link in self.players and not self.ended:
+        if link in self.players and not self.ended:
             participant = self.players.index(link)
             self.players[participant] = None  # no more keys from them
-            self.hub.loop.call_soon(self._guarded(lambda: self.conductor.leave(participant, ending)))
-        elif not self.watchers and not any(self.players):  # bots with nobody watching: stop
+            if self.room is None:
+                self.hub.loop.call_soon(self._guarded(lambda: self.conductor.leave(participant, ending)))
+                return
+            # An arena round: only this rider's cycle forfeits, the others ride on.
+            self._forfeit(participant, Fault.DISCONNECTED if ending is Ending.DISCONNECTED else Fault.LEFT)
+        if not self.watchers and not any(self.players):  # bots (or only cycles out) with nobody watching: stop
             self.stop_early("nobody was watching")
 
     def concede(self, link: Link) -> None:

@@ -16,6 +16,15 @@ from tui_grid.games.tron.opponent_model import GameMemory
 MARGIN_MS = 15
 
 
+def budget_ms(ask, time_ms: float) -> float:  # type: ignore[no-untyped-def]
+    """Milliseconds to think: `time_ms`, or less when the ask's deadline is nearer (MARGIN_MS
+    kept back for the answer to travel), never under 1."""
+    remaining = ask.remaining()
+    if remaining is None:
+        return float(time_ms)
+    return max(1.0, min(float(time_ms), remaining * 1000.0 - MARGIN_MS))
+
+
 def make_bot(level: str = "hard", time_ms: float = DEFAULT_TIME_MS) -> Agent:  # type: ignore[type-arg]
     """A core agent playing Tron at `level` within `time_ms` per move (less if the ask's
     deadline is nearer). The hard bot's agent keeps an opponent_model.GameMemory for the
@@ -29,10 +38,7 @@ def make_bot(level: str = "hard", time_ms: float = DEFAULT_TIME_MS) -> Agent:  #
 
     def choose(ask) -> object:  # type: ignore[no-untyped-def]
         start = time.perf_counter()
-        budget = float(time_ms)
-        remaining = ask.remaining()
-        if remaining is not None:
-            budget = max(1.0, min(budget, remaining * 1000.0 - MARGIN_MS))
+        budget = budget_ms(ask, time_ms)
         if memory is not None:
             memory.see(ask.state, ask.seat)
         index = choose_index(ask.state, ask.seat, budget, ask.control, level, start, memory)

@@ -26,7 +26,7 @@ from __future__ import annotations
 import random
 import time
 
-from tui_grid.games.tron.bots import fill_estimate, flood, free_neighbours, parity_bound
+from tui_grid.games.tron.bots import even_mask, fill_estimate, flood, free_neighbours, parity_bound
 
 #: Moves in the order of `bots.WORDS`: UP DOWN LEFT RIGHT.
 LEVELS = ("easy", "medium", "hard")
@@ -53,14 +53,11 @@ class ArenaField:
         width = len(rows[0])
         self.S = S = width + 1
         free = 0
-        even = 0
         for r, row in enumerate(rows):
             bits = "".join("1" if ch == "-" else "0" for ch in row)[::-1]
             free |= int(bits, 2) << (r * S)
-            parity = "".join("1" if (r + c) % 2 == 0 else "0" for c in range(width))[::-1]
-            even |= int(parity, 2) << (r * S)
         self.free = free
-        self.even = even
+        self.even = even_mask(width, len(rows))
         self.heads = tuple(int(r) * S + int(c) for r, c in heads)
 
 

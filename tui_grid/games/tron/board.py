@@ -21,14 +21,15 @@ from dataclasses import dataclass
 
 from tui_grid.core.boardfile import BoardText
 from tui_grid.core.geometry import Pos
+from tui_grid.games.tron.protocol import SEAT_LETTERS
 
 WALL = "#"
 EMPTY = "-"
 RED = "r"
 GREEN = "g"
-#: Every seat's trail letter and name, red and green first (HackerRank's two); an arena
-#: of N cycles uses the first N.
-LETTERS = ("r", "g", "b", "y", "m", "c", "w", "o")
+#: Every seat's trail letter (the protocol's) and name, red and green first (HackerRank's
+#: two); an arena of N cycles uses the first N.
+LETTERS = SEAT_LETTERS
 SEAT_NAMES = ("red", "green", "blue", "yellow", "magenta", "cyan", "white", "orange")
 MAX_CYCLES = len(LETTERS)
 CHARS = (WALL, EMPTY, RED, GREEN)

@@ -164,13 +164,14 @@ class Field:
         self.width, self.height, self.S = width, height, S
         self.free = free
         self.heads = heads
-        self.even = _even_mask(width, height)
+        self.even = even_mask(width, height)
 
 
 _EVEN: dict[tuple[int, int], int] = {}
 
 
-def _even_mask(width: int, height: int) -> int:
+def even_mask(width: int, height: int) -> int:
+    """The cells with an even row + col, at the bitset layout's stride (cached per size)."""
     key = (width, height)
     mask = _EVEN.get(key)
     if mask is None:

@@ -6,7 +6,7 @@ from __future__ import annotations
 from tui_grid.core.agents import Agent, Ask
 from tui_grid.core.engine import Engine
 from tui_grid.core.geometry import DIRECTIONS, Direction
-from tui_grid.games.tron.agent import MARGIN_MS, make_bot
+from tui_grid.games.tron.agent import budget_ms, make_bot
 from tui_grid.games.tron.arena_bots import ArenaBot
 from tui_grid.games.tron.bots import DEFAULT_TIME_MS
 from tui_grid.games.tron.rules import TronState
@@ -32,12 +32,13 @@ class CycleBot(Agent[TronState, Direction]):
         state = ask.state
         if state.cycles == 2:
             return self.duel.act(ask)
-        budget = self.time_ms
-        remaining = ask.remaining()
-        if remaining is not None:
-            budget = max(1.0, min(budget, remaining * 1000.0 - MARGIN_MS))
-        heads = tuple((head.row, head.col) for head in state.heads)
-        return _BY_INDEX[self.arena.choose(state.rows, heads, state.riders(), ask.seat, budget)]
+        return arena_move(self.arena, state, ask.seat, budget_ms(ask, self.time_ms))
 
     def close(self) -> None:
         self.duel.close()
+
+
+def arena_move(bot: ArenaBot, state: TronState, seat: int, time_ms: float) -> Direction:
+    """`bot`'s move for `seat` in an arena of three or more cycles."""
+    heads = tuple((head.row, head.col) for head in state.heads)
+    return _BY_INDEX[bot.choose(state.rows, heads, state.riders(), seat, time_ms)]

@@ -272,10 +272,10 @@ class TronGame(BoardFiles, Generated, Solvable, GameDefinition):
         time_ms = DEFAULT_TIME_MS if control.seconds is None else control.seconds * 1000
         if state.cycles > 2:
             from tui_grid.games.tron.arena_bots import ArenaBot
-            from tui_grid.games.tron.bots import WORDS
+            from tui_grid.games.tron.cycle_bot import arena_move
+            from tui_grid.games.tron.engine import word
 
-            heads = tuple((head.row, head.col) for head in state.heads)
-            move = WORDS[ArenaBot("hard").choose(state.rows, heads, state.riders(), seat, time_ms)]
+            move = word(arena_move(ArenaBot("hard"), state, seat, time_ms))
             return Plan((direction_of(move),), f"The hard bot drives {SEAT_NAMES[seat]} {move}.", {"seat": seat, "move": move})
         record = analyse(state, seat, time_ms, control)
         direction = direction_of(record["move"])

@@ -33,6 +33,9 @@ if TYPE_CHECKING:  # no typing/dataclasses at run time: the bot loop must start 
     from typing import Iterable, Iterator
 
 WORDS = ("UP", "DOWN", "LEFT", "RIGHT")
+#: Every seat's trail letter, red and green first (HackerRank's two); an arena of N cycles
+#: uses the first N.
+SEAT_LETTERS = ("r", "g", "b", "y", "m", "c", "w", "o")
 #: (row delta, col delta) per answer word.
 DELTAS = {"UP": (-1, 0), "DOWN": (1, 0), "LEFT": (0, -1), "RIGHT": (0, 1)}
 GRID_CHARS = frozenset("#-rg")
@@ -80,7 +83,7 @@ def state_for(rows: Iterable[str], heads: tuple[tuple[int, int], ...], seat: int
     me = heads[seat]
     others = [other for other in riders if other != seat] or [other for other in range(len(heads)) if other != seat]
     nearest = min(others, key=lambda other: (abs(heads[other][0] - me[0]) + abs(heads[other][1] - me[1]), other))
-    mine = "rgbymcwo"[seat]
+    mine = SEAT_LETTERS[seat]
     view = ["".join("r" if ch == mine else "g" if ch not in "#-" else ch for ch in row) for row in rows]
     return format_state(view, (me, heads[nearest]), 0)
 

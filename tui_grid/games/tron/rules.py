@@ -163,7 +163,8 @@ def _meetings(state: TronState, targets: dict[int, Pos], crashes: dict[int, Outc
 def advance(state: TronState, moves: Sequence[Direction | None]) -> tuple[TronState, tuple[Event, ...]]:
     """One simultaneous step: seat k plays moves[k] (ignored for a seat that is out)."""
     cycles = len(state.heads)
-    targets = {seat: state.heads[seat].step(moves[seat] or default_move(state, seat)) for seat in state.riders()}
+    chosen = {seat: moves[seat] or default_move(state, seat) for seat in state.riders()}
+    targets = {seat: state.heads[seat].step(move) for seat, move in chosen.items()}
     crashes = {seat: _crash(state, seat, target) for seat, target in targets.items()}
     meetings = _meetings(state, targets, crashes)
     events: list[Event] = []
@@ -182,7 +183,7 @@ def advance(state: TronState, moves: Sequence[Direction | None]) -> tuple[TronSt
     turn = state.turn + 1
     out_at = list(state.out_at) if state.out_at else [None] * cycles
     for seat, target in targets.items():
-        headings[seat] = moves[seat] or default_move(state, seat)
+        headings[seat] = chosen[seat]
         if seat in out:
             cells[seat] = target
             out_at[seat] = turn
