@@ -732,12 +732,14 @@ class TronPlayer:
         self.last = ""  # the end of what the screen last showed (to say why a match never got going)
         self.pressed: tuple[str, float] | None = None  # the head a turn key should show, and when it was pressed
         self.key_to_screen: list[float] = []  # seconds from a turn key to its head on the screen
+        self.received = 0  # bytes of screen read so far
         self.task = asyncio.create_task(self._run())
 
     async def _run(self) -> None:
         tail = b""  # the end of the last read: words cut between two reads are read whole
         while data := await self.client.stdout.read(65536):
             arrived = time.perf_counter()
+            self.received += len(data)
             text = ESCAPES.sub(b"", tail + data).decode(errors="replace")
             tail, self.last = data[-256:], (self.last + text)[-600:]
             if "Waiting for another" in text:
@@ -978,6 +980,24 @@ class RedisServer:
         self.process.wait(10)
 
 
+#: The sessions' apps are settled once all of them together use under this share of a core
+#: (a session starting its app takes some 2-3 s of CPU: 32 at once hold two cores for half a
+#: minute, and matches paired meanwhile would be timed on a machine busy starting them).
+SETTLED_CORES, SETTLE_SECONDS = 0.3, 120.0
+
+
+async def settle(pids: list[int]) -> float:
+    """Wait until the processes `pids` use under SETTLED_CORES over a second (at most
+    SETTLE_SECONDS); the seconds waited."""
+    start = time.perf_counter()
+    while time.perf_counter() - start < SETTLE_SECONDS:
+        used = sum(map(cpu_seconds, pids))
+        await asyncio.sleep(1.0)
+        if sum(map(cpu_seconds, pids)) - used < SETTLED_CORES:
+            break
+    return time.perf_counter() - start
+
+
 async def cross_matches(servers: list[Server], redis: RedisServer, matches: int, seconds: float) -> None:
     """`matches` Tron matches at once over the servers: the first half with both players on
     one server (round robin), the rest with one player on each of two servers (the second to
@@ -998,13 +1018,16 @@ async def cross_matches(servers: list[Server], redis: RedisServer, matches: int,
             seated.append((first, second, "cross" if cross else "same"))
         for first, second, _ in seated:
             await asyncio.wait_for(asyncio.gather(first.in_lobby.wait(), second.in_lobby.wait()), SCREEN_SECONDS)
-        await asyncio.sleep(2.0)  # the lobbies' first news settles
+        sessions = [server.sessions() for server in servers]
+        settled = await settle([pid for pids in sessions for pid in pids])
+        paired = time.perf_counter()
         for first, second, kind in seated:
             first.client.write(b"t")
             await asyncio.wait_for(first.waiting.wait(), SCREEN_SECONDS)
             second.client.write(b"t")
             await asyncio.wait_for(second.matched.wait(), SCREEN_SECONDS)
             pairs.append((first, second, kind))
+        paired = time.perf_counter() - paired
         started = [asyncio.create_task(first.playing.wait()) for first, _, _ in pairs]
         await asyncio.wait(started, timeout=MATCH_START_SECONDS)
         for task in started:
@@ -1013,13 +1036,14 @@ async def cross_matches(servers: list[Server], redis: RedisServer, matches: int,
             first.key_to_screen.clear()
             second.key_to_screen.clear()
         before = redis.commands()
-        sessions = [server.sessions() for server in servers]
+        received = sum(player.received for pair in pairs for player in pair[:2])
         cpu = [cpu_seconds(server.pid) for server in servers]
         apps = [sum(map(cpu_seconds, pids)) for pids in sessions]
         since = time.perf_counter()
         await asyncio.sleep(seconds)
         until = time.perf_counter()
         after = redis.commands()
+        received = sum(player.received for pair in pairs for player in pair[:2]) - received
         cpu = [cpu_seconds(server.pid) - used for server, used in zip(servers, cpu)]
         apps = [sum(map(cpu_seconds, pids)) - used for pids, used in zip(sessions, apps)]
         held = [sum((memory(pid) for pid in [server.pid, *pids]), Memory()) for server, pids in zip(servers, sessions)]
@@ -1039,7 +1063,13 @@ async def cross_matches(servers: list[Server], redis: RedisServer, matches: int,
     rows = [[name, str(len(values)), ms(median(values)), ms(percentile(values, 0.95))] for name, values in sorted(keys.items())]
     same95, cross95 = percentile(keys["same: the same server's player"], 0.95), percentile(keys["cross: the other server's player"], 0.95)
     rows.append(["p95 other server - same server", "", "", f"{(cross95 - same95) * 1000:+.0f} (goal < +20)"])
+    window = until - since
+    live = [kind for first, second, kind in pairs if any(since <= at <= until for at in first.ticks.values())]
     table(f"Key to screen: {matches} Tron matches over {len(servers)} servers", ["player", "keys", "median ms", "p95 ms"], rows, [
+        f"{len(live)} of {len(pairs)} matches showed ticks in the {window:.0f} s measured ({live.count('same')} on one server, "
+        f"{live.count('cross')} across); the {2 * len(pairs)} sessions' apps settled in the lobby in {settled:.0f} s "
+        f"and the matches were paired in {paired:.1f} s. Each playing session was sent "
+        f"{received / window / max(1, 2 * len(live)) / 1024:.1f} KiB of screen a second.",
         "The same tick on a match's two screens, ms apart (median / p95): "
         + "; ".join(f"{kind} {ms(median(values))} / {ms(percentile(values, 0.95))}" for kind, values in sorted(apart.items())),
         f"Redis: {after - before} commands in {until - since:.1f} s, {(after - before) / (until - since) / max(1, len(pairs)):.1f} "

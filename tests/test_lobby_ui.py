@@ -242,6 +242,42 @@ async def test_m_offers_a_rematch_after_the_match_and_the_new_match_takes_the_sc
         assert second.match.score.names == tuple(reversed(first.match.score.names)) and second.feed is app.hub.feed  # seats swap
 
 
+async def test_a_covered_lobby_hears_no_steps_and_shows_the_news_it_missed_when_back(app: TuiGridApp, hub: Hub, bob: Player, monkeypatch) -> None:
+    """A message handled by the screen under the match's costs a repaint of the whole match
+    screen: the lobby is never told a match's steps, nor its lists while a match covers it,
+    and shows the latest lists once it is back."""
+    heard: list[tuple[str, bool]] = []  # (news, whether a match's screen covered the lobby)
+    handle = LobbyScreen.on_hub_news
+
+    def on_hub_news(self: LobbyScreen, message: Any) -> None:
+        heard.append((type(message.news).__name__, isinstance(self.app.screen, MatchScreen)))
+        handle(self, message)
+
+    monkeypatch.setattr(LobbyScreen, "on_hub_news", on_hub_news)
+    hub.pace = Pace(countdown=1, beat=0.05, between_rounds=30.0, tick_seconds=0.05)
+    async with app.run_test(size=(80, 24)) as pilot:
+        await until(pilot, lambda: isinstance(app.screen, LobbyScreen) and ann_link(hub) is not None)
+        lobby = app.screen
+        bob.send(t="queue", game="tron")
+        await pilot.press("t")
+        await until(pilot, lambda: isinstance(app.screen, MatchScreen))
+        screen: MatchScreen = app.screen
+        carol = Player(hub, "carol")  # the lobby's lists change while the match plays
+        try:
+            await until(pilot, lambda: any(player.name == "carol" for player in lobby.client.lobby.players))
+            await until(pilot, lambda: screen.session.over)  # nobody steers: the round's steps are played
+            await pilot.pause()
+            assert len(screen.session.log) > 2
+            assert not {"Step", "Round"} & {news for news, _ in heard}
+            assert ("Lobby", True) not in heard and "3 online" not in str(lobby.query_one("#who").content)
+            await pilot.press("escape", "y")
+            await until(pilot, lambda: app.screen is lobby)
+            assert "3 online" in str(lobby.query_one("#who").content)
+            await until(pilot, lambda: "p:carol" in lobby_ids(app))
+        finally:
+            carol.close()
+
+
 def a_finished_bot_match() -> Any:
     """A match of two easy bots, played to its end, as the store keeps it."""
     from tui_grid.core.headless import play_out

@@ -104,6 +104,10 @@ class ChallengeDialog(FormDialog[Challenge | None]):
         self.dismiss(challenge)
 
 
+#: The news a lobby handles (on_hub_news); a match's steps and rounds are its screen's.
+LOBBY_NEWS = (Welcome, Lobby, Error, Note, Leaders, GameList, Recorded, MatchStart, Gone)
+
+
 class LobbyScreen(Screen):
     """The lobby of one linked app. `quick`: join that game's quick-match queue at once
     (`ssh -t host tron`), or with "arena" ride in the Tron arena (`ssh -t host arena`)."""
@@ -170,7 +174,13 @@ class LobbyScreen(Screen):
         self._unlisten()
 
     def _heard(self, news: News) -> None:
-        """On the link's thread: to the UI thread, in order."""
+        """On the link's thread: to the UI thread, in order; only what the lobby acts on,
+        and no lobby lists while a match's screen covers it (shown when it is back). A
+        message the screen below the top one handles costs a repaint of the whole top
+        screen (Textual repaints over a screen it counts as showing through), so a
+        match's steps posted here would redraw every tick in full."""
+        if not isinstance(news, LOBBY_NEWS) or (isinstance(news, Lobby) and self._match_screen is not None):
+            return
         try:
             self.post_message(HubNews(news))
         except RuntimeError:  # unmounted in between (Textual's NoActiveAppError): nobody to tell
@@ -374,6 +384,7 @@ class LobbyScreen(Screen):
         screen closed (HubFeed.close); a match that began meanwhile (a rematch) opens now."""
         if self._match_screen is None:
             return
+        self.show_lobby()  # the lists that came while the match's screen covered the lobby
         left, self._match_screen, self._match_feed = self._match_feed, None, None
         if self.client.feed is left:
             self.client.leave_match()
