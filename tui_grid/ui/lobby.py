@@ -178,8 +178,9 @@ class LobbyScreen(Screen):
         and no lobby lists while a match's screen covers it (shown when it is back). A
         message the screen below the top one handles costs a repaint of the whole top
         screen (Textual repaints over a screen it counts as showing through), so a
-        match's steps posted here would redraw every tick in full."""
-        if not isinstance(news, LOBBY_NEWS) or (isinstance(news, Lobby) and self._match_screen is not None):
+        match's steps posted here would redraw every tick in full. The client has its feed
+        from the match's start on, on this thread, so no list is posted after it."""
+        if not isinstance(news, LOBBY_NEWS) or (isinstance(news, Lobby) and self.client.feed is not None):
             return
         try:
             self.post_message(HubNews(news))
@@ -382,9 +383,9 @@ class LobbyScreen(Screen):
     def on_screen_resume(self) -> None:
         """Back in the lobby from a screen over it. From a match's: that match was left as its
         screen closed (HubFeed.close); a match that began meanwhile (a rematch) opens now."""
+        self.show_lobby()  # the lists that came while a match's screen covered the lobby
         if self._match_screen is None:
             return
-        self.show_lobby()  # the lists that came while the match's screen covered the lobby
         left, self._match_screen, self._match_feed = self._match_feed, None, None
         if self.client.feed is left:
             self.client.leave_match()
