@@ -999,8 +999,8 @@ async def settle(pids: list[int]) -> float:
 
 
 async def cross_matches(servers: list[Server], redis: RedisServer, matches: int, seconds: float) -> None:
-    """`matches` Tron matches at once over the servers: the first half with both players on
-    one server (round robin), the rest with one player on each of two servers (the second to
+    """`matches` Tron matches at once over the servers, paired in turn: one with both players
+    on one server (round robin), the next with one player on each of two servers (the second to
     queue pops the first from the shared queue, and its server hosts the match). Key to
     screen (a turn key until the cycle's head shows it), per side; the same tick on the two
     screens of a match; Redis commands per match-second."""
@@ -1010,8 +1010,8 @@ async def cross_matches(servers: list[Server], redis: RedisServer, matches: int,
         # Every session first waits in its lobby, so no match plays while sessions start.
         seated: list[tuple[TronPlayer, TronPlayer, str]] = []
         for index in range(matches):
-            home = index % len(servers)
-            cross = index >= matches // 2
+            home = (index // 2) % len(servers)
+            cross = index % 2 == 1  # every other match: those paired first are not all of one kind
             away = (home + 1) % len(servers) if cross else home
             first = TronPlayer(await clients[away].session(f"s{index}a", "online"))
             second = TronPlayer(await clients[home].session(f"s{index}b", "online"))
@@ -1025,7 +1025,12 @@ async def cross_matches(servers: list[Server], redis: RedisServer, matches: int,
             first.client.write(b"t")
             await asyncio.wait_for(first.waiting.wait(), SCREEN_SECONDS)
             second.client.write(b"t")
-            await asyncio.wait_for(second.matched.wait(), SCREEN_SECONDS)
+            shown = [asyncio.create_task(player.matched.wait()) for player in (first, second)]
+            await asyncio.wait(shown, timeout=SCREEN_SECONDS, return_when=asyncio.FIRST_COMPLETED)  # the queue is empty again
+            for task in shown:
+                task.cancel()
+            if not (first.matched.is_set() or second.matched.is_set()):
+                raise TimeoutError(f"match {len(pairs) + 1} showed on neither screen within {SCREEN_SECONDS:.0f} s")
             pairs.append((first, second, kind))
         paired = time.perf_counter() - paired
         started = [asyncio.create_task(first.playing.wait()) for first, _, _ in pairs]
@@ -1073,7 +1078,7 @@ async def cross_matches(servers: list[Server], redis: RedisServer, matches: int,
         "The same tick on a match's two screens, ms apart (median / p95): "
         + "; ".join(f"{kind} {ms(median(values))} / {ms(percentile(values, 0.95))}" for kind, values in sorted(apart.items())),
         f"Redis: {after - before} commands in {until - since:.1f} s, {(after - before) / (until - since) / max(1, len(pairs)):.1f} "
-        f"per match-second ({len(pairs)} matches, {len(pairs) - matches // 2} across servers). In that time, each server "
+        f"per match-second ({len(pairs)} matches, {sum(kind == 'cross' for _, _, kind in pairs)} across servers). In that time, each server "
         "(its process; its sessions' apps; the memory of both, PSS): "
         + "; ".join(f"server {index + 1} {used / (until - since):.0%} of a core, sessions {app / (until - since):.0%} "
                     f"({len(pids)} sessions), {mem.pss_kib / 1024:.0f} MB"

@@ -1,6 +1,6 @@
 from __future__ import annotations
 
-from tests.conftest import make_app, settle, status, wait_idle
+from tests.conftest import make_app, settle, status, until, wait_idle
 from tui_grid.core.geometry import Direction
 from tui_grid.games.jimmy.rules import Outcome
 from tui_grid.games.jimmy.screen import JimmyScreen
@@ -55,8 +55,6 @@ async def test_hint_and_solve_on_an_escapable_board() -> None:
 
 
 async def test_watch_says_it_plays_the_longest_line_when_there_is_no_escape() -> None:
-    from tests.conftest import wait_idle
-
     app = make_app("jimmy", "seed-10", speed=1)
     async with app.run_test(size=(80, 24)) as pilot:
         await pilot.press("w")
@@ -136,8 +134,9 @@ async def test_the_no_escape_hint_answers_at_once_then_improves_its_line(monkeyp
 
         monkeypatch.setattr(screen, "show_hint", record)
         await pilot.press("h")
-        await wait_idle(pilot, limit=60)
-        await pilot.pause()
+        # The answer's worker starts the longer line's as it ends: wait for the last word
+        # rather than for no worker to run (there is a moment between the two with none).
+        await until(pilot, lambda: bool(shown) and shown[-1].endswith(")"), limit=60)
         assert shown[0].startswith("No escape from here.") and "Searching for a longer line (up to 20 s)" in shown[0]
         assert shown[-1].endswith("(the longest found in 20 s)") and screen.hint is not None and screen.hint.marks
         lengths = [int(m.split("lasts ")[1].split(" move")[0]) for m in shown]
