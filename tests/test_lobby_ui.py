@@ -15,7 +15,7 @@ from tui_grid.online.hub import Hub, Pace
 from tui_grid.online.client import HubFeed
 from tui_grid.ui.app import TuiGridApp
 from tui_grid.ui.confirm_dialog import ConfirmDialog
-from tui_grid.ui.lobby import ChallengeDialog, LobbyScreen
+from tui_grid.ui.lobby import YOU, ChallengeDialog, LobbyScreen
 from tui_grid.ui.match_screen import MatchScreen
 from tui_grid.ui.menu import MenuScreen
 from tui_grid.ui.settings import Settings
@@ -103,6 +103,45 @@ async def test_c_challenges_the_highlighted_player_and_d_withdraws(app: TuiGridA
         await pilot.press("enter")
         await until(pilot, lambda: len(hub.challenges) == 1)
         assert not next(iter(hub.challenges.values())).rated  # casual
+
+
+async def test_the_challenge_dialogs_start_from_the_last_challenge_of_their_kind(app: TuiGridApp, hub: Hub, bob: Player) -> None:
+    async with app.run_test(size=(80, 24)) as pilot:
+        await highlight(pilot, app, "p:bob")
+        await pilot.press("c")
+        dialog = app.screen
+        assert isinstance(dialog, ChallengeDialog) and dialog.query_one("#game").value == "evasion"  # nothing to remember yet
+        dialog.query_one("#game").value = "tron"
+        await pilot.pause()
+        dialog.query_one("#rounds").value = "3"
+        dialog.query_one("#board").value = "pillars"
+        dialog.query_one("#rated").value = False
+        await pilot.press("enter")
+        await until(pilot, lambda: len(hub.challenges) == 1)
+        challenge = next(iter(hub.challenges.values()))
+        await highlight(pilot, app, f"w:{challenge.id}")
+        await pilot.press("d")  # withdrawn: the next dialog still starts from it
+        await until(pilot, lambda: not hub.challenges)
+        await highlight(pilot, app, "p:bob")
+        await pilot.press("c")
+        again = app.screen
+        assert isinstance(again, ChallengeDialog)
+        assert [again.query_one(f"#{field}").value for field in ("game", "board", "rounds", "rated")] == ["tron", "pillars", "3", False]
+        await pilot.press("escape")
+        await until(pilot, lambda: isinstance(app.screen, LobbyScreen))
+        await pilot.press("b")  # a bot's dialog remembers its own kind: nothing yet
+        assert app.screen.query_one("#game").value == "evasion" and app.screen.query_one("#seat").value == YOU
+        app.screen.query_one("#game").value = "tron"
+        await pilot.pause()
+        app.screen.query_one("#level").value = "easy"
+        app.screen.query_one("#seat").value = "medium"
+        await pilot.press("enter")
+        await until(pilot, lambda: isinstance(app.screen, MatchScreen))
+        await pilot.press("escape")
+        await until(pilot, lambda: isinstance(app.screen, LobbyScreen))
+        await pilot.press("b")
+        bot_dialog = app.screen
+        assert [bot_dialog.query_one(f"#{field}").value for field in ("game", "level", "seat")] == ["tron", "easy", "medium"]
 
 
 async def test_d_declines_and_enter_accepts_a_challenge(app: TuiGridApp, hub: Hub, bob: Player) -> None:

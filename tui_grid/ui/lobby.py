@@ -44,7 +44,8 @@ class HubNews(Message):
 
 
 class ChallengeDialog(FormDialog[Challenge | None]):
-    """Which game, board and rounds to challenge a player (or a bot) to."""
+    """Which game, board and rounds to challenge a player (or a bot) to; `last`, the last
+    challenge of this kind sent from the lobby, fills in the choices it made."""
 
     DEFAULT_CSS = """
     ChallengeDialog { align: center middle; }
@@ -52,28 +53,44 @@ class ChallengeDialog(FormDialog[Challenge | None]):
     ChallengeDialog #error { color: $error; }
     """
 
-    def __init__(self, opponent: str, bot_levels: dict[str, tuple[str, ...]] | None = None) -> None:
+    def __init__(self, opponent: str, bot_levels: dict[str, tuple[str, ...]] | None = None, last: Challenge | None = None) -> None:
         super().__init__()
         self.opponent = opponent
         self.bot_levels = bot_levels  # set: a bot is the opponent, and its level is chosen here
+        self.last = last if last is not None and last.game in online_games() else None
+
+    def _level(self, game: str) -> str:
+        """The bot's level offered for `game`: the last one chosen for it, else the hardest."""
+        levels = self.bot_levels[game] if self.bot_levels else ()
+        chosen = self.last.to.removeprefix("bot:") if self.last is not None and self.last.game == game else ""
+        return chosen if chosen in levels else levels[-1]
+
+    def _seat(self, game: str) -> str:
+        """Who plays the challenger's seat in `game`: the last choice for it, else you."""
+        levels = self.bot_levels[game] if self.bot_levels else ()
+        chosen = self.last.seat_as.removeprefix("bot:") if self.last is not None and self.last.game == game else ""
+        return chosen if chosen in levels else YOU
 
     def compose(self) -> ComposeResult:
         with Vertical():
             who = "a builtin bot" if self.bot_levels else self.opponent
             yield Plain(styled(("Challenge ", "b"), (who, "b")))
             games = online_games()
-            yield Select([(title(g), g) for g in games], value=games[0], allow_blank=False, compact=True, id="game")
+            last = self.last
+            game = last.game if last is not None else games[0]
+            yield Select([(title(g), g) for g in games], value=game, allow_blank=False, compact=True, id="game")
             if self.bot_levels:
-                levels = self.bot_levels[games[0]]
-                yield Select([(level, level) for level in levels], value=levels[-1], allow_blank=False, compact=True, id="level")
+                levels = self.bot_levels[game]
+                yield Select([(level, level) for level in levels], value=self._level(game), allow_blank=False, compact=True, id="level")
                 yield Select([("you play it", YOU)] + [(f"{article(level)} bot plays it (you watch)", level) for level in levels],
-                             value=YOU, allow_blank=False, compact=True, id="seat")
+                             value=self._seat(game), allow_blank=False, compact=True, id="seat")
             yield Plain("Board: a board name or a game id (empty: the game's usual one)")
-            yield PlainInput(placeholder=default_board(games[0]), compact=True, id="board")
+            board = last.board if last is not None and last.board != default_board(game) else ""
+            yield PlainInput(board, placeholder=default_board(game), compact=True, id="board")
             yield Plain(f"Rounds (1-{MAX_ROUNDS}; seats swap each round)")
-            yield PlainInput(str(QUICK_ROUNDS), compact=True, id="rounds")
+            yield PlainInput(str(last.rounds if last is not None else QUICK_ROUNDS), compact=True, id="rounds")
             yield Select([("rated: the result changes the ratings", True), ("casual: no rating changes", False)],
-                         value=True, allow_blank=False, compact=True, id="rated")
+                         value=last.rated if last is not None else True, allow_blank=False, compact=True, id="rated")
             yield Plain("", id="error")
             yield Plain("enter sends · esc cancels")
 
@@ -82,10 +99,10 @@ class ChallengeDialog(FormDialog[Challenge | None]):
             levels = self.bot_levels[str(event.value)]
             level = self.query_one("#level", Select)
             level.set_options([(name, name) for name in levels])
-            level.value = levels[-1]
+            level.value = self._level(str(event.value))
             seat = self.query_one("#seat", Select)
             seat.set_options([("you play it", YOU)] + [(f"{article(name)} bot plays it (you watch)", name) for name in levels])
-            seat.value = YOU
+            seat.value = self._seat(str(event.value))
         if event.select.id == "game":
             self.query_one("#board", PlainInput).placeholder = default_board(str(event.value))
 
@@ -144,6 +161,8 @@ class LobbyScreen(Screen):
         self._match_screen: Screen[Any] | None = None
         self._match_feed: HubFeed | None = None
         self._list: LobbyList | None = None
+        #: The last challenge sent to a player and to a bot: the next dialog of its kind starts from it.
+        self._last_challenge: dict[str, Challenge] = {}
 
     def compose(self) -> ComposeResult:
         with Vertical():
@@ -305,15 +324,16 @@ class LobbyScreen(Screen):
         if name == self.client.name:
             self.say("That is you: pick somebody else, or b plays a bot.")
             return
-        self.app.push_screen(ChallengeDialog(name), self._send_challenge)
+        self.app.push_screen(ChallengeDialog(name, last=self._last_challenge.get("player")), self._send_challenge)
 
     def action_bot(self) -> None:
         levels = {game: get_game(game).bot_levels for game in online_games()}
-        self.app.push_screen(ChallengeDialog("bot", levels), self._send_challenge)
+        self.app.push_screen(ChallengeDialog("bot", levels, last=self._last_challenge.get("bot")), self._send_challenge)
 
     def _send_challenge(self, challenge: Challenge | None) -> None:
         if challenge is None:
             return
+        self._last_challenge["bot" if challenge.to.startswith("bot:") else "player"] = challenge
         self.client.send(challenge)
         if not challenge.to.startswith("bot:"):
             self.say(f"Challenge sent to {challenge.to}.")
