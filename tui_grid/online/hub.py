@@ -27,7 +27,6 @@ import socket
 import tempfile
 import threading
 import time
-from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any, Callable
@@ -41,17 +40,16 @@ from tui_grid.games.registry import get_game, online_games
 from tui_grid.online.arena_room import CYCLES as ARENA_CYCLES
 from tui_grid.online.arena_room import GAME as ARENA_GAME
 from tui_grid.online.arena_room import ArenaRoom
-from tui_grid.online.accounts import (abort_words, aborted, best_line, game_lines, key_fingerprint, leader_lines, match_record,
-                                      puzzle_games, ratings_of, recorded)
+from tui_grid.online.accounts import abort_words, aborted, match_record, ratings_of
 from tui_grid.online.crossing import IDS_PER_SERVER, Crossing
 from tui_grid.online.matches import HostedMatch, RelayedMatch, WatchedMatch
-from tui_grid.online.protocol import (MAX_ROWS, QUICK_ROUNDS, AddKey, Answer, Arena, Bye, Concede, BestList, Bests, Solved, SolveKept,
-                                      Challenge, Doing, End, Error, GameList, GameRating, Games, Hello, Key, Leave,
-                                      Leaders, Lobby, LobbyChallenge, LobbyPlayer, Message, Note, ProtocolError,
-                                      Publish, Queue, Rematch, Replay, Result, Top, Unqueue, Watch, Welcome, Withdraw)
-from tui_grid.online.records import KeyTaken, Store
+from tui_grid.online.protocol import (QUICK_ROUNDS, Answer, Arena, Bye, Challenge, Concede, Doing, End, Error, GameRating, Hello,
+                                      Key, Leave, Lobby, LobbyChallenge, LobbyPlayer, Message, Note, ProtocolError, Publish, Queue,
+                                      Rematch, Result, Unqueue, Watch, Welcome, Withdraw)
+from tui_grid.online.records import Store
+from tui_grid.online.store_desk import STORE_MESSAGES, StoreDesk
 from tui_grid.online.publish import TOKEN_FILE
-from tui_grid.online.wire import LineReader, QueuedWriter, WireError, default_board
+from tui_grid.online.wire import LineReader, QueuedWriter, WireError, default_board, only_online
 
 #: Puzzle solves a link may have kept per second (and in a burst): more are refused.
 SOLVES_PER_SECOND = 1.0
@@ -70,10 +68,6 @@ LOBBY_SECONDS = 0.05
 MAX_SOCKET_FOLDER = 80
 #: A spectator's seat in `join`.
 SPECTATOR = None
-#: Requests answered from the store (on its workers), and how many may wait at once.
-STORE_MESSAGES = (Top, Games, Replay, AddKey, Solved, Bests)
-STORE_WORKERS = 2
-MAX_STORE_CALLS = 64
 #: Matches with a builtin bot in them that the server runs at once, and that one player may
 #: start: a bot thinks on the server's cores, not in the player's session.
 MAX_BOT_MATCHES = 4
@@ -209,7 +203,8 @@ class Hub:
         self.publishers = itertools.count(1)
         self._ids = itertools.count(1)
         self._match_ids = itertools.count(1)  # matches are numbered in order, apart from challenges
-        self.store = store
+        #: Requests that read or write the store are answered there, off the hub's lock.
+        self.desk = StoreDesk(store, self.log)
         #: name -> (the opponent, the game, board, rounds, rated, the participants in order) of their last match.
         self.last_match: dict[str, tuple[str, str, str, int, bool, tuple[str, ...]]] = {}
         #: A rematch challenge's seats, by name in order (the last match's, swapped).
@@ -224,15 +219,20 @@ class Hub:
         self._listener: socket.socket | None = None
         self._stopped = threading.Event()
         self._lobby_dirty = threading.Event()
-        #: Requests that read or write the store run here, off the hub's lock (`_store_call`).
-        self._store_pool = ThreadPoolExecutor(STORE_WORKERS, thread_name_prefix="hub-store")
-        self._store_calls = 0
         self._last_lobby: Lobby | None = None
         self._handlers: dict[type, Callable[[Link, Any], str | None]] = {
             Doing: self._on_doing, Challenge: self._on_challenge, Answer: self._on_answer, Withdraw: self._on_withdraw,
             Queue: self._on_queue, Unqueue: self._on_unqueue, Arena: self._on_arena, Watch: self._on_watch, Key: self._on_key, Leave: self._on_leave,
-            Rematch: self._on_rematch, Top: self._on_top, Games: self._on_games, Replay: self._on_replay,
-            AddKey: self._on_add_key, Solved: self._on_solved, Bests: self._on_bests, Concede: self._on_concede}
+            Rematch: self._on_rematch, Concede: self._on_concede}
+
+    @property
+    def store(self) -> Store | None:
+        """Where accounts, ratings and finished matches are kept (None: nowhere)."""
+        return self.desk.store
+
+    @store.setter
+    def store(self, store: Store | None) -> None:
+        self.desk.store = store
 
     # --- life -------------------------------------------------------------------------------
     def start(self) -> None:
@@ -274,7 +274,7 @@ class Hub:
         hosted = [match for match in list(self.matches.values()) if isinstance(match, HostedMatch)]
         self.loop.call_and_wait(lambda: [match.conductor.stop("the server stopped") for match in hosted], 2.0)
         self.loop.close()
-        self._store_pool.shutdown(wait=False, cancel_futures=True)
+        self.desk.close()
         if self.crossing is not None:
             self.crossing.close()
         for link in list(self.links.values()):
@@ -299,13 +299,13 @@ class Hub:
     # --- messages ------------------------------------------------------------------------------
     def receive(self, link: Link, message: Message) -> bool:
         """One message from a link; False ends the link. The store is never called under the
-        hub's lock: a store that hangs holds up only the asker (`_store_call`)."""
+        hub's lock: a store that hangs holds up only the asker (`StoreDesk`)."""
         if not link.name and isinstance(message, Hello):
             ratings = self._ratings(link) if link.bound else ()  # before the lock
             with self.lock:
                 return self._hello(link, message, ratings)
         if link.name and not link.publisher and isinstance(message, STORE_MESSAGES):
-            self._store_call(link, self._handlers[type(message)], message)
+            self.desk.ask(link, message)
             return True
         with self.lock:
             if not link.name:
@@ -322,29 +322,6 @@ class Hub:
                 link.send(Error(error))
             self.lobby_changed()
         return True
-
-    def _store_call(self, link: Link, handler: Callable[[Link, Any], str | None], message: Message) -> None:
-        """A request that reads or writes the store, answered on the store's workers; refused
-        while MAX_STORE_CALLS wait, and said plainly when the store cannot be reached."""
-        with self.lock:
-            if self._store_calls >= MAX_STORE_CALLS:
-                link.send(Error("The server is busy with its records: try again in a moment."))
-                return
-            self._store_calls += 1
-
-        def run() -> None:
-            try:
-                error = handler(link, message)
-            except Exception as exc:
-                self.log(f"store: {message.TYPE} for {link.name}: {type(exc).__name__}: {exc}")
-                error = "The server's records cannot be reached just now: try again later."
-            finally:
-                with self.lock:
-                    self._store_calls -= 1
-            if error:
-                link.send(Error(error))
-
-        self._store_pool.submit(run)
 
     def _hello(self, link: Link, hello: Hello, ratings: tuple[GameRating, ...] = ()) -> bool:
         if not link.bound and secrets.compare_digest(hello.token, self.publish_token):
@@ -388,9 +365,6 @@ class Hub:
             return True
         return verdict is None
 
-    def _only_online(self) -> str:
-        return f"Only {' and '.join(get_game(key).online.short_title for key in online_games())} are played online."  # type: ignore[union-attr]
-
     def _on_doing(self, link: Link, message: Doing) -> str | None:
         link.doing = printable(message.doing, limit=40)
         return None
@@ -398,7 +372,7 @@ class Hub:
     def _on_challenge(self, link: Link, message: Challenge) -> str | None:
         to, game = message.to, message.game
         if game not in online_games():
-            return self._only_online()
+            return only_online()
         if self.busy(link):
             return "You are in a match already."
         board = message.board or default_board(game)
@@ -463,7 +437,7 @@ class Hub:
     def _on_queue(self, link: Link, message: Queue) -> str | None:
         game = message.game
         if game not in online_games():
-            return self._only_online()
+            return only_online()
         if self.busy(link):
             return "You are in a match already."
         self._unqueue(link)
@@ -501,7 +475,7 @@ class Hub:
     # --- the arena room ----------------------------------------------------------------------------
     def _on_arena(self, link: Link, message: Arena) -> str | None:
         if ARENA_GAME not in online_games():
-            return self._only_online()
+            return only_online()
         if self.busy(link):
             return "You are in a match already."
         self._unqueue(link)
@@ -633,82 +607,6 @@ class Hub:
                 link.ratings = rating
             self.lobby_changed()
         return verdict
-
-    def _on_top(self, link: Link, message: Top) -> str | None:
-        if message.game not in online_games():
-            return self._only_online()
-        if self.store is None:
-            return "This server keeps no ratings."
-        link.send(Leaders(message.game, leader_lines(self.store, message.game, MAX_ROWS)))
-        return None
-
-    def _on_games(self, link: Link, message: Games) -> str | None:
-        if self.store is None:
-            return "This server keeps no games."
-        if message.mine and link.player_id is None:
-            return "A guest's games are not kept: connect with a key to have yours."
-        found = self.store.matches_of(link.player_id, MAX_ROWS) if message.mine and link.player_id is not None \
-            else self.store.recent_matches(MAX_ROWS)
-        link.send(GameList(message.mine, game_lines(found)))
-        return None
-
-    def _on_replay(self, link: Link, message: Replay) -> str | None:
-        stored = self.store.match(message.id) if self.store is not None else None
-        if stored is None:
-            return f"No game {message.id} is kept here."
-        link.send(recorded(stored))
-        return None
-
-    def _on_add_key(self, link: Link, message: AddKey) -> str | None:
-        """Another key of this account's player: it logs in as them from now on (it must
-        still be one the server admits, in its authorized keys)."""
-        if self.store is None or link.player_id is None:
-            return "Only a player who logged in with a key can add another."
-        fingerprint = key_fingerprint(message.key)
-        if fingerprint is None:
-            return "That is not an OpenSSH public key line (ssh-ed25519 AAAA... or the like)."
-        held = self.store.player_of(fingerprint)
-        if held is not None and held.id == link.player_id:
-            return f"That key is yours already: {fingerprint}."
-        try:
-            self.store.add_key(link.player_id, fingerprint)
-        except KeyTaken:
-            return "That key logs in as another player already."
-        link.send(Note(f"Key added: {fingerprint} logs in as {link.name} once the server's authorized keys list it."))
-        self.log(f"{link.name} added the key {fingerprint}")
-        return None
-
-    def _puzzle_owner(self, link: Link, game: str) -> str:
-        """The store's owner of this link's puzzle bests ("p12"), or why there is none."""
-        if game not in puzzle_games():
-            raise LookupError(f"No puzzle called {printable(game)}.")
-        if self.store is None:
-            raise LookupError("This server keeps no bests.")
-        if link.player_id is None:
-            raise LookupError("you play as a guest (connect with a key to keep your bests)")
-        return f"p{link.player_id}"
-
-    def _on_solved(self, link: Link, message: Solved) -> str | None:
-        try:
-            owner = self._puzzle_owner(link, message.game)
-        except LookupError as exc:
-            return str(exc)
-        if not link.solves.allow():
-            return "Too many solves at once: this one is not kept."
-        assert self.store is not None
-        before = self.store.bests(owner, message.game).get(message.board)
-        after = self.store.record_solve(owner, message.game, message.board, message.value, message.optimum)
-        link.send(SolveKept(message.game, best_line(before) if before else None, best_line(after)))
-        return None
-
-    def _on_bests(self, link: Link, message: Bests) -> str | None:
-        try:
-            owner = self._puzzle_owner(link, message.game)
-        except LookupError as exc:
-            return str(exc)
-        assert self.store is not None
-        link.send(BestList(message.game, tuple(best_line(b) for b in self.store.bests(owner, message.game).values())))
-        return None
 
     def _on_rematch(self, link: Link, message: Rematch) -> str | None:
         """Offer the last opponent a rematch, seats swapped; or take the one they offered."""

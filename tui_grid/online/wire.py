@@ -17,7 +17,7 @@ from queue import SimpleQueue
 from typing import Any, Callable
 
 from tui_grid.core.network import hang_up
-from tui_grid.games.registry import get_game
+from tui_grid.games.registry import get_game, online_games
 from tui_grid.online.protocol import MAX_ROUNDS, QUICK_ROUNDS, Message, from_wire, to_wire
 
 #: The longest line either side accepts (a spectator's first round log fits easily).
@@ -140,3 +140,8 @@ def default_board(game: str) -> str:
     """The board of a quick match, as the game declares it."""
     online = get_game(game).online
     return online.default_board if online is not None else ""
+
+
+def only_online() -> str:
+    """Said to a request for a game that is not played online."""
+    return f"Only {' and '.join(get_game(key).online.short_title for key in online_games())} are played online."  # type: ignore[union-attr]
