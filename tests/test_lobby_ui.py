@@ -84,6 +84,20 @@ async def test_t_and_e_join_the_quick_match_queue_and_esc_leaves_it(app: TuiGrid
         assert isinstance(app.screen, MenuScreen)
 
 
+async def test_a_rides_in_the_arena_and_its_round_opens_on_screen(app: TuiGridApp, hub: Hub) -> None:
+    hub.arena_cycles = 3
+    async with app.run_test(size=(80, 24)) as pilot:
+        await until(pilot, lambda: isinstance(app.screen, LobbyScreen) and ann_link(hub) is not None)
+        await pilot.press("a")
+        await until(pilot, lambda: isinstance(app.screen, MatchScreen))
+        screen: MatchScreen = app.screen
+        names = screen.match.score.names
+        assert len(names) == 3 and "ann" in names and sum(name.endswith(" bot") for name in names) == 2  # bots fill the seats
+        assert hub.arena is not None and screen.feed.you == names.index("ann")
+        await pilot.press("escape", "y")  # leaving forfeits only ann's cycle; the room closes once nobody rides
+        await until(pilot, lambda: isinstance(app.screen, LobbyScreen))
+
+
 async def test_c_challenges_the_highlighted_player_and_d_withdraws(app: TuiGridApp, hub: Hub, bob: Player) -> None:
     async with app.run_test(size=(80, 24)) as pilot:
         await highlight(pilot, app, "p:bob")
