@@ -392,6 +392,34 @@ def test_a_burst_of_lobby_changes_is_one_lobby_and_an_unchanged_lobby_is_not_sen
     assert [m["t"] for m in ann.log[seen:]].count("lobby") == 2
 
 
+def test_a_lobby_is_encoded_once_for_all_the_links_it_goes_to(hub: Hub, players, monkeypatch) -> None:  # type: ignore[no-untyped-def]
+    """The lobby is the largest message and goes to every link at every change: encoding
+    it per link made each change cost links x lobby under the hub's lock."""
+    import tui_grid.online.hub as hub_module
+    import tui_grid.online.wire as wire
+    from tui_grid.online.protocol import Lobby
+
+    encoded: list[str] = []
+
+    def counting(original):  # type: ignore[no-untyped-def]
+        def encode(message):  # type: ignore[no-untyped-def]
+            if isinstance(message, Lobby):
+                encoded.append(",".join(player.doing for player in message.players))
+            return original(message)
+        return encode
+
+    monkeypatch.setattr(hub_module, "encode", counting(hub_module.encode))
+    monkeypatch.setattr(wire, "encode", counting(wire.encode))
+    ann, bob, cat = players("ann"), players("bob"), players("cat")
+    for player in (ann, bob, cat):
+        player.expect(lambda m: m["t"] == "lobby" and len(m["players"]) == 3)
+    encoded.clear()
+    ann.send(t="doing", doing="reading")
+    for player in (ann, bob, cat):
+        player.expect(lambda m: m["t"] == "lobby" and "reading" in [p["doing"] for p in m["players"]])
+    assert len([text for text in encoded if "reading" in text]) == 1
+
+
 def test_a_mirror_plays_each_step_it_is_sent_once() -> None:
     from tui_grid.games.tron.engine import TronEngine
     from tui_grid.online.client import HubFeed

@@ -49,7 +49,7 @@ from tui_grid.online.protocol import (QUICK_ROUNDS, Answer, Arena, Bye, Challeng
 from tui_grid.online.records import Store
 from tui_grid.online.store_desk import STORE_MESSAGES, StoreDesk
 from tui_grid.online.publish import TOKEN_FILE
-from tui_grid.online.wire import LineReader, QueuedWriter, WireError, default_board, only_online
+from tui_grid.online.wire import LineReader, QueuedWriter, WireError, default_board, encode, only_online
 
 #: Puzzle solves a link may have kept per second (and in a burst): more are refused.
 SOLVES_PER_SECOND = 1.0
@@ -139,9 +139,10 @@ class Link:
     def start(self) -> None:
         threading.Thread(target=self._read, name="hub-link-read", daemon=True).start()
 
-    def send(self, message: Message) -> None:
+    def send(self, message: Message, data: bytes | None = None) -> None:
+        """`message` to this app (`data`: its encoding, for a message sent to many)."""
         if not self.closed.is_set():
-            self.writer.send(message)
+            self.writer.send(message, data)
 
     def _read(self) -> None:
         reader = LineReader(self.sock)
@@ -720,8 +721,9 @@ class Hub:
                 if snapshot == self._last_lobby:
                     continue
                 self._last_lobby = snapshot
+                data = encode(snapshot)  # once for every link: the lobby is the largest message, sent to all
                 for link in list(self.links.values()):
-                    link.send(snapshot)
+                    link.send(snapshot, data)
 
 
 def remove_stale_sockets(folder: Path) -> None:

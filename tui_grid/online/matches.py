@@ -21,6 +21,7 @@ from tui_grid.games.registry import get_game
 from tui_grid.online.protocol import (End, Forfeit, LobbyMatch, MatchStart, Message, Note, Publish, Result, Round,
                                       Step, change_message)
 from tui_grid.online.records import Participant
+from tui_grid.online.wire import encode
 
 if TYPE_CHECKING:
     from tui_grid.online.arena_room import ArenaRoom
@@ -52,8 +53,9 @@ class WatchedMatch:
         return self.ended
 
     def _send_all(self, message: Message) -> None:
+        data = encode(message)
         for link in list(self.watchers):
-            link.send(message)
+            link.send(message, data)
 
     def score_text(self) -> str:
         raise NotImplementedError

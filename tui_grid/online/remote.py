@@ -35,7 +35,8 @@ class RemoteLink:
         self.remote_host: int | None = None
         self.closed = threading.Event()
 
-    def send(self, message: Message) -> None:
+    def send(self, message: Message, data: bytes | None = None) -> None:
+        """`message` to the player's server (`data`, a local link's encoding, is not used)."""
         if not self.closed.is_set():
             self.federation.send(self.server, {"to": self.name, "host": self.federation.number, "msg": to_wire(message)})
 

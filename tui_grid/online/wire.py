@@ -100,9 +100,11 @@ class QueuedWriter:
             pass
         threading.Thread(target=self._write, name=name, daemon=True).start()
 
-    def send(self, message: Message) -> bool:
-        """Queue one message; False when the writer has stopped (the peer is gone or stalled)."""
-        data = encode(message)
+    def send(self, message: Message, data: bytes | None = None) -> bool:
+        """Queue one message (`data`: its `encode`, when the caller has it already: a message
+        sent to many is encoded once); False when the writer has stopped (the peer is gone
+        or stalled)."""
+        data = encode(message) if data is None else data
         with self._lock:
             if self.stopped:
                 return False
