@@ -420,6 +420,24 @@ def test_a_lobby_is_encoded_once_for_all_the_links_it_goes_to(hub: Hub, players,
     assert len([text for text in encoded if "reading" in text]) == 1
 
 
+def test_a_player_in_a_match_is_sent_no_lobby_until_back(hub: Hub, players) -> None:  # type: ignore[no-untyped-def]
+    """Their app shows the match, not the lobby: lobbies sent there would be read and
+    dropped. Back from the match, they are sent the lobby as it is then."""
+    hub.pace = Pace(countdown=1, beat=0.01, between_rounds=30.0, tick_seconds=0.02)  # the match lasts the test
+    ann, bob, cat = players("ann"), players("bob"), players("cat")
+    pair(ann, bob)
+    ann.expect(lambda m: m["t"] == "match")
+    bob.expect(lambda m: m["t"] == "match")
+    seen = len(ann.log)
+    for index in range(3):
+        cat.send(t="doing", doing=f"busy {index}")
+        cat.expect(lambda m: m["t"] == "lobby" and "busy " + str(index) in [p["doing"] for p in m["players"]])
+    ann.send(t="leave")
+    back = ann.expect(lambda m: m["t"] == "lobby")  # everything ann was sent before it is in ann.log
+    assert [m for m in ann.log[seen:] if m["t"] == "lobby"] == [back]
+    assert "busy 2" in [p["doing"] for p in back["players"]]
+
+
 def test_a_mirror_plays_each_step_it_is_sent_once() -> None:
     from tui_grid.games.tron.engine import TronEngine
     from tui_grid.online.client import HubFeed

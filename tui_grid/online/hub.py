@@ -121,6 +121,9 @@ class Link:
         self.player_id = player_id
         self.returning = returning
         self.ratings: tuple[GameRating, ...] = ()
+        #: A lobby changed while this player was in a match or watching one (and was not
+        #: sent it: their app shows the match): the lobby is sent as soon as they are back.
+        self.missed_lobby = False
         #: Puzzle solves this link may have kept, a second apart (each is a write to the store).
         self.solves = RateLimit(SOLVES_PER_SECOND, SOLVES_BURST)
         self.doing = "in the menu"
@@ -705,7 +708,8 @@ class Hub:
 
     def lobby_changed(self) -> None:
         """The lobby may have changed: sent within LOBBY_SECONDS, once for a burst of
-        changes, and only if it did change."""
+        changes, and only if it did change; not to a player in a match or watching one,
+        who is sent the lobby once back (the next change of any kind: their own return)."""
         self._lobby_dirty.set()
 
     def _send_lobbies(self) -> None:
@@ -718,12 +722,15 @@ class Hub:
                 if self.crossing is not None:
                     self.crossing.publish()
                 snapshot = self.lobby()
-                if snapshot == self._last_lobby:
-                    continue
-                self._last_lobby = snapshot
-                data = encode(snapshot)  # once for every link: the lobby is the largest message, sent to all
+                changed, self._last_lobby = snapshot != self._last_lobby, snapshot
+                data: bytes | None = None  # encoded once for all: the lobby is the largest message
                 for link in list(self.links.values()):
-                    link.send(snapshot, data)
+                    if self.busy(link) or link.watching is not None:  # its app shows a match: the lobby when back
+                        link.missed_lobby = link.missed_lobby or changed
+                    elif changed or link.missed_lobby:
+                        link.missed_lobby = False
+                        data = data or encode(snapshot)
+                        link.send(snapshot, data)
 
 
 def remove_stale_sockets(folder: Path) -> None:
