@@ -116,6 +116,25 @@ async def test_a_human_plays_the_easy_bot_by_keys(data_dir) -> None:
         assert screen.state.heads[1] == before.heads[1].step(Direction.LEFT)
 
 
+async def test_a_step_leaves_the_message_line_alone(data_dir, monkeypatch) -> None:
+    """A message stays up while the round goes on, and a step does not redraw it: over SSH
+    each redrawn line is bytes on the wire several times a second."""
+    remember(data_dir, players=["human", "easy"], rounds=2)
+    app = make_app("tron", "standard", speed=1)
+    async with app.run_test(size=(80, 24)) as pilot:
+        screen = await start(pilot)
+        await step(pilot, "up")
+        screen.say("a word that stays")
+        await pilot.pause()
+        line = screen.query_one("#message")
+        redraws: list[bool] = []
+        original = line.refresh
+        monkeypatch.setattr(line, "refresh", lambda *regions, **options: (redraws.append(True), original(*regions, **options))[1])
+        for _ in range(3):
+            await step(pilot)
+        assert not screen.session.over and message(app) == "a word that stays" and redraws == []
+
+
 async def test_a_reverse_turn_is_ignored_and_turns_queue_up(data_dir) -> None:
     remember(data_dir, players=["human", "easy"], rounds=1)
     app = make_app("tron", "standard", speed=1)

@@ -274,6 +274,11 @@ class GameScreen(BoardKeys, Generic[S]):
         """The key this game restarts with, as the key bar shows it."""
         return next((key.bar_key for key in self.KEYMAP.keys if key.common == "restart"), "r")
 
+    def step_keeps_message(self) -> bool:
+        """Whether a step that does not end the game leaves the message up (most games
+        clear it: the message was about the move before)."""
+        return False
+
     def next_steps(self) -> str:
         """What the player can do after the game ended, in this game's keys (in a demo's
         scene, the demo's: its n is the next scene, not a new board)."""

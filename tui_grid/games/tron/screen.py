@@ -17,7 +17,6 @@ from tui_grid.core.errors import BoardError, UsageError
 from tui_grid.core.geometry import Direction, Pos
 from tui_grid.core.live import MatchFeed
 from tui_grid.core.players import PlayerContext
-from tui_grid.core.session import Change, ChangeKind, Session
 from tui_grid.games.registry import GameDefinition, LoadedBoard
 from tui_grid.games.tron import pace, panel_text, participants, round_text
 from tui_grid.games.tron.engine import TronEngine
@@ -133,13 +132,9 @@ class TronScreen(MatchScreen[TronState]):
         return self.feed is not None and participants.serves(None if seat == ANY_HUMAN else seat, self.humans())
 
     # --- what the driver did ------------------------------------------------------------------------
-    def session_changed(self, session: Session[TronState, Any], change: Change[TronState]) -> None:
-        """As the shell, but a message stays up while the round goes on (the shell clears
-        it at every step, which in a real-time game is several times a second)."""
-        kept = self.message
-        super().session_changed(session, change)
-        if change.kind is ChangeKind.STEP and not session.engine.outcome(change.state).over and not self.message:
-            self.say(kept)
+    def step_keeps_message(self) -> bool:
+        """A message stays up while the round goes on: a step comes several times a second."""
+        return True
 
     def stepped(self) -> None:
         self.live_hint.request()
