@@ -31,7 +31,7 @@ and an AND, whatever the board size.
   space, estimated with a checkerboard parity bound and the chamber tree of articulation
   points (fill your chamber, then enter only one of the chambers behind a cut cell),
   plus a bonus SEP for the side ahead (a separated lead is nearly a win). A draw is worth
-  CONTEMPT below even, ten cells of Voronoi lead (see CONTEMPT for why no more). When the search promises no better than a draw (it assumes a perfect
+  CONTEMPT below even, five cells of Voronoi lead (see CONTEMPT for why no more). When the search promises no better than a draw (it assumes a perfect
   opponent), `hope` re-scores the moves by their worst and average outcome over the
   opponent's replies, to keep chances against a fallible one. Once the players are
   separated at the root it switches to a space-filling depth-first search that
@@ -90,13 +90,16 @@ SEP = 500
 #: searched; a new depth costs a few times the last, so one started later is mostly cut).
 USE = 0.75
 START_LIMIT = 0.45
-#: What a draw is worth to the hard bot: ten cells of Voronoi lead, no more. The search
-#: gives the opponent the negated value, so a large contempt (530, a separated
-#: position three cells behind) has the model opponent crave meetings it would
-#: avoid, and the bot give up cells to dodge them: against a1k0n at 100 ms, 24 games
-#: each, load 4-5, the empty board went 2-3-19 at 530 and 3-21-0 at 100, the random
-#: maps 3-11-10 and 6-16-2 (C kernel).
-CONTEMPT = 100
+#: What a draw is worth to the hard bot: five cells of Voronoi lead, no more. The search
+#: gives the opponent the negated value, so a large contempt has the model opponent
+#: crave meetings that a real one (a1k0n values a draw as an even position) avoids, and
+#: the bot give up cells to dodge them and call lines drawn that the opponent plays on:
+#: against a1k0n at 100 ms (C kernel), 24 games each, load 4-5, the empty board went
+#: 2-3-19 at 530 and 3-21-0 at 100, the random maps 3-11-10 and 6-16-2; with the model
+#: betting on none but the five simplest policies, 30 games each, load 1-5, games 0-29
+#: went 2-28-0 at 100 and 11-17-2 at 50 (empty), 10-12-8 and 10-18-2 (maps), games 30-59
+#: at 50 7-23-0 and 8-18-4 (maps at 100: 6-20-4).
+CONTEMPT = 50
 #: At the root, out of a cell the opponent can enter too (a head-on draw if it does) into
 #: one it cannot, whenever that move's worst case is better than this: short of a
 #: separated loss, a Voronoi deficit is worth the draw it avoids (SimpleTronBot, which
@@ -115,7 +118,7 @@ SIM_RANGE = 2
 MEDIUM_CONTEMPT = 1000
 MEDIUM_MEAN = 2
 #: Utility of a search value where outcomes are weighed by likelihood (the opponent
-#: model): v / (|v| + U_SCALE), so a draw (-CONTEMPT) is -0.25 and ten cells of lead
+#: model): v / (|v| + U_SCALE), so a draw (-CONTEMPT) is -1/7 and ten cells of lead
 #: 0.25; +-1 for a forced win or loss.
 U_SCALE = 300
 #: The opponent model is used from this confidence on (the belief that the opponent is
@@ -128,6 +131,12 @@ RISK = 0.3
 #: From this confidence on, a move the worst case calls lost may be played when the
 #: model calls it won and nothing promises more than a draw.
 MODEL_SURE = 0.9
+#: A move the worst case rates below the search's own choice is played for the model only
+#: when the model scores it at least BET_MARGIN (utility) higher: a predictable opponent's
+#: model tells its moves apart by far more (a win against a draw is 1.25), while a mixture
+#: that only half fits a capable opponent rates them all alike, and there a hair's
+#: difference traded a draw for a lost separation (a1k0n, empty board, 4 of 30 games).
+BET_MARGIN = 0.1
 #: The root window while the model is used: every move whose worst case is within SLACK
 #: of the best move's gets its exact value (SLACK covers c * RISK from any non-decisive
 #: value up to a separated lead).
@@ -1030,7 +1039,8 @@ def _model_pick(chosen: int, rows: dict[int, int], line: dict[int, float], confi
     move, by its utility against the model alone (a draw is no win either: as `hope`,
     play for the opponent's mistakes, here the ones the model expects); a move the
     worst case calls lost only from confidence MODEL_SURE on. The search's `chosen` move
-    stays on ties, and whenever its worst case is a proven win."""
+    stays on ties, whenever its worst case is a proven win, and against a move the worst
+    case rates lower unless the model scores that one BET_MARGIN higher."""
     if chosen not in rows or chosen not in line or rows[chosen] >= WIN - 1000:
         return chosen
     best = max(rows.values())
@@ -1046,7 +1056,10 @@ def _model_pick(chosen: int, rows: dict[int, int], line: dict[int, float], confi
     if not allowed:
         return chosen
     pick = max(allowed, key=score)
-    return pick if chosen not in allowed or score(pick) > score(chosen) + 1e-9 else chosen
+    if chosen not in allowed:
+        return pick
+    margin = BET_MARGIN if rows[pick] < rows[chosen] else 1e-9
+    return pick if score(pick) > score(chosen) + margin else chosen
 
 
 def _no_needless_head_on(move: int, rows: dict[int, int], line: dict[int, float], contested: set[int]) -> int:
@@ -1170,8 +1183,8 @@ def analyse(position, seat: int, time_ms: float = DEFAULT_TIME_MS, control=None)
     """The hard bot's move with what its search found, for `tui-grid solve tron`:
     `move` (UP DOWN LEFT RIGHT), `score` (the search value for `seat`: positive is good;
     in "territory" mode 10 per cell of Voronoi lead, once separated 10 per cell of
-    fillable-space lead plus or minus 500, about +-2**20 for a forced win or loss, -100
-    for a draw; in "endgame" mode the cells it can still fill; null when the move is
+    fillable-space lead plus or minus 500, about +-2**20 for a forced win or loss,
+    -CONTEMPT for a draw; in "endgame" mode the cells it can still fill; null when the move is
     forced), `depth`
     (plies of the deepest finished iteration), `nodes` and `mode`."""
     field = _field_of(position, seat)

@@ -4,7 +4,10 @@
  * (C searches several plies deeper in the same time):
  *   - iterative-deepening alpha-beta over alternating half-moves: our move, then the
  *     opponent's answer knowing it (paranoid); both entering one cell is a head-on draw;
- *     best moves of the previous iteration (a Zobrist-keyed table) are tried first;
+ *     best moves of the previous iteration (a Zobrist-keyed table) are tried first, else
+ *     the move last best at the same ply (a killer: in Tron the same way often stays
+ *     best); after the first, moves are tried with a null window (principal variation
+ *     search) and searched again only when they beat it;
  *   - leaves while the players still meet: each side's Voronoi cells (reached strictly
  *     first) read through its chamber tree (Tarjan's cut cells: a chamber behind a cut
  *     cell counts only as the best of its siblings), every cell weighing K_CELL plus
@@ -33,7 +36,7 @@
 #define K_EDGES 194
 #define UNIT (K_CELL + 2 * K_EDGES)
 #define SEP 500
-#define CONTEMPT 100 /* a draw: bots.CONTEMPT */
+#define CONTEMPT 50 /* a draw: bots.CONTEMPT */
 #define TT_BITS 18
 #define MAX_PLY 512
 
@@ -54,6 +57,7 @@ typedef struct {
     long nodes;
     int aborted;
     int horizon;          /* fill: a line reached the search's depth */
+    int8_t killer[2][MAX_PLY + 2]; /* per ply: the last move that was best at a max / min node */
 } Ctx;
 
 static double now(void) {
@@ -269,10 +273,22 @@ static int pair_value(Ctx *c, int t, int u, int depth, int ply, int alpha, int b
 static int min_node(Ctx *c, int a, int b, int t, int depth, int ply, int alpha, int beta) {
     int ks[4], n = moves_of(c, b, ks);
     uint64_t key = c->hash ^ c->zob[c->N + a] ^ (c->zob[c->N + b] * 3) ^ (c->zob[c->N + t] * 7);
-    hint_first(ks, n, tt_get(c, key));
+    int hint = tt_get(c, key);
+    hint_first(ks, n, hint >= 0 ? hint : c->killer[1][ply]);
     int worst = WIN + 1, worst_k = n ? ks[0] : 0;
     for (int i = 0; i < n; i++) {
-        int value = pair_value(c, t, b + c->d[ks[i]], depth, ply, alpha, beta < worst ? beta : worst);
+        int u = b + c->d[ks[i]], hi = beta < worst ? beta : worst, value;
+        if (i == 0 || depth <= 1 || hi - 1 <= alpha) {
+            value = pair_value(c, t, u, depth, ply, alpha, hi);
+        } else {
+            /* a null window first: does this reply do better than the best so far? */
+            value = pair_value(c, t, u, depth, ply, hi - 1, hi);
+            if (!c->aborted && value < hi && value > alpha) {
+                /* it does: at most `value`; the exact value below it */
+                int exact = pair_value(c, t, u, depth, ply, alpha, value);
+                if (exact < value) value = exact;
+            }
+        }
         if (c->aborted) return 0;
         if (value < worst) {
             worst = value;
@@ -281,6 +297,7 @@ static int min_node(Ctx *c, int a, int b, int t, int depth, int ply, int alpha, 
         }
     }
     tt_put(c, key, worst_k);
+    c->killer[1][ply] = (int8_t)worst_k;
     return worst;
 }
 
@@ -292,10 +309,22 @@ static int max_node(Ctx *c, int a, int b, int depth, int ply, int alpha, int bet
     if (!n) return m ? -WIN + ply : -CONTEMPT;
     if (!m) return WIN - ply;
     uint64_t key = c->hash ^ c->zob[c->N + a] ^ (c->zob[c->N + b] * 3);
-    hint_first(mine, n, tt_get(c, key));
+    int hint = tt_get(c, key);
+    hint_first(mine, n, hint >= 0 ? hint : c->killer[0][ply]);
     int best = -WIN - 1, best_k = mine[0];
     for (int i = 0; i < n; i++) {
-        int value = min_node(c, a, b, a + c->d[mine[i]], depth, ply, alpha > best ? alpha : best, beta);
+        int t = a + c->d[mine[i]], lo = alpha > best ? alpha : best, value;
+        if (i == 0 || lo + 1 >= beta) {
+            value = min_node(c, a, b, t, depth, ply, lo, beta);
+        } else {
+            /* a null window first: does this move beat the best so far? */
+            value = min_node(c, a, b, t, depth, ply, lo, lo + 1);
+            if (!c->aborted && value > lo && value < beta) {
+                /* it does: at least `value`; the exact value above it */
+                int exact = min_node(c, a, b, t, depth, ply, value, beta);
+                if (exact > value) value = exact;
+            }
+        }
         if (c->aborted) return 0;
         if (value > best) {
             best = value;
@@ -304,6 +333,7 @@ static int max_node(Ctx *c, int a, int b, int depth, int ply, int alpha, int bet
         }
     }
     tt_put(c, key, best_k);
+    c->killer[0][ply] = (int8_t)best_k;
     return best;
 }
 

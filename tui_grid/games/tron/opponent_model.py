@@ -21,6 +21,9 @@ bench game fade too). The policies:
 The first six are PREDICTABLE: `confidence`, the belief in them, is what the hard bot
 bets on (bots._model_pick); random and search are not, since a capable opponent, whose
 moves none of the others predict, looks as random to them as it looks like `search`.
+A deep searcher also earns much of the belief in medium on quiet moves (against a1k0n's
+2010 winner over half of it on a quarter of the moves), so a bet against the search's
+own choice needs a clear edge by the model (bots.BET_MARGIN).
 
 `line_values` searches our moves against the belief (an expectimax: at each step the
 opponent's reply is the one the predicted policies give, with their weights, those
@@ -49,10 +52,13 @@ EPS = 0.02
 #: Old evidence fades: each move the log-likelihoods are multiplied by DECAY (about the
 #: last ten moves count).
 DECAY = 0.9
-#: Prior weights: a capable opponent ("search") is the likeliest single policy, but
-#: the predictable ones together start ahead (an opponent in this app is more often a
-#: simple program than a strong searcher, and a bet on one is checked by the worst case).
-PRIORS = {"straight": 0.12, "hug": 0.1, "left": 0.07, "right": 0.07, "open": 0.1, "medium": 0.12,
+#: Prior weights: a capable opponent ("search") is the likeliest single policy, and the
+#: predictable ones together start about even with the rest (an opponent in this app is
+#: more often a simple program than a strong searcher, and a bet on one is checked by the
+#: worst case). Straight starts well ahead of the other predictable ones: racing at the
+#: opponent from the standard start, a never-turner moves as a searcher does, so only the
+#: prior tells them apart by the time the race is decided.
+PRIORS = {"straight": 0.18, "hug": 0.1, "left": 0.07, "right": 0.07, "open": 0.1, "medium": 0.12,
           "random": 0.12, "search": 0.3}
 #: The capable opponent's softmax temperature, in cells of the medium bot's score (broad:
 #: that one-step score only roughly tells what a searcher plays), and the score of a
@@ -60,9 +66,10 @@ PRIORS = {"straight": 0.12, "hug": 0.1, "left": 0.07, "right": 0.07, "open": 0.1
 #: entering it is each side's best move, so a capable opponent often does).
 SEARCH_T = 15.0
 SEARCH_MEET = 0.0
-#: The utility of a draw in the search against the model: as the worst-case search
-#: values it (bots.CONTEMPT).
-DRAW = bots.utility(-bots.CONTEMPT)
+#: The utility of a draw in the search against the model: halfway to a loss. Against a
+#: predictable opponent a draw is a win let go, so the bet on the model weighs it far
+#: below the worst-case search's draw (bots.CONTEMPT, tuned against a capable one).
+DRAW = -0.5
 #: Moves observed before the model is trusted at all.
 MIN_SEEN = 2
 #: Predicted replies less likely than this are left out of the line search (the rest
