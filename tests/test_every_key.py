@@ -638,7 +638,9 @@ async def test_every_key_of_the_served_evasion_bar() -> None:
                 assert screen.state.walls == ()
                 await pilot.press("h")
                 await wait_idle(pilot)
-                assert "Hint: hunter:" in message(app) and "prey: go" in message(app)
+                # the prey bot leaves its endgame search out when its answer is due soon (a busy
+                # machine): then staying put is its answer here, and as much a hint
+                assert "Hint: hunter:" in message(app) and ("prey: go" in message(app) or "prey: stay where you are" in message(app))
                 await help_then_close(pilot, screen)
                 await pilot.press("g", "y")  # concede (confirmed): the served game ends, forfeited by the hunter's seat
                 for _ in range(100):
