@@ -26,6 +26,8 @@ import threading
 from dataclasses import dataclass
 from typing import Any, Callable
 
+from tui_grid.core.words import plural
+
 #: How often a server renews its liveness and reads the others' presence.
 BEAT_SECONDS = 1.0
 #: A server whose liveness is older than this has gone away.
@@ -102,6 +104,8 @@ class Federation:
         self._thread = threading.Thread(target=self._loop.run_forever, name="federation", daemon=True)
         self._stopped = False
         self._redis: Any = None
+        #: Messages to other servers, published in the order they were sent (`_publisher`).
+        self._outbox: asyncio.Queue[tuple[int, str]] = asyncio.Queue()
 
     # --- life ---------------------------------------------------------------------------------
     def start(self) -> int:
@@ -116,6 +120,7 @@ class Federation:
             raise FederationError(f"cannot reach Redis at {self.url}: {type(exc).__name__}: {exc}") from None
         asyncio.run_coroutine_threadsafe(self._beat(), self._loop)
         asyncio.run_coroutine_threadsafe(self._listen(), self._loop)
+        asyncio.run_coroutine_threadsafe(self._publisher(), self._loop)
         return self.number
 
     async def _connect(self) -> int:
@@ -240,16 +245,29 @@ class Federation:
                     await asyncio.sleep(RETRY_SECONDS)
 
     def send(self, server: int, payload: dict[str, Any]) -> None:
-        """Publish `payload` to `server`'s channel (from any thread; never waits)."""
+        """Publish `payload` to `server`'s channel (from any thread; never waits), after
+        everything sent before it."""
         text = json.dumps(payload)
-        self._loop.call_soon_threadsafe(lambda: self._loop.create_task(self._publish(server, text)))
+        self._loop.call_soon_threadsafe(self._outbox.put_nowait, (server, text))
 
-    async def _publish(self, server: int, text: str) -> None:
-        try:
-            await self._redis.publish(f"tg:srv:{server}", text)
-            self.operations += 1
-        except Exception as exc:
-            self.log(f"redis: a message to server {server} was lost ({type(exc).__name__})")
+    async def _publisher(self) -> None:
+        """One task publishes, in order: a task per message would race on the client's
+        pool of connections, and a match's end could reach the other server before its
+        last steps. What has gathered meanwhile goes in one pipeline."""
+        while not self._stopped:
+            batch = [await self._outbox.get()]
+            while not self._outbox.empty():
+                batch.append(self._outbox.get_nowait())
+            try:
+                pipe = self._redis.pipeline(transaction=False)
+                for server, text in batch:
+                    pipe.publish(f"tg:srv:{server}", text)
+                await pipe.execute()
+                self.operations += len(batch)
+            except asyncio.CancelledError:
+                raise
+            except Exception as exc:
+                self.log(f"redis: {plural(len(batch), 'message')} to other servers lost ({type(exc).__name__})")
 
     # --- queues -------------------------------------------------------------------------------
     def entry(self, name: str) -> str:
