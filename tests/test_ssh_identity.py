@@ -193,7 +193,8 @@ async def test_an_accounts_solves_are_marked_in_its_picker_over_ssh_and_kept_for
         await asyncio.wait_for(process.wait_closed(), timeout=30)
         conn.close()
         conn, process, terminal = await picker("alice", KEY)  # her next session
-        assert "6 slides · optimal" in await terminal.until("✓ A simple spiral")
+        # the list's mark and the preview's best may reach the screen in two writes
+        await terminal.until_true(lambda text: "✓ A simple spiral" in text and "6 slides · optimal" in text, "the kept best")
         terminal.press(b"q")
         await asyncio.wait_for(process.wait_closed(), timeout=30)
         conn.close()
