@@ -59,17 +59,21 @@ class ChallengeDialog(FormDialog[Challenge | None]):
         self.bot_levels = bot_levels  # set: a bot is the opponent, and its level is chosen here
         self.last = last if last is not None and last.game in online_games() else None
 
+    def _offered(self, game: str, last_bot: str, otherwise: str) -> str:
+        """`last_bot` ("bot:LEVEL" from the last challenge) as the choice for `game`, when
+        that challenge was for this game and the level is one of its bots; else `otherwise`."""
+        level = last_bot.removeprefix("bot:")
+        fits = self.last is not None and self.last.game == game and self.bot_levels is not None and level in self.bot_levels[game]
+        return level if fits else otherwise
+
     def _level(self, game: str) -> str:
         """The bot's level offered for `game`: the last one chosen for it, else the hardest."""
-        levels = self.bot_levels[game] if self.bot_levels else ()
-        chosen = self.last.to.removeprefix("bot:") if self.last is not None and self.last.game == game else ""
-        return chosen if chosen in levels else levels[-1]
+        assert self.bot_levels is not None
+        return self._offered(game, self.last.to if self.last else "", self.bot_levels[game][-1])
 
     def _seat(self, game: str) -> str:
         """Who plays the challenger's seat in `game`: the last choice for it, else you."""
-        levels = self.bot_levels[game] if self.bot_levels else ()
-        chosen = self.last.seat_as.removeprefix("bot:") if self.last is not None and self.last.game == game else ""
-        return chosen if chosen in levels else YOU
+        return self._offered(game, self.last.seat_as if self.last else "", YOU)
 
     def compose(self) -> ComposeResult:
         with Vertical():
