@@ -42,7 +42,8 @@ The hard bot searches in the C kernel (built before the games; `--no-kernel` for
 pure-Python search); the first line of the table says which.
 `--moves` prints the moves of each game not won (to replay it); `--reference a1k0n` seats
 a1k0n where the hard bot plays, to see what the 2010 winner scores on the same games.
-`points` is the score with a win 1 and a draw 1/2 (issue #29's measure against a1k0n).
+`points` is the score with a win 1 and a draw 1/2; the target is on points against a1k0n
+(issue #29: at least 60% at 100 ms and at 300 ms a move) and on wins against the others.
 The bots are deterministic, so each game starts with a few random safe moves for both
 players (the opening, from the game's seed); random maps are `tron:WxH:wN#seedS` ids.
 Games are driven by a plain loop over `engine.step`; the builtin bots play as agents
@@ -320,7 +321,7 @@ def main(argv: list[str] | None = None) -> int:
     games = args.games or (6 if args.quick else 21)
     kinds = [k for k in args.kinds.split(",") if k]
     opponents = ["a1k0n", "simple", "wallhugger", "seed", "medium", "straight", "random", "hugger"]
-    targets = {"seed": 0.95, "medium": 1.0, "easy": 0.80, "a1k0n": 0.50, "simple": 0.95, "wallhugger": 0.95,
+    targets = {"seed": 0.95, "medium": 1.0, "easy": 0.80, "a1k0n": 0.60, "simple": 0.95, "wallhugger": 0.95,
                "straight": 1.0, "random": 1.0, "hugger": 1.0}
     first = args.reference or "hard"
     pairings = [(first, b, kind) for b in opponents if b != first for kind in kinds]
