@@ -81,9 +81,12 @@ async def test_human_hunter_builds_selects_and_removes_a_wall():
 
 
 async def test_a_whole_round_ends_with_the_catch_time_and_the_roles_swap():
-    app = make_app(speed=9)
+    # The slowest speed: two bots at speed 9 on a busy machine can finish round 1 before
+    # the pause lands, and this test sets each round's state itself.
+    app = make_app(speed=1)
     async with app.run_test(size=(80, 24)) as pilot:
         screen = await paused(pilot, players=("builtin", "random"))
+        assert not screen.session.over
         screen.session.state = screen.engine.make_state(tick=10, hunter=(100, 100), prey=(102, 102))
         await step(pilot)
         assert screen.session.over
