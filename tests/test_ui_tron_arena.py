@@ -61,10 +61,22 @@ async def test_the_setup_dialog_sets_up_an_arena(data_dir) -> None:
     async with app.run_test(size=(80, 24)) as pilot:
         dialog = pilot.app.screen
         assert isinstance(dialog, TronSetupDialog)
-        assert not dialog.query_one(".player-2").display  # a duel: two rows
+        def shown_rows() -> list[int]:
+            return [index for index in range(8) if any(widget.display for widget in dialog.query(f".player-{index}"))]
+
+        assert shown_rows() == [0, 1]  # a duel: two rows
         dialog.query_one("#cycles", Select).value = 4
         await pilot.pause()
-        assert [bool(dialog.query_one(f".player-{index}").display) for index in range(8)] == [True] * 4 + [False] * 4
+        assert shown_rows() == [0, 1, 2, 3]
+        # the added rows sit between the duel's and the board's, in the order tab takes
+        labels = [str(label.content) for label in dialog.query("PlainLabel")]
+        assert labels[1:7] == ["Player 1 (←↑↓→)", "Player 2 (WASD)", "Player 3", "Player 4", "Board", "Random map"]
+        dialog.query_one("#cycles", Select).value = 3
+        await pilot.pause()
+        assert shown_rows() == [0, 1, 2]
+        dialog.query_one("#cycles", Select).value = 4
+        await pilot.pause()
+        assert shown_rows() == [0, 1, 2, 3]
         assert dialog.query_one("#board", Select).disabled
         assert "An arena for 4" in str(dialog.query_one("#about").content)
         for index in (1, 2):

@@ -21,22 +21,30 @@ from tui_grid.ui.plain import PlainInput, PlainLabel
 T = TypeVar("T")
 
 
-def player_rows(game: Roster, players: Sequence[str], labels: Sequence[str], kinds: Sequence[str]) -> Iterator[Widget]:
+def player_rows(game: Roster, players: Sequence[str], labels: Sequence[str], kinds: Sequence[str],
+                first: int = 0) -> Iterator[Widget]:
     """Label and (choice, command) pairs for each participant, ids `kind-N` and `command-N`,
     offering `kinds` only (a remembered player of another kind starts as the first choice).
     Yields widgets for a two-column Grid: the caller lays them out inside its compose.
-    Both widgets of row N have the class `player-N`, for a dialog that shows fewer rows."""
+    Both widgets of row N have the class `player-N`, for a dialog that shows fewer rows.
+    `first` numbers the rows from there, for a dialog that adds rows later."""
     choices = dialog_choices(game, kinds)
-    for index, label in enumerate(labels):
-        kind, command = split_player(game, players[index])
-        if kind not in {value for _, value in choices}:
-            kind, command = choices[0][1], ""
+    for index, label in enumerate(labels, start=first):
+        kind, command = split_player(game, starting_player(game, players[index - first], kinds))
         yield PlainLabel(label, classes=f"player-{index}")
         yield Horizontal(
             Select(choices, value=kind, allow_blank=False, compact=True, id=f"kind-{index}", classes="kind"),
             PlainInput(value=command, placeholder="e.g. python3 bot.py", compact=True, id=f"command-{index}", classes="command"),
             classes=f"player-{index}",
         )
+
+
+def starting_player(game: Roster, player: str, kinds: Sequence[str]) -> str:
+    """The player a row starts with: `player`, or the first choice offered where its kind
+    is not (a remembered program in a session that offers none)."""
+    choices = dialog_choices(game, kinds)
+    kind, _ = split_player(game, player)
+    return player if kind in {value for _, value in choices} else str(choices[0][1])
 
 
 def show_command_fields(screen: Screen[object], count: int) -> None:
@@ -66,6 +74,10 @@ class MatchSetupDialog(FormDialog[T]):
 
     PLAYER_ROWS = 2
 
+    def player_row_count(self) -> int:
+        """The player rows on screen now (a dialog that adds rows later says how many)."""
+        return self.PLAYER_ROWS
+
     DEFAULT_CSS = """
     MatchSetupDialog { align: center middle; }
     MatchSetupDialog > Vertical { height: auto; max-height: 100%; border: thick $primary; background: $surface; padding: 0 1; }
@@ -90,7 +102,7 @@ class MatchSetupDialog(FormDialog[T]):
     def on_mount(self) -> None:
         # A game's own on_mount and on_select_changed run as well (Textual calls the
         # handlers along the class hierarchy): they add only what is the game's.
-        show_command_fields(self, self.PLAYER_ROWS)
+        show_command_fields(self, self.player_row_count())
         # The first choice, not the Start button: a compact button's focus hardly shows, and
         # down must work before any tab. Enter still starts from here.
         self.query_one("#kind-0", Select).focus()
@@ -106,4 +118,4 @@ class MatchSetupDialog(FormDialog[T]):
 
     def on_select_changed(self) -> None:
         self.show_error("")
-        show_command_fields(self, self.PLAYER_ROWS)
+        show_command_fields(self, self.player_row_count())

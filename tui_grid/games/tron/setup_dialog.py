@@ -5,12 +5,13 @@ and the setup a screen opens with (`starting_setup`)."""
 from __future__ import annotations
 
 import json
-from collections.abc import Sequence
+from collections.abc import Iterator, Sequence
 from dataclasses import asdict, dataclass, replace
 from typing import Any
 
 from textual.app import ComposeResult
 from textual.containers import Grid, Horizontal, Vertical
+from textual.widget import Widget
 from textual.widgets import Button, Input, Select
 
 from tui_grid.core.policy import Policy
@@ -22,7 +23,7 @@ from tui_grid.games.tron.board import MAX_CYCLES
 from tui_grid.games.tron.definition import DEFAULT_TIME_MS
 from tui_grid.games.tron.definition import GAME as TRON
 from tui_grid.ui.plain import Plain, PlainInput, PlainLabel, styled
-from tui_grid.ui.player_fields import MatchSetupDialog, chosen_players, player_rows
+from tui_grid.ui.player_fields import MatchSetupDialog, chosen_players, player_rows, show_command_fields, starting_player
 from tui_grid.ui.settings import MAX_SPEED, MIN_SPEED
 
 SETUP_FILE = "tron-setup.json"
@@ -127,7 +128,12 @@ def save_setup(setup: TronSetup, policy: Policy) -> None:
 
 
 class TronSetupDialog(MatchSetupDialog[TronSetup | None]):
-    """Cycles, seats, board, rounds and speed for a new match; fits 80x24 with eight."""
+    """Cycles, seats, board, rounds and speed for a new match; fits 80x24 with eight.
+
+    It opens with a row for each remembered player and adds rows when more cycles are
+    chosen (a row hidden again keeps what was chosen in it): eight rows of lists cost
+    Textual about 0.4 s of CPU to lay out, more than the rest of the dialog, and a duel
+    needs two."""
 
     PLAYER_ROWS = MAX_CYCLES
     DEFAULT_CSS = """
@@ -142,6 +148,17 @@ class TronSetupDialog(MatchSetupDialog[TronSetup | None]):
         super().__init__()
         self.setup = setup
         self.board_title = board_title
+        #: Each row's player before it is touched (the remembered ones, then the last again).
+        self.seats = (*setup.players, *(setup.players[-1:] * MAX_CYCLES))[:MAX_CYCLES]
+        self.rows = len(setup.players)  # the rows mounted so far
+        self.rows_asked = self.rows  # the rows mounted or being mounted
+
+    def player_row_count(self) -> int:
+        return self.rows
+
+    def _player_rows(self, first: int, stop: int) -> Iterator[Widget]:
+        labels = ("Player 1 (←↑↓→)", "Player 2 (WASD)", *(f"Player {index + 1}" for index in range(2, MAX_CYCLES)))
+        return player_rows(TRON, self.seats[first:stop], labels[first:stop], self.app.policy.player_kinds, first=first)
 
     def compose(self) -> ComposeResult:
         setup = self.setup
@@ -152,10 +169,8 @@ class TronSetupDialog(MatchSetupDialog[TronSetup | None]):
                 yield PlainLabel("Cycles")
                 yield Select([("2, a duel", 2), *((f"{count}, an arena", count) for count in range(3, MAX_CYCLES + 1))],
                              value=len(setup.players), allow_blank=False, compact=True, id="cycles", classes="kind")
-                seats = (*setup.players, *(setup.players[-1:] * MAX_CYCLES))[:MAX_CYCLES]
-                labels = ("Player 1 (←↑↓→)", "Player 2 (WASD)", *(f"Player {index + 1}" for index in range(2, MAX_CYCLES)))
-                yield from player_rows(TRON, seats, labels, self.app.policy.player_kinds)
-                yield PlainLabel("Board")
+                yield from self._player_rows(0, self.rows)
+                yield PlainLabel("Board", id="board-label")
                 yield Select(
                     [(f"this board: {title}", "this"), ("a new random map", "new"), ("a new random map every round", "each")],
                     value=setup.board,
@@ -196,7 +211,9 @@ class TronSetupDialog(MatchSetupDialog[TronSetup | None]):
         for random maps; the bots' time only where a bot plays (the command fields are
         MatchSetupDialog's)."""
         cycles = self._cycles()
-        for index in range(MAX_CYCLES):
+        if cycles > self.rows_asked:
+            self._add_rows(cycles)
+        for index in range(self.rows):
             for widget in self.query(f".player-{index}"):
                 widget.display = index < cycles
         self.set_class(cycles > 2, "-arena")
@@ -211,13 +228,37 @@ class TronSetupDialog(MatchSetupDialog[TronSetup | None]):
         self.query_one("#about", Plain).update(f"{about} The first human steers with ←↑↓→, a second with WASD. "
                                                "Programs speak HackerRank's Tron protocol (see ? help).")
 
+    def _add_rows(self, cycles: int) -> None:
+        """Mount the rows up to `cycles` above the board's; shown once they are."""
+        first, self.rows_asked = self.rows_asked, cycles
+        mounting = self.query_one(Grid).mount_all(list(self._player_rows(first, cycles)), before="#board-label")
+
+        async def shown() -> None:
+            await mounting
+            self.rows = max(self.rows, cycles)
+            self._sync_map_fields()
+            show_command_fields(self, self.rows)
+
+        self.call_later(shown)
+
+    def _players(self) -> tuple[str, ...]:
+        """Each cycle's player as chosen; a row still being mounted holds its first player."""
+        cycles = self._cycles()
+        mounted = min(cycles, self.rows)
+        kinds = self.app.policy.player_kinds
+        chosen = chosen_players(self, TRON, mounted, kinds)
+        return chosen + tuple(starting_player(TRON, seat, kinds) for seat in self.seats[mounted:cycles])
+
     def _bot_plays(self) -> bool:
         """Whether a builtin bot is seated: only it has a thinking time to set."""
-        return any(self.query_one(f"#kind-{index}", Select).value in TRON.bot_levels for index in range(self._cycles()))
+        cycles = self._cycles()
+        kinds = [self.query_one(f"#kind-{index}", Select).value for index in range(min(cycles, self.rows))]
+        waiting = [starting_player(TRON, seat, self.app.policy.player_kinds) for seat in self.seats[self.rows:cycles]]
+        return any(kind in TRON.bot_levels for kind in (*kinds, *waiting))
 
     def chosen(self) -> TronSetup:
         """The setup as filled in; UsageError names the first bad field."""
-        players = chosen_players(self, TRON, self._cycles(), self.app.policy.player_kinds)
+        players = self._players()
         if sum(1 for player in players if player == "human") > MAX_HUMANS:
             raise UsageError(f"At most {MAX_HUMANS} humans share one keyboard (the arrows and WASD): make the others bots or programs.")
         board = str(self.query_one("#board", Select).value)
