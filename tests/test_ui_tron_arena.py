@@ -113,3 +113,19 @@ def test_snapshot_arena_of_six(snap_compare, data_dir, size: tuple[int, int]) ->
         await wait_idle(pilot)
 
     assert snap_compare(make_app("tron", "arena6", speed=5), terminal_size=size, run_before=play)
+
+
+async def test_rows_still_being_mounted_count_as_their_first_players(data_dir) -> None:
+    """Enter right after choosing more cycles starts the arena chosen, rows laid out or not."""
+    remember(data_dir, players=["human", "medium"], rounds=1)
+    app = make_app("tron", "standard", speed=1)
+    async with app.run_test(size=(80, 24)) as pilot:
+        dialog = pilot.app.screen
+        assert isinstance(dialog, TronSetupDialog)
+        dialog.query_one("#cycles", Select).value = 5
+        dialog.on_select_changed()  # the change as the list reports it, before any pause
+        assert dialog.player_row_count() == 2
+        assert dialog.chosen().players == ("human", "medium", "medium", "medium", "medium")
+        await pilot.pause()
+        assert dialog.player_row_count() == 5
+        assert dialog.chosen().players == ("human", "medium", "medium", "medium", "medium")
