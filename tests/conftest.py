@@ -3,6 +3,7 @@ from __future__ import annotations
 import compileall
 import os
 import sys
+from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
@@ -10,6 +11,7 @@ import pytest
 from tui_grid.core.policy import LOCAL, Policy
 from tui_grid.games.registry import get_game
 from tui_grid.ui.app import TuiGridApp
+from tui_grid.ui.render_caches import release_render_caches
 from tui_grid.ui.settings import Settings
 
 
@@ -94,6 +96,15 @@ def app_factory():
 def _private_data_dir(tmp_path_factory, monkeypatch):
     """Autosaves and remembered setups go to a fresh folder per test, never the user's."""
     monkeypatch.setenv("TUI_GRID_DATA", str(tmp_path_factory.mktemp("data")))
+
+
+@pytest.fixture(autouse=True)
+def _closed_widgets_go() -> Iterator[None]:
+    """Each test's closed widgets (and the lines they drew) are let go after it: Textual's
+    render cache would keep up to 1024 of them, about 12,000 objects an app, and every full
+    garbage collection of a worker walks them all (at the run's end too)."""
+    yield
+    release_render_caches()
 
 
 @pytest.fixture

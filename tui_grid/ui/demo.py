@@ -21,6 +21,7 @@ from tui_grid.core.text import echo
 from tui_grid.games.registry import LoadedBoard, all_games, get_game
 from tui_grid.ui.match_screen import MatchScreen
 from tui_grid.ui.plain import Plain, styled
+from tui_grid.ui.render_caches import release_render_caches
 
 DEFAULT_SCENE_SECONDS = 25.0
 
@@ -68,18 +69,6 @@ def scene_of(game: str, board: str) -> Scene:
 def board_id(scene: Scene, seed: int, cycle: int) -> str:
     """The same seed gives the same demo; each cycle through the scenes shows new boards."""
     return scene.board.format(seed=random.Random(f"{seed}:{cycle}:{scene.title}").randrange(1, 1_000_000))
-
-
-def _release_render_caches() -> None:
-    """Textual 8 caches a method with `lru_cache` keyed by the widget's style cache: up to
-    1024 closed widgets (and their cached lines) stay alive through it. A demo closes
-    widgets all day, so it lets them go at every scene change."""
-    try:
-        from textual._styles_cache import StylesCache
-
-        StylesCache.get_inner_outer.cache_clear()
-    except (ImportError, AttributeError):  # another Textual: nothing to release
-        pass
 
 
 class DemoBanner(Plain):
@@ -151,7 +140,7 @@ class DemoDirector:
         elif index >= len(self.scenes):
             index, self.cycle = 0, self.cycle + 1
         self._leave_scene()
-        _release_render_caches()
+        release_render_caches()
         self.index = index
         scene = self.scenes[index]
         game = get_game(scene.game)
