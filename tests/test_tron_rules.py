@@ -231,3 +231,27 @@ def test_shipped_boards_parse_and_start_playing() -> None:
 def test_board_from_rows_checks() -> None:
     with pytest.raises(ValueError, match="border"):
         board_from_rows(["-----", "#r-g#", "#####"], (1, 1), (1, 3))
+
+
+def test_a_humans_turns_queue_up_and_play_one_a_tick() -> None:
+    """Up then Left within one tick: Up at the next tick, Left at the one after; a repeat
+    of the heading and a turn straight back are dropped."""
+    from tui_grid.core.agents import Ask, HumanAgent
+
+    engine = TronEngine(standard_board())
+    start = engine.initial_state()
+    state = engine.step(start, {seat: engine.default_action(start, seat) for seat in (0, 1)}).state
+    human: HumanAgent = HumanAgent()
+    human.start(engine, 0)
+    heading = state.headings[0]
+    human.push(engine, state, 0, heading)  # the heading again: nothing to do
+    assert human.queued == ()
+    human.push(engine, state, 0, Direction.UP if heading in (Direction.LEFT, Direction.RIGHT) else Direction.LEFT)
+    first = human.queued[0]
+    human.push(engine, state, 0, first.opposite)  # straight back from the queued turn: dropped
+    assert human.queued == (first,)
+    second = heading
+    human.push(engine, state, 0, second)
+    assert human.queued == (first, second)
+    assert human.act(Ask(engine, state, 0)) is first and human.act(Ask(engine, state, 0)) is second
+    assert human.queued == ()

@@ -218,3 +218,24 @@ async def test_keys_pressed_during_the_countdown_are_one_intention_at_go(data_di
         for _ in range(3):
             screen.conductor.beat()
         assert not screen.counting_down and len(human.queued) <= 1  # Go!: the last intention at most
+
+
+async def test_keys_pressed_while_paused_are_one_intention_at_each_step(data_dir) -> None:  # noqa: F811
+    """Paused, Up then Right then `.` plays Right once, not Up then Right a tick each: a
+    step is a release for one tick, as space is."""
+    from tui_grid.core.geometry import Direction
+
+    remember(data_dir, players=["human", "easy"], rounds=1)
+    app = make_app("tron", "standard", speed=1)
+    async with app.run_test(size=(80, 24)) as pilot:
+        screen = await start(pilot)
+        seat = screen.match.seating.index(0)
+        before = screen.state
+        await pilot.press("up", "right")
+        assert len(screen.session.agents[seat].queued) == 2  # both kept while held
+        await step(pilot)
+        after = screen.state
+        assert after.headings[seat] is Direction.RIGHT and after.heads[seat] == before.heads[seat].step(Direction.RIGHT)
+        assert screen.session.agents[seat].queued == ()
+        await step(pilot)
+        assert screen.state.heads[seat] == after.heads[seat].step(Direction.RIGHT)  # no Up left over

@@ -115,21 +115,33 @@ class MatchFeed(Generic[S, A]):
         intention: a burst of keys typed while waiting is not played a key a tick."""
         was = self._paused
         self._paused = (not self._paused) if paused is None else paused
-        session = self.match.session  # None before the first round (an architect's)
-        for seat, agent in enumerate(session.agents if session is not None else ()):
-            if isinstance(agent, HumanAgent):
-                if self._paused and not was:
-                    agent.clear()
-                elif was and not self._paused:
-                    agent.keep_last(session.engine, session.state, seat)
+        if self._paused and not was:
+            self._human_keys(lambda agent, seat: agent.clear())
+        elif was and not self._paused:
+            self._keys_to_last()
         if self.driver is not None:
             self.driver.pause(self._paused)
         return self._paused
 
     def single_step(self) -> None:
+        """One step while held: like a release for one tick, the keys pressed since the last
+        step come down to the last."""
         self._paused = True
+        self._keys_to_last()
         if self.driver is not None:
             self.driver.single_step()
+
+    def _keys_to_last(self) -> None:
+        session = self.match.session
+        if session is not None:
+            self._human_keys(lambda agent, seat: agent.keep_last(session.engine, session.state, seat))
+
+    def _human_keys(self, change: Callable[[HumanAgent[Any, Any], int], None]) -> None:
+        """`change(agent, seat)` for each human's queue of keys."""
+        session = self.match.session  # None before the first round (an architect's)
+        for seat, agent in enumerate(session.agents if session is not None else ()):
+            if isinstance(agent, HumanAgent):
+                change(agent, seat)
 
     def pace(self, step_seconds: float, timeout: float | None) -> None:
         """The beat between steps, and each step's deadline where the feed sets it."""

@@ -100,7 +100,9 @@ ends the message says who crashed, where and why, and the crash cell is marked `
 **Keys.** Player 1 steers with the **arrow keys**, player 2 with **W A S D**. A player
 keeps his keys when the seats swap. A lone human may use either set. A key straight back
 the way you came is ignored (it would crash into your own trail), and up to three turns
-pressed within one tick are played on the following ticks in order.
+pressed within one tick are played on the following ticks in order. Keys pressed while
+the game is paused or counting down are one intention: space, or `.` for one tick, plays
+the last of them.
 
 **Who plays.** On opening a board, the setup dialog (`n` reopens it) chooses each
 player: a human, a builtin bot (*easy* goes where the longest straight run is, *medium*
