@@ -129,3 +129,36 @@ async def test_rows_still_being_mounted_count_as_their_first_players(data_dir) -
         await pilot.pause()
         assert dialog.player_row_count() == 5
         assert dialog.chosen().players == ("human", "medium", "medium", "medium", "medium")
+
+
+async def test_a_person_out_of_an_arena_is_told_and_the_bots_ride_on_at_their_pace(data_dir) -> None:
+    """The human drives into the wall: the message says how and that they are out, the
+    live hint marks nothing for them, the legend keeps the points of the round's end, and
+    the bots ride on at the bots' tick, not a person's."""
+    remember(data_dir, players=["human", "easy", "easy", "easy"], rounds=1)
+    app = make_app("tron", "arena4", speed=5)
+    async with app.run_test(size=(80, 24)) as pilot:
+        screen = await start(pilot)
+        person_tick = screen.tick_seconds()
+        await pilot.press("h")  # the live hint on
+        seat = screen.match.seating.index(0)
+        for _ in range(40):  # no key: straight on into the wall ahead
+            if not screen.state.riding(seat) or screen.session.over:
+                break
+            await step(pilot)
+        assert not screen.state.riding(seat) and not screen.session.over
+        message = str(screen.query_one("#message").content)
+        assert message.startswith("Red crashed into") and "Out: you (red); the bots ride on at their own pace." in message, message
+        assert screen.tick_seconds() < person_tick
+        assert screen.driver.step_seconds == screen.tick_seconds()
+        await step(pilot)
+        assert screen.hint is None
+        for _ in range(300):
+            if screen.session.over:
+                break
+            await step(pilot)
+        score = screen.match.score
+        legend = str(screen.query_one("#legend").content)
+        assert sum(score.points(index) for index in range(4)) > 0
+        for bot in (1, 2, 3):  # the points of the round's end, not the round's start
+            assert f"{score.names[bot]} {score.points(bot)}" in legend.replace("\n", " ")

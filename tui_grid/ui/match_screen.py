@@ -171,9 +171,17 @@ class MatchScreen(MatchClockKeys, GameScreen[S], Screen[None]):
 
     def tick_seconds(self) -> float:
         base = self.engine_tick_seconds()
-        if self.feed is not None and self.serves_seat(ANY_HUMAN):
+        if self.feed is not None and self.people_act():
             base = self.session.engine.human_tick_seconds or base
         return self.settings.tick(base)
+
+    def people_act(self) -> bool:
+        """Whether a person's seat still acts in this round: a real-time round keeps a
+        person's pace only while one does (an arena's bots ride on at theirs)."""
+        if not self.serves_seat(ANY_HUMAN):
+            return False
+        session = self.session
+        return session.over or any(session.agents[seat].human for seat in session.engine.acting_seats(session.state))
 
     def agent_timeout(self) -> float:
         """Seconds each agent has per step: about a tick."""

@@ -60,15 +60,17 @@ class LiveHint:
         return f"Hint on: {self.mark[0].strip()} marks where the hard bot would drive you, every tick. h turns it off."
 
     def request(self) -> None:
-        """Plan this tick's moves for the human seats, while the hint is on and the round is."""
+        """Plan this tick's moves for the human seats still riding, while the hint is on and
+        the round is."""
         session = self.host.session
         if not self.on or session.over:
             return
-        seats = tuple(seat for seat, agent in enumerate(session.agents) if agent.human)
-        if not seats:
+        state = session.state
+        seats = tuple(seat for seat, agent in enumerate(session.agents) if agent.human and state.riding(seat))
+        if not seats:  # every human is out (an arena rides on): nothing to mark
+            self.host.hint = None
             return
         seconds = think_seconds(self.host.tick_seconds())
-        state = session.state
 
         def plan(control: SearchControl) -> dict[int, Direction]:
             control.seconds = seconds

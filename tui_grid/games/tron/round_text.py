@@ -75,3 +75,11 @@ def under_verdict(verdict: str, message: str) -> str:
     if message.startswith(verdict):
         return message
     return f"{verdict}\n{message}" if message else verdict
+
+
+def out_line(happened: list[str], people: list[str], people_ride: bool) -> str:
+    """Said when people's cycles go out while the arena rides on: what happened, who is
+    out, and that the rest ride on (at the bots' own pace once no person rides)."""
+    what = "".join(f"{text[:1].upper()}{text[1:]}. " for text in happened)
+    rest = "the others ride on" if people_ride else "the bots ride on at their own pace"
+    return f"{what}Out: {' and '.join(people)}; {rest}."

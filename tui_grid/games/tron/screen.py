@@ -17,11 +17,12 @@ from tui_grid.core.errors import BoardError, UsageError
 from tui_grid.core.geometry import Direction, Pos
 from tui_grid.core.live import MatchFeed
 from tui_grid.core.players import PlayerContext
+from tui_grid.core.session import Change, ChangeKind, Session
 from tui_grid.games.registry import GameDefinition, LoadedBoard
 from tui_grid.games.tron import pace, panel_text, participants, round_text
 from tui_grid.games.tron.engine import TronEngine
 from tui_grid.games.tron.live_hint import LiveHint
-from tui_grid.games.tron.rules import TronState
+from tui_grid.games.tron.rules import SEAT_NAMES, TronState
 from tui_grid.games.tron.setup_dialog import TronSetup, TronSetupDialog, fit_players, save_setup, starting_setup
 from tui_grid.games.tron.setup_flow import SetupFlow
 from tui_grid.games.tron.view import HINT_MARK, TronBoardView
@@ -57,6 +58,7 @@ class TronScreen(MatchScreen[TronState]):
         self.live_hint = LiveHint(self, HINT_MARK)
         self.slow_warning, self.turn_back_said = pace.SlowProgramWarning(game), False
         self._verdict = ""  # the last round's "who crashed where", kept on screen until the next round
+        self.told_out: set[int] = set()  # the seats of people told this round that they are out
 
     @property
     def setup(self) -> TronSetup:
@@ -132,6 +134,30 @@ class TronScreen(MatchScreen[TronState]):
         return self.feed is not None and participants.serves(None if seat == ANY_HUMAN else seat, self.humans())
 
     # --- what the driver did ------------------------------------------------------------------------
+    def show_round(self, session: Session[TronState, Any]) -> None:
+        self.told_out = set()
+        super().show_round(session)
+
+    def session_changed(self, session: Session[TronState, Any], change: Change[TronState]) -> None:
+        super().session_changed(session, change)
+        if change.kind is ChangeKind.STEP and not change.ends_game(session.engine):
+            self._tell_people_out(session, change)
+
+    def _tell_people_out(self, session: Session[TronState, Any], change: Change[TronState]) -> None:
+        """A person's cycle out of an arena that rides on: say how, once, and let the bots
+        ride at their own pace when no person rides any more."""
+        state = change.state
+        out = [seat for seat, agent in enumerate(session.agents)
+               if agent.human and not state.riding(seat) and seat not in self.told_out]
+        if not out:
+            return
+        self.told_out.update(out)
+        names, seating = self.match.score.names, self.match.seating
+        people = [f"{names[seating[seat]]} ({SEAT_NAMES[seat]})" for seat in out]
+        happened = [event.text for event in change.events if event.kind in ("crash", "meet")]
+        self.say(round_text.out_line(happened, people, self.people_act()))
+        self.pace_driver()
+
     def step_keeps_message(self) -> bool:
         """A message stays up while the round goes on: a step comes several times a second."""
         return True
@@ -149,6 +175,7 @@ class TronScreen(MatchScreen[TronState]):
         verdict, line2 = round_text.round_end(score, outcome, match_verdict=finished, steerable=self.steerable, humans=humans)
         self._verdict = verdict
         super().say(f"{verdict}\n{line2}")  # not under the last round's verdict (say)
+        self.query_one("#legend", Plain).update(self.legend())  # the points as they stand now
 
     def say(self, message: str, cells: tuple[tuple[int, int], ...] = ()) -> None:
         """Once a round is over its verdict stays on the first line, whatever a key says
