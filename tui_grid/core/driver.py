@@ -9,8 +9,12 @@ let the session notify its observers.
 Deadlines are decided here and nowhere else. An answer that arrives after the deadline
 (read on the injected clock) is late: a builtin bot's seat gets the engine's default
 action, while an external program or a network player (`Agent.forfeits_when_late`)
-forfeits (`Fault.NO_ANSWER`: "gave no answer within X s"). Agents never run a timer of
-their own that could race this one: the driver cancels a late ask through its control.
+forfeits. Such a seat has lost at the deadline, but the driver listens to it a little
+longer (`grace`: a quarter of its time, at most a second), only to say why: an answer in
+that window is named late (`Fault.LATE`: "answered 'LEFT' after 2.05 s, past its 2 s"),
+none is no answer (`Fault.NO_ANSWER`: "gave no answer within 2 s"). Agents never run a
+timer of their own that could race this one: the driver cancels a late ask through its
+control, after the grace window.
 
 Pace is the driver's too: paused, single step, speed, and the time between steps, all on
 the injected `clock` and `sleep`, so tests run without real time.
@@ -22,7 +26,7 @@ import threading
 import time
 from concurrent.futures import FIRST_COMPLETED, Future, ThreadPoolExecutor, wait
 from dataclasses import dataclass
-from typing import Callable, Generic, TypeVar
+from typing import Callable, Generic, Iterable, TypeVar
 
 from tui_grid.core.agents import Agent, AgentError, Ask, Clock
 from tui_grid.core.control import Cancelled, OutOfTime, SearchControl
@@ -38,6 +42,10 @@ Sleep = Callable[[float], None]
 #: Real seconds between looks at the clock while answers are awaited: a fake clock in a
 #: test moves only when an agent moves it, so the driver must look again now and then.
 POLL_SECONDS = 0.02
+#: The grace window past a deadline (`grace`): this share of the time allowed, at most
+#: `GRACE_MAX_SECONDS`.
+GRACE_SHARE = 0.25
+GRACE_MAX_SECONDS = 1.0
 
 
 def _raise(error: BaseException) -> None:
@@ -47,6 +55,12 @@ def _raise(error: BaseException) -> None:
 def late(timeout: float) -> Failure:
     """A seat's failure to answer within `timeout` seconds."""
     return Failure(Fault.NO_ANSWER, numbers=(timeout,))
+
+
+def grace(timeout: float) -> float:
+    """Seconds past a `timeout` deadline that a seat which forfeits when late is still
+    listened to, only to word its forfeit: bounded, so that nobody else waits longer."""
+    return min(timeout * GRACE_SHARE, GRACE_MAX_SECONDS)
 
 
 @dataclass(frozen=True)
@@ -123,7 +137,7 @@ class Driver(Generic[S, A]):
             return Asked(answers)
         start = self.clock()
         deadline = None if self.timeout is None else start + self.timeout
-        pending: dict[Future[A], tuple[int, Ask[S, A]]] = {}
+        pending: dict[Future[tuple[A, float]], tuple[int, Ask[S, A]]] = {}
         for seat in seats:
             agent = session.agents[seat]
             control = SearchControl(cancel=threading.Event(), on_progress=self.on_progress, every=2048)
@@ -139,29 +153,75 @@ class Driver(Generic[S, A]):
             if left is not None and left <= 0:
                 break
             done, _ = wait(list(pending), timeout=POLL_SECONDS if left is None else min(POLL_SECONDS, left), return_when=FIRST_COMPLETED)
-            for future in done:
-                seat, ask = pending.pop(future)
-                error = future.exception()
-                if error is None:
-                    action, finished = future.result()
-                    if deadline is not None and finished > deadline:
-                        pending[future] = (seat, ask)  # it answered, but late: judged below
-                        continue
-                    answers[seat] = action
-                else:
-                    self._collect(seat, ask, lambda error=error: _raise(error), answers, failures)
+            self._settle(done, pending, deadline, answers, failures)
             if deadline is not None and self.clock() > deadline:
                 break
+        # Asks that finished as the clock passed the deadline: an answer is judged by when
+        # it came, a failure is the seat's own.
+        self._settle([future for future in pending if future.done()], pending, deadline, answers, failures)
+        if pending and deadline is not None:
+            self._listen_past(deadline + grace(deadline - start), pending)
         for future, (seat, ask) in pending.items():
             failures.append((seat, self._late(seat, ask, future)))
         self._inflight.clear()
         self.last_ask_seconds = self.clock() - start
         return Asked(answers, tuple(sorted(failures, key=lambda f: f[0])))
 
+    def _settle(
+        self,
+        done: Iterable[Future[tuple[A, float]]],
+        pending: dict[Future[tuple[A, float]], tuple[int, Ask[S, A]]],
+        deadline: float | None,
+        answers: dict[int, A],
+        failures: list[tuple[int, AgentError]],
+    ) -> None:
+        """Judge finished asks: an answer by the deadline is kept and a failure collected,
+        each taken out of `pending`; an answer past the deadline stays there, to be named
+        late (`_late`)."""
+        for future in done:
+            seat, ask = pending[future]
+            error = future.exception()
+            if error is None:
+                action, finished = future.result()
+                if deadline is not None and finished > deadline:
+                    continue
+                answers[seat] = action
+            else:
+                self._collect(seat, ask, lambda error=error: _raise(error), answers, failures)
+            del pending[future]
+
+    def _listen_past(self, until: float, pending: dict[Future[tuple[A, float]], tuple[int, Ask[S, A]]]) -> None:
+        """Past the deadline, wait until `until` on the clock (the grace window) for the
+        late seats that forfeit for it, or until each has finished: one that answers is
+        then named late rather than silent. Results stay as the deadline made them; the
+        asks are cancelled after (`_late`)."""
+        listened = [future for future, (seat, _) in pending.items() if self.session.agents[seat].forfeits_when_late]
+        while True:
+            listened = [future for future in listened if not future.done()]
+            left = until - self.clock()
+            if not listened or left <= 0:
+                return
+            wait(listened, timeout=min(POLL_SECONDS, left), return_when=FIRST_COMPLETED)
+
     def _timed(self, agent: Agent[S, A], ask: Ask[S, A]) -> tuple[A, float]:
-        """Run in a worker: the answer and when it came, on the driver's clock."""
-        action = agent.act(ask)
+        """Run in a worker: the answer and when it came, on the driver's clock. An agent
+        that reads its answer past the deadline may say so itself (an AgentError with
+        `Fault.LATE` and the answer as it was sent): it is timed here too."""
+        try:
+            action = agent.act(ask)
+        except AgentError as exc:
+            if exc.failure.fault is not Fault.LATE:
+                raise
+            failure = self._answered_late(ask, exc.failure.detail, self.clock())
+            raise AgentError(f"{agent.name} {failure.phrase()}", forfeit=exc.forfeit, failure=failure) from None
         return action, self.clock()
+
+    def _answered_late(self, ask: Ask[S, A], answer: str, finished: float) -> Failure:
+        """An answer that came at `finished`, past the ask's deadline: how long it took."""
+        if ask.deadline is None or self.timeout is None:
+            return Failure(Fault.LATE, answer)
+        started = ask.deadline - self.timeout
+        return Failure(Fault.LATE, answer, numbers=(finished - started, self.timeout))
 
     def _collect(self, seat: int, ask: Ask[S, A], get: Callable[[], A], answers: dict[int, A], failures: list[tuple[int, AgentError]]) -> None:
         try:
@@ -176,15 +236,19 @@ class Driver(Generic[S, A]):
             name = self.session.agents[seat].name
             failures.append((seat, AgentError(f"{name} failed: {type(exc).__name__}: {exc}", forfeit=False)))
 
-    def _late(self, seat: int, ask: Ask[S, A], future: Future[A]) -> AgentError:
+    def _late(self, seat: int, ask: Ask[S, A], future: Future[tuple[A, float]]) -> AgentError:
         """A late answer: the ask is cancelled; whether the seat forfeits is the agent's kind's.
-        An answer that came, but after the deadline, is named with how long it took."""
+        An answer that came, but after the deadline, is named with how long it took; any
+        other end after the deadline, or none, is no answer."""
         assert self.timeout is not None
         failure = late(self.timeout)
-        if future.done() and not future.cancelled() and future.exception() is None:
-            action, finished = future.result()  # type: ignore[misc]
-            started = (ask.deadline or finished) - self.timeout
-            failure = Failure(Fault.LATE, ask.engine.encode_action(action), numbers=(finished - started, self.timeout))
+        if future.done() and not future.cancelled():
+            error = future.exception()
+            if error is None:
+                action, finished = future.result()
+                failure = self._answered_late(ask, ask.engine.encode_action(action), finished)
+            elif isinstance(error, AgentError) and error.failure.fault is Fault.LATE:
+                failure = error.failure  # the answer as the agent read it, timed by `_timed`
         if ask.control.cancel is not None:
             ask.control.cancel.set()
         future.cancel()

@@ -27,8 +27,14 @@ Limits: each program starts (before exec) with RLIMIT_DATA `TUI_GRID_PROGRAM_MEM
 plus `TUI_GRID_PROGRAM_PROCESSES` (default 256; 0 for none) and no core files. Its output
 cannot run away with time or memory: reading is linear and checks the deadline between
 chunks, at most `MAX_OUTPUT` bytes are read per move and a line may be `MAX_LINE` bytes,
-beyond either it forfeits; its stderr goes to a bounded buffer (`stderr_tail`), never to
-the terminal. Outside text in a reason is escaped and clipped (`text.echo`).
+beyond either it forfeits (a longer line is read no further: its first `MAX_LINE` bytes
+are quoted); its stderr goes to a bounded buffer (`stderr_tail`), never to the terminal.
+Outside text in a reason is escaped and clipped (`text.echo`).
+
+The deadline is the ask's; under a driver the driver keeps listening a little past it
+(its grace window), then cancels the ask. A line read past the ask's deadline is no
+answer but a forfeit, `Fault.LATE` with the line as the program printed it (the driver
+adds how late).
 """
 
 from __future__ import annotations
@@ -71,12 +77,22 @@ PROCESSES_ENV = "TUI_GRID_PROGRAM_PROCESSES"
 DEFAULT_MEMORY_MB = 4096
 DEFAULT_PROCESSES = 256
 _NON_BLANK = re.compile(rb"[^ \t\n\r\x0b\x0c]")
-#: Bytes of stderr kept per agent.
+#: Bytes of stderr kept per agent, at least (the last ones).
 STDERR_KEEP = 8192
 #: Seconds a one-shot program may take when the ask has no deadline.
 DEFAULT_TIMEOUT = 10.0
 #: Seconds past a driver's deadline before an uncancelled ask gives up by itself.
 BACKSTOP_SECONDS = 5.0
+
+
+class LongLine(ValueError):
+    """An output line longer than `MAX_LINE` bytes, read no further than that."""
+
+    def __init__(self, start: str) -> None:
+        super().__init__(f"an output line longer than {MAX_LINE} bytes")
+        #: The line's first `MAX_LINE` bytes, decoded.
+        self.start = start
+
 
 _live: weakref.WeakSet[ExternalProgramAgent] = weakref.WeakSet()
 _live_lock = threading.Lock()
@@ -191,7 +207,8 @@ class _Process:
                 chunk = chunk[-STDERR_KEEP:]
                 sink.append(chunk)
                 kept += len(chunk)
-                while kept > STDERR_KEEP and len(sink) > 1:
+                # Drop the oldest chunk only while the rest still holds STDERR_KEEP bytes.
+                while len(sink) > 1 and kept - len(sink[0]) >= STDERR_KEEP:
                     kept -= len(sink.popleft())
         except (OSError, ValueError):
             return
@@ -264,7 +281,7 @@ class _Process:
     def _take_line(self) -> str | None:
         """The next non-blank complete line in the buffer, taken out of it; None if there
         is none yet. Linear in the bytes looked at: blank lines go in one step. Raises
-        ValueError for a line longer than MAX_LINE."""
+        LongLine for a line longer than MAX_LINE."""
         buffer = self.buffer
         if self.mid_line:
             end = buffer.find(b"\n")
@@ -282,7 +299,7 @@ class _Process:
             end = buffer.find(b"\n", start, start + MAX_LINE + 1)
             if end < 0:
                 if len(buffer) - start > MAX_LINE:
-                    raise ValueError(f"an output line longer than {MAX_LINE} bytes")
+                    raise LongLine(bytes(buffer[start : start + MAX_LINE]).decode("utf-8", "replace"))
                 del buffer[:start]
                 return None
             line = bytes(buffer[start:end])
@@ -293,8 +310,8 @@ class _Process:
 
     def read_line(self, deadline: float, cancel: threading.Event | None) -> str | None:
         """The next non-blank line, "" on end of output, None on timeout or cancel.
-        Raises ValueError for a line longer than MAX_LINE, or for more than MAX_OUTPUT
-        bytes read without a line."""
+        Raises LongLine for a line longer than MAX_LINE, or ValueError for more than
+        MAX_OUTPUT bytes read without a line."""
         assert self.proc.stdout is not None
         budget = MAX_OUTPUT
         with selectors.DefaultSelector() as selector:
@@ -417,8 +434,18 @@ class ExternalProgramAgent(Agent[Any, Any]):
         return f"{self.mode}:{self.command}"
 
     def stderr_tail(self, limit: int = 400) -> str:
+        """The last `limit` characters the program wrote on stderr."""
         text = b"".join(self._stderr).decode("utf-8", "replace")
         return text[-limit:]
+
+    def last_words(self) -> str:
+        """The last non-empty line of the program's stderr, whole, stripped: where a
+        traceback says its error. It starts where the line does unless the line is
+        longer than the tail kept (`STDERR_KEEP` bytes)."""
+        for line in reversed(self.stderr_tail(STDERR_KEEP).splitlines()):
+            if line.strip():
+                return line.strip()
+        return ""
 
     def _who(self, ask: Ask[Any, Any]) -> str:
         seats = getattr(ask.engine, "seats", ())
@@ -430,10 +457,9 @@ class ExternalProgramAgent(Agent[Any, Any]):
 
     def _ended(self, code: int | None, when: str = "") -> Failure:
         """A program that exited: crashed (a code other than 0) or exited, `when` (without
-        answering, by default), with its last stderr line."""
-        tail = self.stderr_tail(200).strip().splitlines()
+        answering, by default), with its last stderr line (`last_words`)."""
         fault = Fault.CRASHED if code not in (0, None) else Fault.EXITED
-        return Failure(fault, tail[-1] if tail else "", when, () if code is None else (code,))
+        return Failure(fault, self.last_words(), when, () if code is None else (code,))
 
     # --- processes ------------------------------------------------------------------------
     def _spawn(self, ask: Ask[Any, Any]) -> _Process:
@@ -525,6 +551,8 @@ class ExternalProgramAgent(Agent[Any, Any]):
         if sent:
             try:
                 line = process.read_line(deadline, ask.control.cancel)
+            except LongLine as exc:
+                raise self._fail(ask, Failure(Fault.BAD_OUTPUT, exc.start, numbers=(MAX_LINE,))) from None
             except ValueError as exc:
                 raise self._fail(ask, Failure(Fault.BAD_OUTPUT, note=str(exc))) from None
         if line is None:
@@ -539,6 +567,9 @@ class ExternalProgramAgent(Agent[Any, Any]):
             if code is not None:
                 process.settle_stderr()  # its last words name the reason: read them before saying it
             raise self._fail(ask, self._ended(code))
+        if ask.deadline is not None and ask.clock() > ask.deadline:
+            # The seat has lost at the deadline: the line only says how late it came.
+            raise self._fail(ask, Failure(Fault.LATE, line))
         process.answers += 1
         try:
             return self.parse_answer(line)

@@ -12,9 +12,10 @@ right wherever it is shown, headless or on a screen.
 
 Outside text (a program's output, its command, its stderr) stays raw in `detail` and is
 never rewritten: a sentence quotes it through `core.text.echo`, so control characters
-show as escapes and long output is cut, and no markup is ever made of it. Who plays each
-seat comes in when the sentence is made (`describe(outcome, names)`): one outcome reads
-"red crashed into a wall" headless and "red (ann) crashed into a wall" on a screen.
+show as escapes and long output is cut (its start, with its length: `quoted`), and no
+markup is ever made of it. Who plays each seat comes in when the sentence is made
+(`describe(outcome, names)`): one outcome reads "red crashed into a wall" headless and
+"red (ann) crashed into a wall" on a screen.
 """
 
 from __future__ import annotations
@@ -77,6 +78,13 @@ class Wording:
 def quote(text: str) -> str:
     """Outside text quoted in a sentence: one line, escaped, cut at `ECHO_LIMIT`."""
     return f"'{echo(text)}'"
+
+
+def quoted(text: str) -> str:
+    """Outside text quoted from its start, with its length when it is cut:
+    "'LEFTLEFT…' (400 characters)"."""
+    size = f" ({len(text):,} characters)" if len(text) > ECHO_LIMIT else ""
+    return f"{quote(text)}{size}"
 
 
 def said(text: str) -> str:
@@ -163,12 +171,14 @@ class Fault(Cause, family="fault"):
     """Why a seat forfeits: what its program or its player did."""
 
     COULD_NOT_START = "could_not_start"  # detail: the command; note: the system's error
-    CRASHED = "crashed"  # numbers: (exit code,); note: when; detail: its last stderr line
+    CRASHED = "crashed"  # numbers: (exit code,); note: when; detail: its last non-empty stderr line
     EXITED = "exited"  # as CRASHED, with code 0 or none known
     NO_ANSWER = "no_answer"  # numbers: (seconds,)
-    LATE = "late"  # an answer past the deadline: detail: the answer; numbers: (seconds taken, seconds allowed)
+    LATE = "late"  # an answer past the deadline: detail: the answer as sent; numbers: (seconds taken, seconds allowed)
     OUT_OF_TIME = "out_of_time"  # a thinking clock ran out; numbers: (seconds in all,)
-    BAD_OUTPUT = "bad_output"  # a program's: detail: the line; note: why it is no action
+    # A program's: detail: the line; note: why it is no action. A line longer than the
+    # reader reads has numbers: (that bound in bytes,), and detail holds only its start.
+    BAD_OUTPUT = "bad_output"
     GARBAGE = "garbage"  # a network player's answer: detail: the line; note: why
     ILLEGAL = "illegal"  # detail: the action; note: why the rules refuse it
     LEFT = "left"
@@ -214,22 +224,27 @@ def _first(failure: Failure) -> float | None:
 
 
 def _ended(failure: Failure) -> str:
-    """A program that crashed or exited: with what code, when, and its last words."""
+    """A program that crashed or exited: with what code, when, and its last words (its
+    last stderr line, quoted as output is)."""
     verb = "crashed" if failure.fault is Fault.CRASHED else "exited"
     code = _first(failure)
     with_code = "" if code is None else f" with code {number(code)}"
     when = said(failure.note) if failure.note else "without answering"
-    stderr = f"; stderr: {echo(failure.detail)}" if failure.detail else ""
+    stderr = f"; stderr: {quoted(failure.detail)}" if failure.detail else ""
     return f"{verb}{with_code} {when}{stderr}"
 
 
 def _printed(failure: Failure, verb: str) -> str:
-    """Output that is no action: quoted when there is a line, with why."""
+    """Output that is no action: quoted when there is a line, with why. A line the reader
+    stopped reading at its bound (`numbers`) is said to be longer than that, and its start
+    quoted."""
     if not failure.detail:
         return f"{verb} {said(failure.note)}"
+    bound = _first(failure)
+    if bound is not None:
+        return f"{verb} an output line longer than {number(bound)} bytes: {quote(failure.detail)}"
     why = f", {said(failure.note)}" if failure.note else ""
-    size = f" ({len(failure.detail):,} characters)" if len(failure.detail) > ECHO_LIMIT else ""
-    return f"{verb} {quote(failure.detail)}{size}{why}"
+    return f"{verb} {quoted(failure.detail)}{why}"
 
 
 def _within(failure: Failure) -> str:
