@@ -170,8 +170,11 @@ def test_a_program_that_hangs_loses_each_game_with_the_reason(capsys, tmp_path) 
         (["match", "tron", "easy", "easy", "--board", "nope"], "nope"),
         (["match", "tron", "easy", "easy", "--board", "standard", "--random-maps"], "not allowed with"),
         (["match", "tron", "easy", "easy", "--random-maps", "--size", "5x5"], "10x10"),
-        (["match", "tron", "easy"], "two to 8 players, got 1"),
-        (["match", "tron", *["easy"] * 9], "two to 8 players, got 9"),
+        (["match", "tron", "easy"], "2 to 8 players, got 1"),
+        (["match", "tron", *["easy"] * 9], "2 to 8 players, got 9"),
+        (["match", "tron", "hard", "cmd:/nonexistent/prog"], "no program '/nonexistent/prog' (not an executable file)"),
+        (["match", "tron", "hard", "oneshot:nosuchprog --flag"], "no program 'nosuchprog' (not found on PATH)"),
+        (["match", "tron", "easy", "easy", "--seed", "3"], "--seed picks the random maps"),
         (["match", "tron", "easy", "easy", "easy", "--board", "standard"], "an arena of 3 plays on its own board"),
     ],
 )

@@ -11,7 +11,9 @@ one row here, with no edit in any game.
 
 from __future__ import annotations
 
+import os
 import shlex
+import shutil
 from dataclasses import dataclass
 from typing import Any, Callable, Protocol, Sequence
 
@@ -253,6 +255,18 @@ def make_player(game: Roster, text: str, context: PlayerContext | None = None, k
     """The agent for a player text."""
     spec = parse_player(game, text, kinds)
     return KINDS_BY_NAME[spec.kind].make(spec, game, context or PlayerContext())
+
+
+def check_program_found(game: Roster, text: str) -> None:
+    """Headless, a program player whose program is not there is a mistake in the command
+    line, said before any game (UsageError); a screen seats it and shows its forfeit."""
+    spec = parse_player(game, text)
+    if not isinstance(KINDS_BY_NAME[spec.kind], ProgramKind):
+        return
+    program = shlex.split(spec.value)[0]
+    if shutil.which(program) is None:
+        where = "not an executable file" if os.sep in program else "not found on PATH"
+        raise UsageError(f"'{echo(text)}': no program '{echo(program)}' ({where})")
 
 
 def player_label(game: Roster, text: str) -> str:

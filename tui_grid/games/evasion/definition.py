@@ -23,7 +23,7 @@ from tui_grid.core.control import SearchControl
 from tui_grid.core.engine import Engine, Plan
 from tui_grid.core.errors import UsageError, listen_error
 from tui_grid.core.match import MatchScore, most_wins
-from tui_grid.core.players import PlayerContext, parse_player
+from tui_grid.core.players import PlayerContext, check_program_found, parse_player
 from tui_grid.core.text import echo
 from tui_grid.games.evasion.causes import SEAT_WORDS
 from tui_grid.games.evasion.engine import HUNTER, PREY, SEATS, EvasionEngine, State
@@ -355,6 +355,7 @@ def _seat(name: str, text: str, role: str) -> str:
     spec = parse_player(GAME, text)
     if spec.kind == "bot" and role == "prey" and spec.value not in MATCH_PREYS:
         raise UsageError(f"{name}: '{spec.value}' is a hunter's bot; a prey is {', '.join(MATCH_PREYS)}")
+    check_program_found(GAME, text)
     return spec.text
 
 

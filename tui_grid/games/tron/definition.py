@@ -26,6 +26,7 @@ from tui_grid.core.policy import ALL_KINDS
 from tui_grid.core.players import (
     PlayerContext,
     ProgramCodec,
+    check_program_found,
     make_player,
     parse_player,
     participant_names,
@@ -370,13 +371,16 @@ def _run_match(args: argparse.Namespace) -> int:
 
     players = tuple(args.players)
     if not 2 <= len(players) <= MAX_CYCLES:
-        raise UsageError(f"a match takes two to {MAX_CYCLES} players, got {len(players)}")
+        raise UsageError(f"a match takes 2 to {MAX_CYCLES} players, got {len(players)}")
     if len(players) > 2 and (args.board is not None or args.random_maps):
         raise UsageError(f"an arena of {len(players)} plays on its own board: --board and --random-maps are for a duel")
     for text in players:
         if text.strip() == "human":
             raise UsageError("a headless match has no humans: use tui-grid play tron to play")
         parse_player(GAME, text, HEADLESS_KINDS)  # an unknown player's error names only these choices
+        check_program_found(GAME, text)
+    if args.seed is not None and not args.random_maps:
+        raise UsageError("--seed picks the random maps: use it with --random-maps")
     games = parse_count("--games", args.games, 1, MAX_GAMES)
     time_ms = parse_time_ms(args.time_ms)
     timeout = parse_seconds("--timeout", args.timeout, 3600)
