@@ -20,6 +20,10 @@ from tui_grid.ui.plain import PlainInput, PlainLabel
 
 T = TypeVar("T")
 
+#: The keys line of a match's setup dialog: enter starts from any field, so a list opens
+#: with space.
+KEYS_LINE = "enter starts · space opens a list · esc cancels · tab moves"
+
 
 def player_rows(game: Roster, players: Sequence[str], labels: Sequence[str], kinds: Sequence[str],
                 first: int = 0) -> Iterator[Widget]:
@@ -90,6 +94,7 @@ class MatchSetupDialog(FormDialog[T]):
     MatchSetupDialog #error { color: $error; height: auto; }
     MatchSetupDialog #buttons { height: 1; margin-top: 1; }
     MatchSetupDialog #keys { width: 1fr; color: $text-muted; }
+    MatchSetupDialog SelectOverlay.-textual-compact { border: round $accent !important; background: $panel; }
     """
 
     BINDINGS = [

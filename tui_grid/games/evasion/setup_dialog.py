@@ -14,7 +14,7 @@ from textual.widgets import Button, Input
 
 from tui_grid.games.registry import GameDefinition, parse_count
 from tui_grid.ui.plain import Plain, PlainInput, PlainLabel, styled
-from tui_grid.ui.player_fields import MatchSetupDialog, chosen_players, player_rows
+from tui_grid.ui.player_fields import KEYS_LINE, MatchSetupDialog, chosen_players, player_rows
 
 if TYPE_CHECKING:
     from tui_grid.ui.match_screen import MatchScreen
@@ -55,7 +55,7 @@ class EvasionSetupDialog(MatchSetupDialog[EvasionSetup | None]):
                         "Two bots: you watch (space pauses, . steps, + and - change the speed).", id="about")
             yield Plain(id="error")
             with Horizontal(id="buttons"):
-                yield Plain("enter starts · esc cancels · tab moves", id="keys")
+                yield Plain(KEYS_LINE, id="keys")
                 yield Button("Start", variant="primary", compact=True, id="start")
 
     def chosen(self) -> EvasionSetup:

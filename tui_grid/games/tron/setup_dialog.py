@@ -23,7 +23,7 @@ from tui_grid.games.tron.board import MAX_CYCLES
 from tui_grid.games.tron.definition import DEFAULT_TIME_MS
 from tui_grid.games.tron.definition import GAME as TRON
 from tui_grid.ui.plain import Plain, PlainInput, PlainLabel, styled
-from tui_grid.ui.player_fields import MatchSetupDialog, chosen_players, player_rows, show_command_fields, starting_player
+from tui_grid.ui.player_fields import KEYS_LINE, MatchSetupDialog, chosen_players, player_rows, show_command_fields, starting_player
 from tui_grid.ui.settings import MAX_SPEED, MIN_SPEED
 
 SETUP_FILE = "tron-setup.json"
@@ -194,7 +194,7 @@ class TronSetupDialog(MatchSetupDialog[TronSetup | None]):
             yield Plain(id="about")
             yield Plain(id="error")
             with Horizontal(id="buttons"):
-                yield Plain("enter starts · esc cancels · tab moves", id="keys")
+                yield Plain(KEYS_LINE, id="keys")
                 yield Button("Start", variant="primary", compact=True, id="start")
 
     def on_mount(self) -> None:
