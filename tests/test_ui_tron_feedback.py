@@ -239,3 +239,18 @@ async def test_keys_pressed_while_paused_are_one_intention_at_each_step(data_dir
         assert screen.session.agents[seat].queued == ()
         await step(pilot)
         assert screen.state.heads[seat] == after.heads[seat].step(Direction.RIGHT)  # no Up left over
+
+
+async def test_space_after_the_match_keeps_its_verdict_on_screen(data_dir) -> None:  # noqa: F811
+    remember(data_dir, players=["easy", "medium"], rounds=1)
+    app = make_app("tron", "standard", speed=1)
+    async with app.run_test(size=(80, 24)) as pilot:
+        screen = await start(pilot)
+        for _ in range(200):
+            if screen.session.over:
+                break
+            await step(pilot)
+        assert screen.match.finished
+        verdict = app.screen.game.match_verdict(screen.match.score)[1]
+        await pilot.press("space")
+        assert verdict in message(app) and "its clock has stopped" in message(app)

@@ -22,6 +22,7 @@ class MatchClockKeys:
     conductor and `say`."""
 
     feed: Any
+    game: Any
     session: Any
     match: Any
     settings: Any
@@ -42,8 +43,12 @@ class MatchClockKeys:
             self.say(self.pause_words(done))
 
     def pause_words(self, done: Paused) -> str:
-        """What the pause key says it did (a game may say more)."""
-        return PAUSE_WORDS.get(done, "")
+        """What the pause key says it did (a game may say more); after the match, its
+        verdict again, since these words take the line that said it."""
+        words = PAUSE_WORDS.get(done, "")
+        if done is Paused.MATCH_OVER and self.match.finished:
+            words = f"{self.game.match_verdict(self.match.score)[1]} {words}"
+        return words
 
     def action_step(self) -> None:
         if self.feed is not None and self.steerable and not self.session.over:
