@@ -103,3 +103,21 @@ def test_a_full_arena_is_watched_not_joined(hub: Hub, players) -> None:  # type:
     eve = players("eve")
     eve.send(t="arena")
     assert "The arena is full (4 riders)" in eve.expect(lambda m: m["t"] == "note")["text"]
+
+
+def test_bots_of_one_level_are_told_apart_by_their_seat(tmp_path: Path) -> None:
+    from tests.test_hub import Player
+
+    big = Hub(tmp_path / "big", pace=Pace(countdown=1, beat=0.01, between_rounds=0.01, tick_seconds=0.02), log=lambda line: None,
+              arena_cycles=6)
+    big.start()
+    ann = Player(big, "ann")
+    try:
+        ann.send(t="arena")
+        names = ann.expect(is_start)["names"]
+        assert len(set(names)) == 6 and "ann" in names
+        mediums = [(index, name) for index, name in enumerate(names) if name.startswith("medium bot")]
+        assert len(mediums) == 2 and all(name == f"medium bot ({index + 1})" for index, name in mediums)
+    finally:
+        ann.close()
+        big.close()

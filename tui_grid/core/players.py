@@ -289,6 +289,11 @@ def participant_names(game: Roster, players: Sequence[str]) -> list[str]:
             names.append(f"player {index + 1}")
         else:
             names.append(KINDS_BY_NAME[spec.kind].label(spec))
+    return told_apart(names)
+
+
+def told_apart(names: Sequence[str]) -> list[str]:
+    """Names alike (two "easy bot"s) with their seat's number after them."""
     return [f"{name} ({index + 1})" if names.count(name) > 1 else name for index, name in enumerate(names)]
 
 

@@ -13,7 +13,7 @@ from tui_grid.core.conductor import CountdownSaid, MatchEnded, RoundEnded, Round
 from tui_grid.core.live import LiveMatch
 from tui_grid.core.match import Ending, MatchScore, RoundResult
 from tui_grid.core.outcome import Failure, Fault
-from tui_grid.core.players import PlayerContext
+from tui_grid.core.players import PlayerContext, told_apart
 from tui_grid.core.session import Change, Session
 from tui_grid.core.table import Table, TableEvent
 from tui_grid.core.text import printable
@@ -107,6 +107,7 @@ class HostedMatch(WatchedMatch):
                 participants.append(LowPriority(game.make_agent(who, context, ("bot",)), BOT_NICENESS))
                 names.append(f"{who} bot")
                 self.players.append(None)
+        names = told_apart(names)  # an arena's bots of one level
         self.names = tuple(names)
         engine = game.make_engine(loaded)
         pace = hub.pace
