@@ -403,3 +403,13 @@ async def test_k_asks_for_another_key_and_the_hub_answers(app: TuiGridApp, hub: 
         app.screen.query_one("#key").value = "ssh-ed25519 AAAAC3NzaC1lZDI1NTE5AAAAIDXoe8aSOhUVDLbME/tP01behRpyzrcnykhrZ/iN/k9g"
         await pilot.press("enter")
         await until(pilot, lambda: app.screen is lobby and "logged in with a key" in str(lobby.query_one("#news").content))
+
+
+def test_a_match_line_says_arena_and_counts_rounds_only_where_there_are_several() -> None:
+    from tui_grid.online.protocol import LobbyMatch
+    from tui_grid.ui.lobby import match_line
+
+    duel = LobbyMatch(4, "tron", "standard", ("ann", "bob"), "ann 1 · bob 0 · draws 0", 2, 3, 1)
+    arena = LobbyMatch(5, "tron", "arena4", ("ann", "medium bot", "easy bot", "hard bot"), "no points yet", 1, 1, 0)
+    assert match_line(duel, {}) == "  4. Tron: ann vs bob · round 2/3 · ann 1 · bob 0 · draws 0 · 1 watching"
+    assert match_line(arena, {}).startswith("  5. Tron arena: ann vs medium bot vs easy bot vs hard bot · no points yet")

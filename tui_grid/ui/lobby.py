@@ -19,7 +19,7 @@ from textual.widgets import Footer, OptionList, Select
 
 from tui_grid.games.registry import get_game, online_games
 from tui_grid.online.protocol import (MAX_ROUNDS, QUICK_ROUNDS, AddKey, Answer, Arena, Challenge, Doing, Error, GameList, Games,
-                                      Leaders, Lobby, MatchStart, Note, Queue, Recorded, Top, Unqueue, Watch, Welcome, Withdraw)
+                                      Leaders, Lobby, LobbyMatch, MatchStart, Note, Queue, Recorded, Top, Unqueue, Watch, Welcome, Withdraw)
 from tui_grid.core.errors import BoardError, UsageError
 from tui_grid.core.words import article, plural
 from tui_grid.core.replay import PlayedRound, replay_match
@@ -34,6 +34,15 @@ from tui_grid.ui.plain import Plain, PlainInput, option, styled
 
 YOU = "__you__"
 
+
+
+def match_line(match: LobbyMatch, ratings: dict[str, Any]) -> str:
+    """A match's line in the lobby: an arena says so, and a match of one round (each of an
+    arena's is one) has no round count."""
+    kind = f"{title(match.game)}{' arena' if len(match.names) > 2 else ''}"
+    names = " vs ".join(rated_name(name, match.game, ratings.get(name, ())) for name in match.names)
+    rounds = f" · round {match.round}/{match.rounds}" if match.rounds > 1 else ""
+    return f"  {match.id}. {kind}: {names}{rounds} · {match.score} · {match.watchers} watching"
 
 class HubNews(Message):
     """Something the hub said, brought to the UI thread."""
@@ -261,8 +270,7 @@ class LobbyScreen(Screen):
                                id=f"w:{c.id}") for c in made]
         options.append(option(styled(("Matches", "b"), ("  enter or w watches", "dim")), disabled=True))
         ratings = {p.name: p.ratings for p in players}
-        options += [option(f"  {m.id}. {title(m.game)}: {' vs '.join(rated_name(n, m.game, ratings.get(n, ())) for n in m.names)}"
-                           f" · round {m.round}/{m.rounds} · {m.score} · {m.watchers} watching", id=f"m:{m.id}") for m in matches]
+        options += [option(match_line(m, ratings), id=f"m:{m.id}") for m in matches]
         if not matches:
             options.append(option(styled(("  none yet", "dim")), disabled=True))
         options.append(option(styled(("Players", "b"), ("  enter challenges", "dim")), disabled=True))
