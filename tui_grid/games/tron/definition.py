@@ -113,8 +113,9 @@ board (this one, a new random map, or a new random map every round), the number 
 rounds and the tick speed. The last choices are remembered.
 
 **Programs** speak HackerRank's Tron protocol: each move they read line 1 the player to
-move (`r` or `g`), line 2 `r_row r_col g_row g_col`, then the grid rows (`#` wall, `-`
-empty, `r` `g` trails), and print one of `LEFT RIGHT UP DOWN`. A *one-shot* program is
+move (`r` or `g`), line 2 `r_row r_col g_row g_col` (counted from 0; the messages count
+rows and columns from 1, as people do), then the grid rows (`#` wall, `-` empty, `r` `g`
+trails), and print one of `LEFT RIGHT UP DOWN`. A *one-shot* program is
 started afresh for each move and reads one state. A *persistent* program (`cmd:`) runs
 for the whole round and reads one state after another on the same stdin; it must answer
 each state with one line and flush its output. A state ends at its all-`#` bottom row.
