@@ -45,3 +45,15 @@ def test_leaving_a_local_match_loses_it_and_an_online_one_hands_it_over_unless_n
     assert leaving_loses(match, local=False, you=0) == "Nobody has moved yet: leaving now aborts the match, and it counts for nobody."
     session.tick()
     assert leaving_loses(match, local=False, you=0) == "Leaving now hands the match to bob, at any moment of it."
+
+
+def test_an_arenas_score_names_the_first_three_on_points_then_how_many_more() -> None:
+    from tui_grid.core.match import MatchScore, RoundResult
+    from tui_grid.core.outcome import Outcome, Result
+
+    names = ("ann", "bob", "cat", "dan", "eve")
+    places = (4, 1, 5, 2, 3)  # bob first, dan second, eve third
+    score = MatchScore(names, [RoundResult(0, (0, 1, 2, 3, 4), 1, Outcome(Result.WON), 10, places=places)])
+    assert score.summary() == "bob 4 · dan 3 · eve 2 points (and 2 more)"
+    three = MatchScore(names[:3], [RoundResult(0, (0, 1, 2), 0, Outcome(Result.WON), 10, places=(1, 3, 2))])
+    assert three.summary() == "ann 2 · cat 1 · bob 0 points"

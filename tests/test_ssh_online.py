@@ -112,7 +112,7 @@ async def test_three_riders_and_a_bot_share_the_arena_while_a_fourth_watches(tmp
         start = await wait_for_line(lines, "match 2 start: tron arena4 ")
         assert all(name in start for name in ("ann", "bob", "cat")) and start.count(" bot") == 1
         for _ in range(40):  # between two rounds the lobby lists none: w again
-            await dan.until(" points · ")
+            await dan.until("Tron arena: ")
             dan.press(b"w")
             if "Arena for 4" in await dan.until("Arena for 4", seconds=2.0, fail=False):
                 break

@@ -21,6 +21,9 @@ S = TypeVar("S")
 A = TypeVar("A")
 
 
+#: Participants an arena's score names in one line, the most points first.
+SUMMARY_RANKED = 3
+
 @dataclass(frozen=True)
 class RoundResult:
     """One finished round, from the participants' point of view."""
@@ -147,8 +150,13 @@ class MatchScore:
         return f"{self.wins(participant)}-{self.draws}-{self.losses(participant)}"
 
     def summary(self) -> str:
+        """Wins and draws; in an arena the points of the first few, the most first (a
+        screen's legend and a headless match's last lines give everyone's)."""
         if self.ranked:
-            return " · ".join(f"{name} {self.points(i)}" for i, name in enumerate(self.names)) + " points"
+            order = sorted(range(len(self.names)), key=lambda i: -self.points(i))
+            shown = " · ".join(f"{self.names[i]} {self.points(i)}" for i in order[:SUMMARY_RANKED])
+            rest = len(order) - SUMMARY_RANKED
+            return f"{shown} points" + (f" (and {rest} more)" if rest > 0 else "")
         parts = [f"{name} {self.wins(i)}" for i, name in enumerate(self.names)]
         return " · ".join(parts) + f" · draws {self.draws}"
 
