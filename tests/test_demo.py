@@ -160,3 +160,24 @@ async def test_a_scene_names_the_demos_keys_after_its_game_ends() -> None:
         await pilot.press("enter")
         await pilot.pause()
         assert "n makes a new board" in screen.next_steps()
+
+
+async def test_taking_over_a_match_counts_down_before_the_player_steers(monkeypatch) -> None:
+    from tui_grid.ui.demo import scenes_for
+    from tui_grid.ui.match_screen import MatchScreen
+
+    monkeypatch.setattr(MatchScreen, "COUNTDOWN_BEAT", 3600.0)  # counted by hand
+    clock = FakeClock()
+    app = make_app(speed=9, countdown=3)
+    app._demo_options = {"scenes": scenes_for(("tron",)), "scene_seconds": 10.0, "seed": 7, "clock": clock}
+    async with app.run_test(size=(100, 34)) as pilot:
+        assert await until(pilot, lambda: app.demo is not None and app.demo.screen is not None)
+        screen = app.demo.screen
+        await pilot.press("enter")
+        await pilot.pause()
+        assert screen.counting_down and screen.paused  # the clock waits for Go!
+        turn = screen.state.turn
+        for _ in range(3):
+            screen.conductor.beat()
+        assert not screen.counting_down and not screen.paused
+        assert await until(pilot, lambda: screen.state.turn > turn)

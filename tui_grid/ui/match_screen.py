@@ -329,11 +329,14 @@ class MatchScreen(MatchClockKeys, GameScreen[S], Screen[None]):
 
     def take_seat(self, participant: int, name: str = "you") -> None:
         """A person named `name` takes `participant`'s place from the position shown (the
-        demo's enter), in this round and the next, at a human's pace."""
+        demo's enter), in this round and the next, at a human's pace, after a countdown
+        where a round with a person has one."""
         self.match.seat_instead(participant, HumanAgent(name), name)
         self.players = tuple("human" if index == participant else kind for index, kind in enumerate(self.players))
         self.conductor.pacing = self.round_pacing()
         self.pace_driver()
+        if self.conductor.pacing.countdown > 0 and not self.session.over and not self.paused:
+            self.conductor.count_down()  # a real-time round: the person finds their seat first
         self.redraw()
         self.query_one(KeyBar).refresh(layout=True)
 
