@@ -181,3 +181,12 @@ async def test_taking_over_a_match_counts_down_before_the_player_steers(monkeypa
             screen.conductor.beat()
         assert not screen.counting_down and not screen.paused
         assert await until(pilot, lambda: screen.state.turn > turn)
+
+
+def test_demo_help_says_its_keys_and_lists_every_scene(capsys) -> None:
+    with pytest.raises(SystemExit):
+        main(["demo", "--help"])
+    out = capsys.readouterr().out
+    assert "space pauses, n the next scene" in out.replace("\n", " ")
+    for scene in SCENES:
+        assert f"  {scene.game}: {scene.title}" in out

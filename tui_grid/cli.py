@@ -12,6 +12,7 @@ import functools
 import json
 import os
 import sys
+import textwrap
 import time
 from collections.abc import Callable, Iterator, Sequence
 from contextlib import contextmanager
@@ -127,7 +128,14 @@ def build_parser() -> argparse.ArgumentParser:
     watch.add_argument("--delay", default="0.4", metavar="SECONDS", help="pause between moves (default 0.4)")
     add_time_limit(watch, "planning")
 
-    demo = commands.add_parser("demo", help="attract mode: every game's solver or bots at work, scene after scene")
+    demo = commands.add_parser("demo", help="attract mode: every game's solver or bots at work, scene after scene",
+                               description=textwrap.fill(
+                                   "Attract mode: each game's solver or bots at work, one scene after another. Keys: space "
+                                   "pauses, n the next scene, p the previous one, + and - the speed, enter plays the scene's "
+                                   "game from there (a match: your seat, after a countdown), esc leaves.", 78),
+                               epilog="scenes:\n" + "\n".join(f"  {game.key}: {scene.title}" for game in all_games()
+                                                                for scene in game.demo_scenes),
+                               formatter_class=argparse.RawDescriptionHelpFormatter)
     demo.add_argument("--games", default=None, metavar="LIST", help="which games, e.g. ice,tron (default: all)")
     demo.add_argument("--scene-seconds", default="25", metavar="S", help="seconds per scene (default 25)")
     demo.add_argument("--seed", default="1", metavar="S", help="the same seed gives the same demo (default 1)")
