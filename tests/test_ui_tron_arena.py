@@ -45,7 +45,7 @@ async def test_two_humans_and_four_bots_share_an_arena(data_dir) -> None:
         assert sorted(result.places)[0] == 1 and len(result.places) == 6
         assert "leads with" in status(app) or "share the lead" in status(app)
         message = str(screen.query_one("#message").content)
-        assert message.startswith("Round 1: ") and "enter: round 2" in message
+        assert message.startswith("Round 1: ") and "enter: round 2 (seats turn)" in message
         await pilot.press("enter")
         await pilot.pause()
         assert screen.match.seating == (5, 0, 1, 2, 3, 4)  # every seat turns by one

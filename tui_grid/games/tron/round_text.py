@@ -39,7 +39,8 @@ def auto_next_line(number: int) -> str:
     return f"Round {number} in {AUTO_NEXT_SECONDS:g} s (enter now, space holds)."
 
 
-def what_next(score: str, next_round: int, *, match_verdict: str | None, steerable: bool, humans: bool) -> str:
+def what_next(score: str, next_round: int, *, match_verdict: str | None, steerable: bool, humans: bool,
+              arena: bool = False) -> str:
     """The line under a round's verdict: the match's verdict once it is over (`match_verdict`),
     else the score and how the next round comes. Online (not `steerable`) the server starts
     it and says when; with a human it waits for enter; a match of bots goes on by itself."""
@@ -48,7 +49,7 @@ def what_next(score: str, next_round: int, *, match_verdict: str | None, steerab
     if not steerable:
         return f"Score: {score}."
     if humans:
-        return f"Score: {score}. enter: round {next_round} (seats swap)."
+        return f"Score: {score}. enter: round {next_round} (seats {'turn' if arena else 'swap'})."
     return f"Score: {score}. {auto_next_line(next_round)}"
 
 
@@ -57,7 +58,8 @@ def round_end(score: MatchScore, outcome: str, *, match_verdict: str | None, ste
     its verdict, and what comes next (`what_next`)."""
     result = score.rounds[-1]
     verdict = round_verdict(result.index + 1, outcome, result.winner is None and not result.places)
-    return verdict, what_next(score_line(score), result.index + 2, match_verdict=match_verdict, steerable=steerable, humans=humans)
+    return verdict, what_next(score_line(score), result.index + 2, match_verdict=match_verdict, steerable=steerable, humans=humans,
+                              arena=score.ranked)
 
 
 def after_round(steerable: bool, finished: bool, score: str) -> str:
