@@ -137,6 +137,12 @@ class Conductor:
             self.feed.start()
             self._play(release=False)
 
+    def count_down_if_running(self) -> None:
+        """A person was just seated mid-round: a running clock counts down first (when the
+        pacing has a countdown), so they find their seat before it moves."""
+        if self.pacing.countdown > 0 and self.phase is Phase.PLAYING and not self.feed.paused:
+            self.count_down()
+
     def count_down(self) -> None:
         """From the top: the clock is held, a count per beat, then "Go!" and it runs."""
         self._stop_timer()

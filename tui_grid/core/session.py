@@ -125,6 +125,13 @@ class Session(Generic[S, A]):
     def ticking(self) -> bool:
         return self.engine.tick_seconds is not None
 
+    def people_act(self, state: S | None = None) -> bool:
+        """Whether a person's seat acts in the next step from `state` (the session's now):
+        a real-time round keeps a person's pace only while one does (an arena whose people
+        are out rides on at the bots')."""
+        state = self.state if state is None else state
+        return any(self.agents[seat].human for seat in self.engine.acting_seats(state))
+
     def seat_agent(self, seat: int, agent: Agent[S, A]) -> Agent[S, A]:
         """Put `agent` in `seat` (watch seats the solver); returns the agent it replaced,
         which the caller may put back. The replaced agent is not closed."""

@@ -188,7 +188,7 @@ class HostedMatch(WatchedMatch):
 
     # --- what the driver did ------------------------------------------------------------------
     def _changed(self, session: Session[Any, Any], change: Change[Any]) -> None:
-        if self.room is not None and not self.bots_only and not self._people_act(session, change.state):
+        if self.room is not None and not self.bots_only and not session.people_act(change.state):
             self.bots_only = True
             self.feed.pace(min(BOTS_ONLY_TICK, self.hub.pace.tick_seconds or BOTS_ONLY_TICK), BOTS_ONLY_TICK)
         message = change_message(session, change)
@@ -198,11 +198,6 @@ class HostedMatch(WatchedMatch):
             self.round_forfeit = message
         if message is not None:
             self._send_all(message)
-
-    def _people_act(self, session: Session[Any, Any], state: Any) -> bool:
-        """Whether a seat still in the game is a person's."""
-        seating = self.feed.match.seating
-        return any(self.participants[seating[seat]].kind != "bot" for seat in session.engine.acting_seats(state))
 
     def _round_began(self, session: Session[Any, Any]) -> None:
         self.round_forfeit, self.round_earlier = None, []

@@ -171,17 +171,9 @@ class MatchScreen(MatchClockKeys, GameScreen[S], Screen[None]):
 
     def tick_seconds(self) -> float:
         base = self.engine_tick_seconds()
-        if self.feed is not None and self.people_act():
+        if self.feed is not None and self.serves_seat(ANY_HUMAN) and (self.session.over or self.session.people_act()):
             base = self.session.engine.human_tick_seconds or base
         return self.settings.tick(base)
-
-    def people_act(self) -> bool:
-        """Whether a person's seat still acts in this round: a real-time round keeps a
-        person's pace only while one does (an arena's bots ride on at theirs)."""
-        if not self.serves_seat(ANY_HUMAN):
-            return False
-        session = self.session
-        return session.over or any(session.agents[seat].human for seat in session.engine.acting_seats(session.state))
 
     def agent_timeout(self) -> float:
         """Seconds each agent has per step: about a tick."""
@@ -329,14 +321,12 @@ class MatchScreen(MatchClockKeys, GameScreen[S], Screen[None]):
 
     def take_seat(self, participant: int, name: str = "you") -> None:
         """A person named `name` takes `participant`'s place from the position shown (the
-        demo's enter), in this round and the next, at a human's pace, after a countdown
-        where a round with a person has one."""
+        demo's enter), in this round and the next, at a human's pace, after a countdown."""
         self.match.seat_instead(participant, HumanAgent(name), name)
         self.players = tuple("human" if index == participant else kind for index, kind in enumerate(self.players))
         self.conductor.pacing = self.round_pacing()
         self.pace_driver()
-        if self.conductor.pacing.countdown > 0 and not self.session.over and not self.paused:
-            self.conductor.count_down()  # a real-time round: the person finds their seat first
+        self.conductor.count_down_if_running()
         self.redraw()
         self.query_one(KeyBar).refresh(layout=True)
 

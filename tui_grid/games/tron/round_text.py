@@ -4,6 +4,9 @@ without a screen."""
 
 from __future__ import annotations
 
+from collections.abc import Sequence
+
+from tui_grid.core.engine import Event
 from tui_grid.core.match import MatchScore
 from tui_grid.core.conductor import AUTO_NEXT_SECONDS
 
@@ -79,9 +82,11 @@ def under_verdict(verdict: str, message: str) -> str:
     return f"{verdict}\n{message}" if message else verdict
 
 
-def out_line(happened: list[str], people: list[str], people_ride: bool) -> str:
-    """Said when people's cycles go out while the arena rides on: what happened, who is
-    out, and that the rest ride on (at the bots' own pace once no person rides)."""
+def out_line(events: Sequence[Event], people: list[str], people_ride: bool) -> str:
+    """Said when people's cycles go out while the arena rides on: what happened (the step's
+    crashes and meetings), who is out, and that the rest ride on (at the bots' own pace
+    once no person rides)."""
+    happened = [event.text for event in events if event.kind in ("crash", "meet")]
     what = "".join(f"{text[:1].upper()}{text[1:]}. " for text in happened)
     rest = "the others ride on" if people_ride else "the bots ride on at their own pace"
     return f"{what}Out: {' and '.join(people)}; {rest}."

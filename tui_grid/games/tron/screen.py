@@ -134,29 +134,21 @@ class TronScreen(MatchScreen[TronState]):
         return self.feed is not None and participants.serves(None if seat == ANY_HUMAN else seat, self.humans())
 
     # --- what the driver did ------------------------------------------------------------------------
-    def show_round(self, session: Session[TronState, Any]) -> None:
-        self.told_out = set()
-        super().show_round(session)
-
     def session_changed(self, session: Session[TronState, Any], change: Change[TronState]) -> None:
         super().session_changed(session, change)
         if change.kind is ChangeKind.STEP and not change.ends_game(session.engine):
             self._tell_people_out(session, change)
 
     def _tell_people_out(self, session: Session[TronState, Any], change: Change[TronState]) -> None:
-        """A person's cycle out of an arena that rides on: say how, once, and let the bots
-        ride at their own pace when no person rides any more."""
-        state = change.state
-        out = [seat for seat, agent in enumerate(session.agents)
-               if agent.human and not state.riding(seat) and seat not in self.told_out]
-        if not out:
-            return
-        self.told_out.update(out)
-        names, seating = self.match.score.names, self.match.seating
-        people = [f"{names[seating[seat]]} ({SEAT_NAMES[seat]})" for seat in out]
-        happened = [event.text for event in change.events if event.kind in ("crash", "meet")]
-        self.say(round_text.out_line(happened, people, self.people_act()))
-        self.pace_driver()
+        """A person's cycle out of an arena that rides on: how, said once (`told_out` keeps
+        the seats still out, so a new round starts afresh); the bots' pace once none rides."""
+        self.told_out = {seat for seat in self.told_out if not change.state.riding(seat)}
+        out = [seat for seat, agent in enumerate(session.agents) if agent.human and not change.state.riding(seat) and seat not in self.told_out]
+        if out:
+            self.told_out.update(out)
+            people = [f"{self.match.score.names[self.match.seating[seat]]} ({SEAT_NAMES[seat]})" for seat in out]
+            self.say(round_text.out_line(change.events, people, session.people_act(change.state)))
+            self.pace_driver()
 
     def step_keeps_message(self) -> bool:
         """A message stays up while the round goes on: a step comes several times a second."""
