@@ -33,6 +33,7 @@ from tui_grid.core.players import (
     player_choices,
 )
 from tui_grid.core.text import echo, write_control
+from tui_grid.core.words import plural
 from tui_grid.games.registry import (
     DemoScene, OnlinePlay,
     BoardFiles,
@@ -469,7 +470,7 @@ def run_match(
         rows.append(row)
         seat = SEAT_NAMES[result.seating.index(0)]
         placed = outcome if len(names) == 2 else f"place {row['places'][names[0]]}"
-        emit(f"game {row['game']}: {names[0]} {placed} as {seat} · {reason} · {result.steps} steps · {row['board']}")
+        emit(f"game {row['game']}: {names[0]} {placed} as {seat} · {reason} · {plural(result.steps, 'step')} · {row['board']}")
         if on_game is not None:
             on_game(len(rows), match.score.wdl(0) if len(names) == 2 else f"{match.score.points(0)} points")
 
