@@ -22,7 +22,7 @@ T = TypeVar("T")
 
 #: The keys line of a match's setup dialog: enter starts from any field, so a list opens
 #: with space.
-KEYS_LINE = "enter starts · space opens a list · esc cancels · tab moves"
+KEYS_LINE = "enter starts · space opens a list · esc cancels"
 
 
 def player_rows(game: Roster, players: Sequence[str], labels: Sequence[str], kinds: Sequence[str],
