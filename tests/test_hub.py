@@ -572,3 +572,15 @@ def test_keys_sent_during_the_countdown_are_one_intention_at_go(hub: Hub, player
             break
     moves = {joint[seat] for joint in session.log}
     assert moves == {Direction.LEFT}, moves  # not up, then right, then left into its trail
+
+
+def test_a_folder_the_hub_makes_for_its_socket_is_gone_when_it_closes(tmp_path: Path) -> None:
+    """A folder with too long a path for a Unix socket: the hub serves from one it makes,
+    and removes that one when it closes (every start would leave one behind)."""
+    deep = tmp_path / ("x" * 60) / ("y" * 60)
+    hub = Hub(deep, pace=Pace(countdown=1, beat=0.01, between_rounds=0.01))
+    hub.start()
+    made = hub.folder
+    assert made != deep and made.is_dir() and hub.path.exists()
+    hub.close()
+    assert not made.exists()

@@ -23,6 +23,7 @@ from __future__ import annotations
 import itertools
 import os
 import secrets
+import shutil
 import socket
 import tempfile
 import threading
@@ -192,7 +193,10 @@ class Hub:
         """`store` keeps accounts' ratings and every finished match (none: nothing is kept);
         `arena_cycles`: the cycles in the arena room's rounds; `federation`: the Redis URL
         that servers sharing one lobby meet at (online.federation; none: this server alone)."""
-        if len(str(folder)) > MAX_SOCKET_FOLDER:  # a Unix socket's path has room for about 100 bytes
+        #: Whether the hub made its folder (the one given had too long a path for a Unix
+        #: socket's, about 100 bytes); it removes the folder it made when it closes.
+        self.own_folder = len(str(folder)) > MAX_SOCKET_FOLDER
+        if self.own_folder:
             folder = Path(tempfile.mkdtemp(prefix="tui-grid-hub-"))
         self.folder = folder
         self.path = folder / f"hub-{os.getpid()}.sock"
@@ -285,6 +289,8 @@ class Hub:
             link.close()
         self.path.unlink(missing_ok=True)
         (self.folder / TOKEN_FILE).unlink(missing_ok=True)
+        if self.own_folder:
+            shutil.rmtree(self.folder, ignore_errors=True)
 
     def admit(self, name: str, guest: bool = False, player_id: int | None = None,
               returning: bool = False) -> tuple[socket.socket, Link]:
