@@ -74,7 +74,8 @@ def chosen_players(screen: Screen[object], game: Roster, count: int, kinds: Sequ
 class MatchSetupDialog(FormDialog[T]):
     """A new match's dialog: a frame, a two-column grid of labels and fields (the player
     rows first), a line about the match, the error line, and the keys with a Start
-    button. Each game's dialog sets its widths, and `PLAYER_ROWS` when it has more than two."""
+    button. Each game's dialog sets its widths, and `PLAYER_ROWS` (or `player_row_count`) when
+    it has more than two."""
 
     PLAYER_ROWS = 2
 

@@ -135,7 +135,6 @@ class TronSetupDialog(MatchSetupDialog[TronSetup | None]):
     Textual about 0.4 s of CPU to lay out, more than the rest of the dialog, and a duel
     needs two."""
 
-    PLAYER_ROWS = MAX_CYCLES
     DEFAULT_CSS = """
     TronSetupDialog > Vertical { width: 100%; max-width: 130; }
     TronSetupDialog Grid { grid-columns: 17 1fr; }
@@ -241,20 +240,20 @@ class TronSetupDialog(MatchSetupDialog[TronSetup | None]):
 
         self.call_later(shown)
 
+    def _waiting_players(self) -> tuple[str, ...]:
+        """The players of the cycles whose rows are still being mounted: each row's first."""
+        kinds = self.app.policy.player_kinds
+        return tuple(starting_player(TRON, seat, kinds) for seat in self.seats[self.rows:self._cycles()])
+
     def _players(self) -> tuple[str, ...]:
         """Each cycle's player as chosen; a row still being mounted holds its first player."""
-        cycles = self._cycles()
-        mounted = min(cycles, self.rows)
-        kinds = self.app.policy.player_kinds
-        chosen = chosen_players(self, TRON, mounted, kinds)
-        return chosen + tuple(starting_player(TRON, seat, kinds) for seat in self.seats[mounted:cycles])
+        mounted = min(self._cycles(), self.rows)
+        return chosen_players(self, TRON, mounted, self.app.policy.player_kinds) + self._waiting_players()
 
     def _bot_plays(self) -> bool:
         """Whether a builtin bot is seated: only it has a thinking time to set."""
-        cycles = self._cycles()
-        kinds = [self.query_one(f"#kind-{index}", Select).value for index in range(min(cycles, self.rows))]
-        waiting = [starting_player(TRON, seat, self.app.policy.player_kinds) for seat in self.seats[self.rows:cycles]]
-        return any(kind in TRON.bot_levels for kind in (*kinds, *waiting))
+        kinds = [self.query_one(f"#kind-{index}", Select).value for index in range(min(self._cycles(), self.rows))]
+        return any(kind in TRON.bot_levels for kind in (*kinds, *self._waiting_players()))
 
     def chosen(self) -> TronSetup:
         """The setup as filled in; UsageError names the first bad field."""
