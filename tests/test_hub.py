@@ -584,3 +584,15 @@ def test_a_folder_the_hub_makes_for_its_socket_is_gone_when_it_closes(tmp_path: 
     assert made != deep and made.is_dir() and hub.path.exists()
     hub.close()
     assert not made.exists()
+
+
+def test_a_closed_hub_leaves_no_thread_and_its_socket_refuses(tmp_path: Path) -> None:
+    """Closing the listening socket alone leaves a thread blocked in accept for good (and the
+    socket with it): close wakes it, and every thread the hub started has ended."""
+    before = set(threading.enumerate())
+    hub = Hub(tmp_path, pace=Pace(countdown=1, beat=0.01, between_rounds=0.01))
+    hub.start()
+    started = set(threading.enumerate()) - before
+    assert {thread.name for thread in started} >= {"hub-accept", "hub-loop", "hub-lobby"}
+    hub.close()
+    assert not [thread.name for thread in started if thread.is_alive()]

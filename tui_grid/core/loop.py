@@ -53,6 +53,7 @@ class Loop:
         self._wake = threading.Condition()
         self._closed = False
         self.thread_id: int | None = None
+        self._thread: threading.Thread | None = None
 
     def call_soon(self, call: Callable[[], None]) -> None:
         """Run `call` on the loop's thread, after the calls handed over before it."""
@@ -114,7 +115,8 @@ class Loop:
             started.set()
             self.run(lambda: False)
 
-        threading.Thread(target=serve, name=name, daemon=True).start()
+        self._thread = threading.Thread(target=serve, name=name, daemon=True)
+        self._thread.start()
         started.wait()
 
     def call_and_wait(self, call: Callable[[], None], timeout: float) -> bool:
@@ -137,8 +139,12 @@ class Loop:
     def on_thread(self) -> bool:
         return threading.get_ident() == self.thread_id
 
-    def close(self) -> None:
+    def close(self, wait: float = 2.0) -> None:
+        """Stop the loop; a loop started on its own thread is waited for (at most `wait`
+        seconds: a call still running finishes first)."""
         with self._wake:
             self._closed = True
             self._timers.clear()
             self._wake.notify_all()
+        if self._thread is not None and not self.on_thread():
+            self._thread.join(wait)
