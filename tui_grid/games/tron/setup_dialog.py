@@ -16,7 +16,7 @@ from textual.widgets import Button, Input, Select
 
 from tui_grid.core.policy import Policy
 from tui_grid.core.errors import UsageError
-from tui_grid.core.players import check_player
+from tui_grid.core.players import check_player, split_player
 from tui_grid.games.registry import parse_count
 from tui_grid.games.tron.arena import MIN_CYCLES
 from tui_grid.games.tron.board import MAX_CYCLES
@@ -156,8 +156,17 @@ class TronSetupDialog(MatchSetupDialog[TronSetup | None]):
         return self.rows
 
     def _player_rows(self, first: int, stop: int) -> Iterator[Widget]:
-        labels = ("Player 1 (←↑↓→)", "Player 2 (WASD)", *(f"Player {index + 1}" for index in range(2, MAX_CYCLES)))
-        return player_rows(TRON, self.seats[first:stop], labels[first:stop], self.app.policy.player_kinds, first=first)
+        kinds = [split_player(TRON, player)[0] for player in self.seats[:stop]]
+        labels = [self._row_label(index, kinds) for index in range(first, stop)]
+        return player_rows(TRON, self.seats[first:stop], labels, self.app.policy.player_kinds, first=first)
+
+    @staticmethod
+    def _row_label(index: int, kinds: Sequence[str]) -> str:
+        """"Player N", with the keys it steers with when one of the first two people plays it
+        (a lone person may use either set: the about line says so)."""
+        humans = [seat for seat, kind in enumerate(kinds) if kind == "human"][:MAX_HUMANS]
+        keys = dict(zip(humans, (" (←↑↓→)", " (WASD)")))
+        return f"Player {index + 1}{keys.get(index, '')}"
 
     def compose(self) -> ComposeResult:
         setup = self.setup
@@ -221,6 +230,9 @@ class TronSetupDialog(MatchSetupDialog[TronSetup | None]):
         for name in ("size", "walls"):
             self.query_one(f"#{name}", Input).disabled = not random_map
         self.query_one("#time-ms", Input).disabled = not self._bot_plays()
+        kinds = self._kinds()
+        for index in range(min(self.rows, cycles)):
+            self.query_one(f"PlainLabel.player-{index}", PlainLabel).update(self._row_label(index, kinds))
         about = ("Player 1 drives red in round 1; the seats swap every round." if cycles == 2 else
                  f"An arena for {cycles}: its board grows with the cycles; the last one riding wins the round, and each "
                  "cycle it outlasted is a point. The seats turn every round.")
@@ -250,10 +262,14 @@ class TronSetupDialog(MatchSetupDialog[TronSetup | None]):
         mounted = min(self._cycles(), self.rows)
         return chosen_players(self, TRON, mounted, self.app.policy.player_kinds) + self._waiting_players()
 
+    def _kinds(self) -> list[str]:
+        """Each cycle's kind of player as chosen (a row still being mounted: its first)."""
+        chosen = [str(self.query_one(f"#kind-{index}", Select).value) for index in range(min(self._cycles(), self.rows))]
+        return chosen + [split_player(TRON, player)[0] for player in self._waiting_players()]
+
     def _bot_plays(self) -> bool:
         """Whether a builtin bot is seated: only it has a thinking time to set."""
-        kinds = [self.query_one(f"#kind-{index}", Select).value for index in range(min(self._cycles(), self.rows))]
-        return any(kind in TRON.bot_levels for kind in (*kinds, *self._waiting_players()))
+        return any(kind in TRON.bot_levels for kind in self._kinds())
 
     def chosen(self) -> TronSetup:
         """The setup as filled in; UsageError names the first bad field."""
