@@ -128,6 +128,14 @@ def test_keysets_belong_to_participants() -> None:
     assert participants.keys_label(0, [1]) == "" and participants.keys_label(1, [1]) == " (arrows/WASD)"
 
 
+def test_a_keyset_rides_while_the_cycle_it_steers_does() -> None:
+    seating, out = (3, 1, 0, 2), {1}  # participant 0 in seat 2, participant 3 in seat 0; seat 1 is out
+    riding = lambda seat: seat not in out  # noqa: E731
+    assert [participants.keyset_rides(keyset, [0, 3], seating, riding) for keyset in (0, 1)] == [True, True]
+    assert [participants.keyset_rides(keyset, [1, 3], seating, riding) for keyset in (0, 1)] == [False, True]
+    assert [participants.keyset_rides(keyset, [1], seating, riding) for keyset in (0, 1)] == [False, False]  # a lone human's both
+
+
 def test_each_keyset_steers_all_four_ways() -> None:
     for keys in (participants.ARROW_KEYS, participants.WASD_KEYS):
         assert {Direction.from_letter(letter) for _, letter in keys} == set(Direction)

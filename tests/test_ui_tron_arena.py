@@ -14,6 +14,7 @@ from tests.test_ui_tron import data_dir, remember, start, step  # noqa: F401  (d
 from tui_grid.core.geometry import Direction
 from tui_grid.games.tron.screen import TronScreen
 from tui_grid.games.tron.setup_dialog import SETUP_FILE, TronSetupDialog
+from tui_grid.ui.key_bar import KeyBar
 
 
 SIX = ["human", "easy", "medium", "human", "easy", "medium"]
@@ -145,6 +146,8 @@ async def test_a_person_out_of_an_arena_is_told_and_the_bots_ride_on_at_their_pa
         person_tick = screen.tick_seconds()
         await pilot.press("h")  # the live hint on
         seat = screen.match.seating.index(0)
+        bar = screen.query_one(KeyBar)
+        assert "Steer" in dict(bar.items).values()
         for _ in range(40):  # no key: straight on into the wall ahead
             if not screen.state.riding(seat) or screen.session.over:
                 break
@@ -154,6 +157,8 @@ async def test_a_person_out_of_an_arena_is_told_and_the_bots_ride_on_at_their_pa
         assert message.startswith("Red crashed into") and "Out: you (red); the bots ride on at their own pace." in message, message
         assert screen.tick_seconds() < person_tick
         assert screen.driver.step_seconds == screen.tick_seconds()
+        shown_keys = {key for key, _ in bar.items + bar.extras}  # no steering a cycle that is out
+        assert not shown_keys & {"←↑↓→", "WASD"} and "Steer" not in bar.render().plain
         await step(pilot)
         assert screen.hint is None
         for _ in range(300):

@@ -107,6 +107,10 @@ class GameShell(Generic[S]):
     def push_overlay(self) -> None:
         self.view.show_overlay(self.overlay())
 
+    def refresh_keys(self) -> None:
+        """The key bar again: what it shows (the host's `shows_key`) has changed."""
+        self.host.query_one(KeyBar).refresh(layout=True)
+
     def redraw(self) -> None:
         self.host.query_one("#title", Plain).update(messages.title(self.host.game, self.host.loaded))
         self.host.show_status()

@@ -29,7 +29,6 @@ from tui_grid.ui.confirm_dialog import ConfirmDialog
 from tui_grid.ui.match_clock_keys import MatchClockKeys
 from tui_grid.ui.game_screen import GameScreen
 from tui_grid.ui.game_shell import S, shell_css
-from tui_grid.ui.key_bar import KeyBar
 from tui_grid.ui.keys import ANY_HUMAN, Key, Keymap, match_keymap
 from tui_grid.ui.settings import Settings
 
@@ -125,7 +124,7 @@ class MatchScreen(MatchClockKeys, GameScreen[S], Screen[None]):
         key bar shown anew (the match may be over: a rematch is offered)."""
         def say() -> None:
             self.say(text)
-            self.query_one(KeyBar).refresh(layout=True)
+            self.shell.refresh_keys()
 
         self.to_owner(say)
 
@@ -145,7 +144,7 @@ class MatchScreen(MatchClockKeys, GameScreen[S], Screen[None]):
         self.message = WATCHING if self.steerable and not self.serves_seat(ANY_HUMAN) else ""
         self.view.set_grid_size(*self.grid_size())
         self.redraw()
-        self.query_one(KeyBar).refresh(layout=True)  # seats swap: so do whose keys are shown
+        self.shell.refresh_keys()  # seats swap: so do whose keys are shown
 
     def on_mount(self) -> None:
         # Textual runs GameScreen.on_mount too (handlers run along the class hierarchy).
@@ -233,7 +232,7 @@ class MatchScreen(MatchClockKeys, GameScreen[S], Screen[None]):
         if change.kind in (ChangeKind.STEP, ChangeKind.FORFEIT):
             if change.ends_game(session.engine):
                 self.round_over()
-                self.query_one(KeyBar).refresh(layout=True)  # what acts between rounds (`shows_key`)
+                self.shell.refresh_keys()  # what acts between rounds (`shows_key`)
             else:
                 self.stepped()
 
@@ -263,7 +262,7 @@ class MatchScreen(MatchClockKeys, GameScreen[S], Screen[None]):
             return
         self.feed.offer_rematch()
         self.say("Rematch asked for: it starts when both want it (esc goes back to the lobby).")
-        self.query_one(KeyBar).refresh(layout=True)
+        self.shell.refresh_keys()
 
     def action_help(self) -> None:
         """Help stops the clock while it is open, so nobody crashes while reading."""
@@ -328,7 +327,7 @@ class MatchScreen(MatchClockKeys, GameScreen[S], Screen[None]):
         self.pace_driver()
         self.conductor.count_down_if_running()
         self.redraw()
-        self.query_one(KeyBar).refresh(layout=True)
+        self.shell.refresh_keys()
 
     def new_match(self, players: Sequence[str], rounds: int, loaded: LoadedBoard) -> None:
         """Another match on this screen (a setup's choices); the old one's players are closed."""

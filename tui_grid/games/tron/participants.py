@@ -5,7 +5,7 @@ either set."""
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 
 from tui_grid.core.geometry import Direction
 from tui_grid.core.players import Roster, is_program, parse_player
@@ -41,6 +41,13 @@ def keyset_driver(keyset: int, humans: Sequence[int]) -> int:
     """The participant a keyset (0 the arrows, 1 W A S D) steers, given the participants
     played by people (at least one): the keyset's own human with two, else the lone one."""
     return humans[keyset] if len(humans) == 2 else humans[0]
+
+
+def keyset_rides(keyset: int, humans: Sequence[int], seating: Sequence[int], riding: Callable[[int], bool]) -> bool:
+    """Whether the cycle a keyset steers is still riding, given the participants played by
+    people (at least one), the seat of each participant this round and whether a seat rides."""
+    participant = keyset_driver(keyset, humans)
+    return participant not in seating or riding(seating.index(participant))
 
 
 def keys_label(participant: int, humans: Sequence[int]) -> str:

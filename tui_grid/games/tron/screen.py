@@ -129,9 +129,13 @@ class TronScreen(MatchScreen[TronState]):
         return [index for index, agent in enumerate(self.match.participants) if agent.human]
 
     def serves_seat(self, seat: int) -> bool:
-        """A keyset belongs to a participant, whatever colour they drive; a lone human has
-        both. No match yet (the setup dialog comes first): nobody."""
+        """A keyset belongs to a participant whatever colour; a lone human has both; no match yet: nobody."""
         return self.feed is not None and participants.serves(None if seat == ANY_HUMAN else seat, self.humans())
+
+    def shows_key(self, key: Key) -> bool:
+        """A keyset's keys leave the bar while the cycle it steers is out of the round."""
+        out = key.seat is not None and self.serves_seat(key.seat) and not participants.keyset_rides(key.seat, self.humans(), self.match.seating, self.state.riding)
+        return not out and super().shows_key(key)
 
     # --- what the driver did ------------------------------------------------------------------------
     def session_changed(self, session: Session[TronState, Any], change: Change[TronState]) -> None:
@@ -140,8 +144,7 @@ class TronScreen(MatchScreen[TronState]):
             self._tell_people_out(session, change)
 
     def _tell_people_out(self, session: Session[TronState, Any], change: Change[TronState]) -> None:
-        """A person's cycle out of an arena that rides on: how, said once (`told_out` keeps
-        the seats still out, so a new round starts afresh); the bots' pace once none rides."""
+        """A person's cycle out of a round that rides on: how, said once (`told_out`: seats still out); bots' pace once none rides."""
         self.told_out = {seat for seat in self.told_out if not change.state.riding(seat)}
         out = [seat for seat, agent in enumerate(session.agents) if agent.human and not change.state.riding(seat) and seat not in self.told_out]
         if out:
@@ -149,6 +152,7 @@ class TronScreen(MatchScreen[TronState]):
             people = [f"{self.match.score.names[self.match.seating[seat]]} ({SEAT_NAMES[seat]})" for seat in out]
             self.say(round_text.out_line(change.events, people, session.people_act(change.state)))
             self.pace_driver()
+            self.shell.refresh_keys()  # the keys of a cycle out go (`shows_key`)
 
     def step_keeps_message(self) -> bool:
         """A message stays up while the round goes on: a step comes several times a second."""
@@ -211,8 +215,6 @@ class TronScreen(MatchScreen[TronState]):
         self.say(self.live_hint.toggle())  # between rounds, under the round's verdict (say)
         self.live_hint.request()
 
-    # --- drawing hooks ------------------------------------------------------------------------------------
-
     def grid_size(self) -> tuple[int, int]:
         board = self.session.engine.board  # type: ignore[attr-defined]
         return board.width, board.height
@@ -223,8 +225,7 @@ class TronScreen(MatchScreen[TronState]):
         self.query_one("#legend", Plain).update(self.legend())
 
     def show_status(self) -> None:
-        """The shell's status line without the game id (the title has it): one line at 80
-        columns even with long player names."""
+        """The shell's status line without the game id (the title has it): one line at 80 columns."""
         self.query_one("#status", Plain).update(f"{self.status_text(self.shown)}  ·  speed {self.settings.speed}")
         self.query_one("#message", Plain).update(self.message)
 
@@ -238,8 +239,7 @@ class TronScreen(MatchScreen[TronState]):
         return panel_text.status(self.match.round_index, self.session.over, self.rounds, state.turn, self.score_text(), paused)
 
     def focus_of(self, state: TronState) -> Pos:
-        """The cycle the view keeps on screen when the board is larger than it: a human's
-        (the first one), else red's: on a large map (40x40) nobody crashes out of sight."""
+        """The cycle kept on screen on a board larger than it (40x40): the first human's, else red's."""
         seat = next((seat for seat, agent in enumerate(self.session.agents) if agent.human), 0)
         return state.heads[seat]
 
