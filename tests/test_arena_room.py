@@ -57,6 +57,8 @@ def test_riders_share_rounds_with_bots_and_a_spectator_follows_them(hub: Hub, pl
     assert sorted(places)[0] == 1 and len(places) == 4
     room = hub.arena
     assert room is not None and room.rounds == 2 and set(room.points) == {"ann", "bob", "cat"}
+    logged = [line for line in hub.lines if line.startswith("arena round 1:") or line.startswith(f"match {first['id']} end")]  # type: ignore[attr-defined]
+    assert len(logged) == 1 and "esc" not in logged[0], logged  # the log says the round once, not the players' keys
 
 
 def test_a_rider_who_leaves_mid_round_forfeits_alone_and_the_room_closes_when_empty(hub: Hub, players) -> None:  # type: ignore[no-untyped-def]

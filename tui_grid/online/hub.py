@@ -656,7 +656,8 @@ class Hub:
                     link.watching = None
             if self.crossing is not None:
                 self.crossing.forget_idle()
-            self.log(f"match {match.id} end: {match.verdict_text()}")
+            if not (isinstance(match, HostedMatch) and match.room is not None):  # arena_round_over logs a round's end
+                self.log(f"match {match.id} end: {match.verdict_text()}")
             self.lobby_changed()
 
     def _unqueue(self, link: Link) -> None:
