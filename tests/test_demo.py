@@ -162,6 +162,27 @@ async def test_a_scene_names_the_demos_keys_after_its_game_ends() -> None:
         assert "n makes a new board" in screen.next_steps()
 
 
+async def test_leaving_a_game_taken_over_goes_back_to_the_demo_at_the_next_scene() -> None:
+    clock = FakeClock()
+    app = demo_app(clock, scenes_for(("ice", "jimmy")))
+    async with app.run_test(size=(100, 34)) as pilot:
+        assert await until(pilot, lambda: app.demo is not None and app.demo.screen is not None)
+        taken = app.demo.screen
+        await pilot.press("enter")
+        await pilot.pause()
+        assert app.demo is None and app.screen is taken
+        await pilot.press("escape")
+        assert await until(pilot, lambda: app.demo is not None and app.demo.screen is not None)
+        assert app.demo.running and app.demo.index == 1 and app.screen is app.demo.screen is not taken
+        assert "DEMO 2/" in banner(app) and isinstance(app.screen_stack[-2], MenuScreen)
+        clock.now += 100.0
+        app.demo.tick()  # and the demo goes on by itself
+        assert await until(pilot, lambda: app.demo.index == 2)
+        await pilot.press("escape")
+        await pilot.pause()
+        assert isinstance(app.screen, MenuScreen)
+
+
 async def test_taking_over_a_match_counts_down_before_the_player_steers(monkeypatch) -> None:
     from tui_grid.ui.demo import scenes_for
     from tui_grid.ui.match_screen import MatchScreen

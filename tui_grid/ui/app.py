@@ -43,6 +43,7 @@ class TuiGridApp(App):
         self.settings = settings or Settings()
         self._demo_options = demo
         self.demo: Any = None  # the running DemoDirector, if any
+        self.taken_from_demo: Any = None  # the stopped DemoDirector whose game the player took over
         self.quitting = False  # set by exit_saving: keys queued behind q do nothing
         self._start_game_key = game_key
         self._start_loaded = loaded
@@ -131,11 +132,17 @@ class TuiGridApp(App):
     def back_to_boards(self, game: GameDefinition) -> None:
         """Leave a game's screen for its board picker: the one beneath it, or a new one when
         the game was opened straight from the command line (none is made at start, which
-        makes `tui-grid play GAME BOARD` start a third faster)."""
+        makes `tui-grid play GAME BOARD` start a third faster). A game taken over from the
+        demo goes back to the demo, at its next scene."""
         from tui_grid.ui.menu import BoardPickerScreen, MenuScreen
 
         below = self.screen_stack[-2] if len(self.screen_stack) >= 2 else None
-        if isinstance(below, MenuScreen):
+        taken_from = self.taken_from_demo
+        if taken_from is not None and taken_from.taken is self.screen:
+            self.taken_from_demo, self.demo = None, taken_from
+            self.pop_screen()
+            taken_from.resume()
+        elif isinstance(below, MenuScreen):
             self.switch_screen(BoardPickerScreen(game))
         else:  # its picker, the lobby, a demo: whatever opened it
             self.pop_screen()
@@ -212,7 +219,7 @@ class TuiGridApp(App):
             demo.show(demo.index - 1)
         elif what == "take_over":
             demo.take_over()
-            self.demo = None
+            self.demo, self.taken_from_demo = None, demo
         else:
             demo.stop()
             self.demo = None

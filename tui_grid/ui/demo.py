@@ -6,7 +6,8 @@ injected clock; the next scene's board is made in a worker while this one plays.
 
 Keys while the demo runs: space pauses, n and p go to the next and previous scene, + and
 - change the speed (the game's own keys), enter takes over the current game as a player,
-esc leaves the demo, q quits.
+esc leaves the demo, q quits. Leaving a game taken over goes back to the demo, at the next
+scene.
 """
 
 from __future__ import annotations
@@ -108,6 +109,8 @@ class DemoDirector:
         self._timer: Any = None
         self._pool = ThreadPoolExecutor(max_workers=1, thread_name_prefix="demo-boards")
         self._boards: dict[tuple[int, int], Future[LoadedBoard]] = {}
+        #: The scene's screen the player took over: leaving it resumes the demo (`resume`).
+        self.taken: Any = None
 
     # --- boards, made ahead ----------------------------------------------------------------
     def _board(self, index: int, cycle: int) -> Future[LoadedBoard]:
@@ -128,10 +131,17 @@ class DemoDirector:
             del self._boards[key]  # shown already (or skipped past): nothing grows over hours
 
     # --- the scenes ------------------------------------------------------------------------
-    def start(self) -> None:
+    def start(self, first: int = 0) -> None:
         self.running = True
-        self.show(0)
+        self.show(first)
         self._timer = self.app.set_interval(0.25, self.tick)
+
+    def resume(self) -> None:
+        """The player left the game they took over (it is off the screen): on with the scene after it."""
+        self.taken = None
+        self._pool = ThreadPoolExecutor(max_workers=1, thread_name_prefix="demo-boards")
+        self._boards.clear()
+        self.start(self.index + 1)
 
     def show(self, index: int) -> None:
         """Replace the current scene's screen with scene `index`'s."""
@@ -201,6 +211,7 @@ class DemoDirector:
         self.stop(leave=False)
         if screen is None:
             return
+        self.taken = screen
         screen.in_demo = False  # from here it is the player's game
         for banner in screen.query("#demo-banner"):
             banner.remove()
