@@ -37,6 +37,24 @@ async def test_menu_to_picker_to_game_and_back() -> None:
         assert isinstance(app.screen, MenuScreen)
 
 
+async def test_the_board_list_widens_on_a_wide_terminal_so_titles_are_whole() -> None:
+    from tui_grid.games.registry import get_game
+
+    title = "Undertale, ice tic-tac-toe puzzle (edited)"
+    app = make_app()
+    async with app.run_test(size=(160, 50)) as pilot:
+        app.push_screen(BoardPickerScreen(get_game("ice")))
+        await pilot.pause()
+        boards = app.screen.query_one("#boards", OptionList)
+        prompts = [str(boards.get_option_at_index(i).prompt) for i in range(boards.option_count)]
+        assert title in prompts and boards.outer_size.width == 48
+        await pilot.resize_terminal(80, 24)
+        await pilot.pause()
+        prompts = [str(boards.get_option_at_index(i).prompt) for i in range(boards.option_count)]
+        assert boards.outer_size.width == 34 and title not in prompts and max(map(len, prompts)) <= 30
+        assert any(prompt.startswith("Undertale, ice") and prompt.endswith("…") for prompt in prompts)
+
+
 async def test_help_screen_shows_rules_and_every_key() -> None:
     app = make_app("ice", "spiral")
     async with app.run_test(size=(80, 24)) as pilot:

@@ -31,7 +31,13 @@ OPEN_FILE = "__open__"
 DEMO = "__demo__"
 ONLINE = "__online__"
 PREVIEW_ROWS, PREVIEW_COLS = 18, 48
-LIST_WIDTH = 34
+#: The board list's width: the least (80 columns), and the most on a wide terminal, where
+#: it takes 3/10 of the width so long titles are not cut.
+LIST_WIDTH, WIDE_LIST_WIDTH = 34, 50
+
+
+def list_width(screen_width: int) -> int:
+    return max(LIST_WIDTH, min(WIDE_LIST_WIDTH, screen_width * 3 // 10))
 
 
 class MenuScreen(Screen):
@@ -78,9 +84,9 @@ class BoardPickerScreen(Screen):
     ]
     DEFAULT_CSS = """
     BoardPickerScreen #heading { height: 1; padding: 0 1; background: $primary-muted; text-style: bold; }
-    BoardPickerScreen #boards { width: %d; height: 1fr; }
+    BoardPickerScreen #boards { height: 1fr; }
     BoardPickerScreen #preview { width: 1fr; height: 1fr; padding: 0 1; border: round $primary-muted; }
-    """ % LIST_WIDTH
+    """
 
     def __init__(self, game: GameDefinition, highlight: str | None = None) -> None:
         """`highlight`: the board to start on (the one just opened), else the first."""
@@ -95,6 +101,7 @@ class BoardPickerScreen(Screen):
         self.solved: dict[str, Best] = {}
         self._board_keys: dict[str, str | None] = {}
         self._stop_listening: Callable[[], None] = lambda: None
+        self.entry_width = LIST_WIDTH  # the list's, set from the screen's at compose and on resize
 
     def compose(self) -> ComposeResult:
         yield Plain(f"{self.game.title} — pick a board", id="heading")
@@ -105,8 +112,11 @@ class BoardPickerScreen(Screen):
             options = [option("＋ new random board…", id=NEW_BOARD)]
             if self._opens_files():
                 options.append(option("↗ open a file…", id=OPEN_FILE))
+            self.entry_width = list_width(self.app.size.width)
             options += [option(self._prompt(name), id=name) for name in self.entries]
-            yield OptionList(*options, id="boards")
+            boards = OptionList(*options, id="boards")
+            boards.styles.width = self.entry_width
+            yield boards
             yield Plain(id="preview")
         yield Footer(compact=True)
 
@@ -114,15 +124,15 @@ class BoardPickerScreen(Screen):
     def _prompt(self, name: str) -> Text:
         """An entry's line: its title, and for a solved board the mark and a second line
         with the best. Titles move right by the mark's width only once any board is solved."""
-        title = self.entries[name].title()
+        title, width = self.entries[name].title(), self.entry_width
         if not self.solved:
-            return plain(clip(title, LIST_WIDTH - 4))
+            return plain(clip(title, width - 4))
         best = self._best_of(name)
         if best is None or self.best_unit is None:
-            return styled("  " + clip(title, LIST_WIDTH - 6))
+            return styled("  " + clip(title, width - 6))
         words = bests.best_words(best, self.best_unit)
-        return styled((f"{bests.SOLVED_MARK} ", "b green"), clip(title, LIST_WIDTH - 6), "\n",
-                      (clip(f"  {words}", LIST_WIDTH - 4), "dim"))
+        return styled((f"{bests.SOLVED_MARK} ", "b green"), clip(title, width - 6), "\n",
+                      (clip(f"  {words}", width - 4), "dim"))
 
     def _best_of(self, name: str) -> Best | None:
         if name not in self._board_keys:
@@ -137,10 +147,21 @@ class BoardPickerScreen(Screen):
     def show_bests(self) -> None:
         """Read the bests again and redraw the entries (a solve was recorded)."""
         self.solved = bests.read_bests(self.game.key)
+        self._redraw_entries()
+
+    def _redraw_entries(self) -> None:
         boards = self.query_one("#boards", OptionList)
         for name in self.entries:
             boards.replace_option_prompt(name, self._prompt(name))
         self._show_highlighted()
+
+    def on_resize(self) -> None:
+        """A wider or narrower terminal: the list's width follows, and its titles' clipping."""
+        width = list_width(self.app.size.width)
+        if width != self.entry_width:
+            self.entry_width = width
+            self.query_one("#boards", OptionList).styles.width = width
+            self._redraw_entries()
 
     def on_owner_call(self, message: OwnerCall) -> None:
         message.call()
