@@ -49,8 +49,7 @@ class TronScreen(MatchScreen[TronState]):
     def __init__(self, game: GameDefinition, loaded: LoadedBoard, settings: Settings | None = None, players: Sequence[str] | None = None,
                  rounds: int | None = None, *, setup: TronSetup | None = None, ask_setup: bool | None = None,
                  feed: MatchFeed[TronState, Any] | None = None) -> None:
-        """Opened by the app (no players), it asks the setup dialog first, starting from
-        the remembered choices; given players (tests, scripts), it starts at once."""
+        """Opened by the app (no players) it asks the setup dialog first (the remembered choices); given players, it starts."""
         chosen = starting_setup((settings or Settings()).speed, players, rounds, setup)
         chosen = fit_players(chosen, len(loaded.board.heads))  # a player per cycle of the board opened
         super().__init__(game, loaded, settings, chosen.players, chosen.rounds, feed=feed)
@@ -133,9 +132,10 @@ class TronScreen(MatchScreen[TronState]):
         return self.feed is not None and participants.serves(None if seat == ANY_HUMAN else seat, self.humans())
 
     def shows_key(self, key: Key) -> bool:
-        """A keyset's keys leave the bar while the cycle it steers is out of the round."""
+        """A keyset's keys leave the bar while the cycle it steers is out of the round, the hint once no person rides."""
         out = key.seat is not None and self.serves_seat(key.seat) and not participants.keyset_rides(key.seat, self.humans(), self.match.seating, self.state.riding)
-        return not out and super().shows_key(key)
+        idle = key.common == "hint" and self.serves_seat(ANY_HUMAN) and not self.session.over and not self.session.people_act()
+        return not (out or idle) and super().shows_key(key)
 
     # --- what the driver did ------------------------------------------------------------------------
     def session_changed(self, session: Session[TronState, Any], change: Change[TronState]) -> None:
