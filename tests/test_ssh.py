@@ -111,7 +111,7 @@ async def test_a_session_runs_under_its_limits_in_its_own_folder(tmp_path: Path)
         await asyncio.wait_for(process.wait_closed(), timeout=30)
         conn.close()
         assert await until(lambda: not list((tmp_path / "ssh" / "guests").iterdir()))  # a guest's folder goes with it
-    assert nice == os.getpriority(os.PRIO_PROCESS, 0) + 5  # below the server, which runs the matches
+    assert nice == min(19, os.getpriority(os.PRIO_PROCESS, 0) + 5)  # below the server, which runs the matches (19 is the least)
     share = str(TEST_LIMITS.session_memory_bytes)
     data = next(line for line in limits.splitlines() if line.startswith("Max data size"))
     assert data.split()[3:5] == [share, share]  # soft and hard: the app cannot raise it
