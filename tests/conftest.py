@@ -2,7 +2,9 @@ from __future__ import annotations
 
 import compileall
 import os
+import shutil
 import sys
+import tempfile
 from collections.abc import Iterator
 from pathlib import Path
 
@@ -105,6 +107,16 @@ def _closed_widgets_go() -> Iterator[None]:
     garbage collection of a worker walks them all (at the run's end too)."""
     yield
     release_render_caches()
+
+
+@pytest.fixture
+def short_tmpdir() -> Iterator[Path]:
+    """A temporary folder with a short path (a server's TMPDIR), removed after the test: a
+    server killed outright leaves what it made there (its hub's socket folder, made when
+    its data folder's path is too long for a Unix socket) to the test, not to /tmp."""
+    folder = Path(tempfile.mkdtemp(prefix="tg-"))
+    yield folder
+    shutil.rmtree(folder, ignore_errors=True)
 
 
 @pytest.fixture

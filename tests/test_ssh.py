@@ -183,11 +183,11 @@ def _serving_line(server: subprocess.Popen[bytes]) -> int:
 
 
 @pytest.mark.parametrize("how", ["SIGTERM", "SIGINT", "SIGKILL"])
-async def test_no_session_outlives_its_server(tmp_path: Path, how: str) -> None:
+async def test_no_session_outlives_its_server(tmp_path: Path, short_tmpdir: Path, how: str) -> None:
     """Stopped (SIGTERM, SIGINT), the server tells every client and restores its terminal
     (main screen, mouse off, cursor on), then ends the apps; killed outright, their
     terminals hang up and the kernel ends them, and the session starter goes too."""
-    env = {**os.environ, "TUI_GRID_DATA": str(tmp_path / "data")}
+    env = {**os.environ, "TUI_GRID_DATA": str(tmp_path / "data"), "TMPDIR": str(short_tmpdir)}
     server = subprocess.Popen([sys.executable, "-m", "tui_grid", "serve", "ssh", "--port", "0"], env=env,
                               stderr=subprocess.PIPE, start_new_session=True)
     name = f"eve{how[3:].lower()}"

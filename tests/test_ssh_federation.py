@@ -24,13 +24,13 @@ pytest_plugins = ["tests.services"]
 class Server:
     """One `serve ssh` process with its own data folder, in a process group of its own."""
 
-    def __init__(self, folder: Path, redis_url: str, dsn: str) -> None:
+    def __init__(self, folder: Path, redis_url: str, dsn: str, tmpdir: Path) -> None:
         from tests.services import free_port  # (imported here: the module is this test's plugin)
 
         self.port = free_port()
         self.log = folder / "server.log"
         folder.mkdir(parents=True)
-        env = {**os.environ, "TUI_GRID_DATA": str(folder / "data")}
+        env = {**os.environ, "TUI_GRID_DATA": str(folder / "data"), "TMPDIR": str(tmpdir)}
         with open(self.log, "wb") as log:
             self.process = subprocess.Popen(
                 [sys.executable, "-m", "tui_grid", "serve", "ssh", "--port", str(self.port), "--auth", "none",
@@ -76,14 +76,14 @@ def group_gone(pid: int) -> bool:
     return False
 
 
-async def test_two_servers_one_lobby_and_a_server_killed_mid_match(tmp_path: Path, redis_url: str, pg_dsn: str) -> None:
+async def test_two_servers_one_lobby_and_a_server_killed_mid_match(tmp_path: Path, short_tmpdir: Path, redis_url: str, pg_dsn: str) -> None:
     import psycopg
 
     from psycopg.conninfo import conninfo_to_dict
 
     parts = conninfo_to_dict(pg_dsn)
     store_url = f"postgresql://{parts['user']}@{parts['host']}:{parts['port']}/{parts['dbname']}"
-    servers = [Server(tmp_path / f"server{index}", redis_url, store_url) for index in (1, 2)]
+    servers = [Server(tmp_path / f"server{index}", redis_url, store_url, short_tmpdir) for index in (1, 2)]
     conns = []
     try:
         for server in servers:
