@@ -225,7 +225,7 @@ class Hub:
         #: Where every hosted match's table runs: countdowns, rounds, idling, verdicts.
         self.loop = Loop(on_error=lambda exc: self.log(f"hub loop: {type(exc).__name__}: {exc}"))
         self._listener: socket.socket | None = None
-        self._accepting: threading.Thread | None = None
+        self._threads: list[threading.Thread] = []  # accepting links, sending lobbies: joined by close
         self._stopped = threading.Event()
         self._lobby_dirty = threading.Event()
         self._last_lobby: Lobby | None = None
@@ -263,9 +263,10 @@ class Hub:
             self._match_ids = itertools.count(number * IDS_PER_SERVER + 1)  # unique across the servers
             self._ids = itertools.count(number * IDS_PER_SERVER + 1)
         self.loop.start("hub-loop")
-        self._accepting = threading.Thread(target=self._accept, name="hub-accept", daemon=True)
-        self._accepting.start()
-        threading.Thread(target=self._send_lobbies, name="hub-lobby", daemon=True).start()
+        self._threads = [threading.Thread(target=self._accept, name="hub-accept", daemon=True),
+                         threading.Thread(target=self._send_lobbies, name="hub-lobby", daemon=True)]
+        for thread in self._threads:
+            thread.start()
 
     def _accept(self) -> None:
         assert self._listener is not None
@@ -281,8 +282,8 @@ class Hub:
         self._lobby_dirty.set()
         if self._listener is not None:
             hang_up(self._listener)  # a close alone leaves the accepting thread blocked in accept
-        if self._accepting is not None:
-            self._accepting.join(2.0)
+        for thread in self._threads:
+            thread.join(2.0)
         hosted = [match for match in list(self.matches.values()) if isinstance(match, HostedMatch)]
         self.loop.call_and_wait(lambda: [match.conductor.stop("the server stopped") for match in hosted], 2.0)
         self.loop.close()
