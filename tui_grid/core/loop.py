@@ -139,12 +139,12 @@ class Loop:
     def on_thread(self) -> bool:
         return threading.get_ident() == self.thread_id
 
-    def close(self, wait: float = 2.0) -> None:
-        """Stop the loop; a loop started on its own thread is waited for (at most `wait`
-        seconds: a call still running finishes first)."""
+    def close(self) -> None:
+        """Stop the loop; a loop started on its own thread is waited for (at most 2 s: a
+        call still running finishes first)."""
         with self._wake:
             self._closed = True
             self._timers.clear()
             self._wake.notify_all()
         if self._thread is not None and not self.on_thread():
-            self._thread.join(wait)
+            self._thread.join(2.0)

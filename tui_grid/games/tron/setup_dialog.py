@@ -156,17 +156,17 @@ class TronSetupDialog(MatchSetupDialog[TronSetup | None]):
         return self.rows
 
     def _player_rows(self, first: int, stop: int) -> Iterator[Widget]:
-        kinds = [split_player(TRON, player)[0] for player in self.seats[:stop]]
-        labels = [self._row_label(index, kinds) for index in range(first, stop)]
+        """Rows labelled "Player N"; `_sync_map_fields` adds the keys once they are mounted."""
+        labels = [f"Player {index + 1}" for index in range(first, stop)]
         return player_rows(TRON, self.seats[first:stop], labels, self.app.policy.player_kinds, first=first)
 
     @staticmethod
-    def _row_label(index: int, kinds: Sequence[str]) -> str:
-        """"Player N", with the keys it steers with when one of the first two people plays it
-        (a lone person may use either set: the about line says so)."""
+    def _row_labels(kinds: Sequence[str]) -> list[str]:
+        """"Player N" for each row, with the keys it steers with when one of the first two
+        people plays it (a lone person may use either set: the about line says so)."""
         humans = [seat for seat, kind in enumerate(kinds) if kind == "human"][:MAX_HUMANS]
         keys = dict(zip(humans, (" (←↑↓→)", " (WASD)")))
-        return f"Player {index + 1}{keys.get(index, '')}"
+        return [f"Player {index + 1}{keys.get(index, '')}" for index in range(len(kinds))]
 
     def compose(self) -> ComposeResult:
         setup = self.setup
@@ -230,9 +230,8 @@ class TronSetupDialog(MatchSetupDialog[TronSetup | None]):
         for name in ("size", "walls"):
             self.query_one(f"#{name}", Input).disabled = not random_map
         self.query_one("#time-ms", Input).disabled = not self._bot_plays()
-        kinds = self._kinds()
-        for index in range(min(self.rows, cycles)):
-            self.query_one(f"PlainLabel.player-{index}", PlainLabel).update(self._row_label(index, kinds))
+        for index, label in enumerate(self._row_labels(self._kinds())[:self.rows]):
+            self.query_one(f"PlainLabel.player-{index}", PlainLabel).update(label)
         about = ("Player 1 drives red in round 1; the seats swap every round." if cycles == 2 else
                  f"An arena for {cycles}: its board grows with the cycles; the last one riding wins the round, and each "
                  "cycle it outlasted is a point. The seats turn every round.")
