@@ -111,7 +111,7 @@ async def help_then_close(pilot, screen) -> None:  # type: ignore[no-untyped-def
     app = pilot.app
     await pilot.press("question_mark")
     assert isinstance(app.screen, HelpScreen)
-    text = app.screen.query_one("Markdown").source
+    text = app.screen.source
     assert screen.game.help_markdown().strip().splitlines()[0] in text
     for _, what in key_rows(screen.KEYMAP, screen.offers):
         assert what in text

@@ -60,9 +60,15 @@ async def test_help_screen_shows_rules_and_every_key() -> None:
     async with app.run_test(size=(80, 24)) as pilot:
         await pilot.press("question_mark")
         assert isinstance(app.screen, HelpScreen)
-        text = app.screen.query_one("Markdown").source
+        text = app.screen.source
         for needle in ("obstacle", "rough tile", "undo", "redo", "restart", "hint", "solve", "watch", "quit"):
             assert needle in text
+        shown = "\n".join(strip.text for strip in app.screen._compositor.render_strips())
+        assert text.splitlines()[0].lstrip("# ") in shown and "esc closes" in shown  # the rules' title on screen
+        await pilot.press("end")
+        await pilot.pause()
+        shown = "\n".join(strip.text for strip in app.screen._compositor.render_strips())
+        assert "this help" in shown and "quit" in shown  # scrolled to the last keys
         await pilot.press("escape")
         assert isinstance(app.screen, IceScreen)
 

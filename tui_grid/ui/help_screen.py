@@ -8,7 +8,7 @@ from textual.app import ComposeResult
 from textual.binding import Binding
 from textual.containers import VerticalScroll
 from textual.screen import ModalScreen
-from textual.widgets import Markdown
+from rich.markdown import Markdown
 
 from tui_grid.games.registry import GameDefinition
 from tui_grid.ui.keys import Keymap
@@ -52,13 +52,14 @@ class HelpScreen(ModalScreen[None]):
 
     def __init__(self, game: GameDefinition, keymap: Keymap, offers: Callable[[str], bool] = lambda _: True) -> None:
         super().__init__()
-        self.game = game
-        self.keymap = keymap
-        self.offers = offers
+        #: The help as markdown: the rules, then the keys the screen offers now.
+        self.source = help_markdown(game, keymap, offers)
 
     def compose(self) -> ComposeResult:
         with VerticalScroll():
-            yield Markdown(help_markdown(self.game, self.keymap, self.offers))
+            # One widget for the whole text: Textual's Markdown widget mounts one per block
+            # and cell (about 95 for a game's help), and opening it cost several times more.
+            yield Plain(Markdown(self.source), id="help-text")
             yield Plain("esc closes  ·  ↑↓ pgup pgdn scroll", id="help-footer")
 
     def on_mount(self) -> None:
