@@ -28,6 +28,13 @@ def test_help_lists_every_key_of_the_keymap(screen) -> None:
     assert {key.help for key in screen.KEYMAP.keys} == described
 
 
+def test_a_keys_display_speaks_for_its_group_in_the_help() -> None:
+    from tui_grid.games.evasion.screen import EvasionScreen
+
+    (row,) = [keys for keys, what in key_rows(EvasionScreen.KEYMAP) if what.startswith("prey: move")]
+    assert row == "wer/sdf/xcv"  # not followed by each of the group's 24 keys
+
+
 async def test_every_key_in_the_ice_key_bar_does_what_it_says(tmp_path, monkeypatch) -> None:
     monkeypatch.setenv("TUI_GRID_DATA", str(tmp_path))
     app = make_app("ice", "spiral", speed=9)

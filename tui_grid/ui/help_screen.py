@@ -16,8 +16,10 @@ from tui_grid.ui.plain import Plain
 
 
 def key_rows(keymap: Keymap, offers: Callable[[str], bool] = lambda _: True) -> list[tuple[str, str]]:
-    """(keys, what they do), in keymap order; keys sharing one description share a row."""
+    """(keys, what they do), in keymap order; keys sharing one description share a row,
+    which a key's `display` speaks for whole (its group's other keys are not listed)."""
     rows: list[tuple[str, str]] = []
+    summed_up = False  # the last row is a display's summary of its group
     for key in keymap.keys:
         if key.common and not offers(key.common):
             continue
@@ -25,10 +27,11 @@ def key_rows(keymap: Keymap, offers: Callable[[str], bool] = lambda _: True) -> 
         if key.display and key.display.startswith("←"):
             shown = "← ↑ ↓ →"
         if rows and rows[-1][1] == key.help:
-            if shown not in rows[-1][0] and not key.display.startswith("←") and not rows[-1][0].startswith("←"):
+            if not summed_up and not key.display and shown not in rows[-1][0]:
                 rows[-1] = (f"{rows[-1][0]}, {shown}", key.help)
             continue
         rows.append((shown, key.help))
+        summed_up = bool(key.display)
     return rows
 
 
