@@ -15,7 +15,7 @@ from tui_grid.online.hub import Hub, Pace
 from tui_grid.online.client import HubFeed
 from tui_grid.ui.app import TuiGridApp
 from tui_grid.ui.confirm_dialog import ConfirmDialog
-from tui_grid.ui.lobby import YOU, ChallengeDialog, LobbyScreen
+from tui_grid.ui.lobby import YOU, ChallengeDialog, HubNews, LobbyScreen
 from tui_grid.ui.match_screen import MatchScreen
 from tui_grid.ui.menu import MenuScreen
 from tui_grid.ui.settings import Settings
@@ -79,6 +79,10 @@ async def test_t_and_e_join_the_quick_match_queue_and_esc_leaves_it(app: TuiGrid
         await pilot.press(key)
         await until(pilot, lambda: hub.queue.get(game) is ann_link(hub))
         assert "Waiting for another player" in str(app.screen.query_one("#news").content)
+        app.screen.post_message(HubNews(app.screen.client.welcome))  # a welcome heard late keeps the waiting line
+        await pilot.pause()
+        news = str(app.screen.query_one("#news").content)
+        assert news.startswith("Welcome, ann") and "Waiting for another player" in news, news
         await pilot.press("escape")
         await until(pilot, lambda: game not in hub.queue)
         assert isinstance(app.screen, MenuScreen)

@@ -170,6 +170,7 @@ class LobbyScreen(Screen):
         super().__init__()
         self.client = client
         self.quick = quick
+        self.said = ""  # the news line's text
         self._unlisten: Callable[[], None] = lambda: None
         self._match_screen: Screen[Any] | None = None
         self._match_feed: HubFeed | None = None
@@ -223,7 +224,8 @@ class LobbyScreen(Screen):
         news = message.news
         if isinstance(news, Welcome):
             self.show_lobby()
-            self.say(greeting(news))
+            words = greeting(news)  # before what was said already (a quick match asked on connecting)
+            self.say(words if self.said in ("", words) else f"{words} {self.said}")
         elif isinstance(news, Lobby):
             self.show_lobby()
         elif isinstance(news, Error):
@@ -243,6 +245,7 @@ class LobbyScreen(Screen):
             self.say(self.client.farewell or "The server closed the link: online play is over for this session.")
 
     def say(self, text: str) -> None:
+        self.said = text
         self.query_one("#news", Plain).update(text)
 
     # --- what the lobby shows ---------------------------------------------------------------------
