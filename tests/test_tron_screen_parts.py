@@ -174,6 +174,7 @@ class HintScreen:
     state: TronState
     humans: tuple[bool, bool] = (True, False)
     over: bool = False
+    people_ride: bool = True
     hint: Hint | None = None
     planned: list[int] = field(default_factory=list)
     tasks: list[tuple[str, bool]] = field(default_factory=list)
@@ -182,7 +183,7 @@ class HintScreen:
     @property
     def session(self) -> Any:
         agents = [SimpleNamespace(human=human) for human in self.humans]
-        return SimpleNamespace(over=self.over, agents=agents, state=self.state)
+        return SimpleNamespace(over=self.over, agents=agents, state=self.state, people_act=lambda: self.people_ride)
 
     @property
     def table(self) -> Any:
@@ -226,6 +227,11 @@ def test_the_live_hint_plans_for_the_human_seats_while_on() -> None:
     screen.later.pop()()
     assert screen.hint is not None and screen.hint.marks == {Pos(6, 1): MARK}
     assert live.toggle() == "Hint off." and screen.hint is None
+
+
+def test_the_live_hint_turned_on_while_no_person_rides_says_it_marks_from_the_next_round() -> None:
+    screen = HintScreen(TronEngine().initial_state(), people_ride=False)
+    assert LiveHint(screen, MARK).toggle().startswith("Hint on from the next round: no person rides in this one.")
 
 
 def test_the_live_hint_drops_an_answer_the_round_has_left() -> None:
@@ -326,3 +332,11 @@ def test_a_remembered_setup_plays_the_board_opened() -> None:
     setup = starting_setup(6)
     assert (setup.players, setup.board, setup.rounds, setup.speed) == (("hard", "human"), "this", 4, 6)
     assert starting_setup(6, ["human", "easy"]).board == "this" and starting_setup(6, ["human", "easy"]).rounds == 3
+
+
+def test_the_countdown_names_each_persons_colour() -> None:
+    from tui_grid.games.tron.panel_text import who_drives
+
+    assert who_drives([0], [1, 0]) == "You drive green (G)."
+    assert who_drives([1, 2], [2, 0, 1]) == "The arrows drive blue (B), W A S D red (R)."
+    assert who_drives([], [0, 1]) == ""

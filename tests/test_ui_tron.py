@@ -429,6 +429,7 @@ async def test_a_round_with_a_human_starts_after_a_countdown(data_dir, monkeypat
         screen = app.screen
         await pilot.pause()
         assert screen.paused and screen.counting_down and "Get ready: 3" in message(app)
+        assert "You drive red (R)." in message(app)  # whose cycle is whose, before it moves
         assert "PAUSED" not in status(app)  # held for the countdown, not paused by anyone
         assert screen.tick_seconds() == pytest.approx(0.4)  # a human drives: 2.5 ticks a second at speed 5
         screen.conductor.beat()
@@ -444,6 +445,7 @@ async def test_a_round_with_a_human_starts_after_a_countdown(data_dir, monkeypat
         assert screen.paused and not screen.counting_down and "space resumes" in message(app)
         await pilot.press("space")  # ...and space again counts down afresh rather than starting at once
         assert screen.paused and screen.counting_down and "Get ready: 3" in message(app)
+        assert "You drive green (G)." in message(app)  # the seats swapped
         assert screen.session.state.turn == 0
 
 

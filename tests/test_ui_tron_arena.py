@@ -56,6 +56,24 @@ async def test_two_humans_and_four_bots_share_an_arena(data_dir) -> None:
         assert screen.state.heads[4] == before.heads[4].step(Direction.LEFT)
 
 
+async def test_the_dialog_opens_on_a_remembered_arena_and_rows_added_are_bots(data_dir) -> None:
+    # Opened on a duel's board, the dialog still offers the arena played last; rows added
+    # after the remembered ones take the last bot's level, never a copy of a person.
+    remember(data_dir, players=["human", "human", "hard", "easy"], rounds=1)
+    app = make_app("tron", "standard", speed=1)
+    async with app.run_test(size=(80, 24)) as pilot:
+        dialog = pilot.app.screen
+        assert isinstance(dialog, TronSetupDialog)
+        assert dialog.query_one("#cycles", Select).value == 4
+        assert [dialog.query_one(f"#kind-{index}", Select).value for index in range(4)] == ["human", "human", "hard", "easy"]
+        dialog.query_one("#cycles", Select).value = 6
+        await pilot.pause()
+        assert [dialog.query_one(f"#kind-{index}", Select).value for index in range(6)] == ["human", "human", "hard", "easy", "easy", "easy"]
+        await pilot.press("enter")
+        await pilot.pause()
+        assert not isinstance(app.screen, TronSetupDialog) and len(app.screen.players) == 6
+
+
 async def test_the_setup_dialog_sets_up_an_arena(data_dir) -> None:
     remember(data_dir, players=["human", "easy"], rounds=1)
     app = make_app("tron", "standard", speed=1)
@@ -161,6 +179,8 @@ async def test_a_person_out_of_an_arena_is_told_and_the_bots_ride_on_at_their_pa
         assert not shown_keys & {"←↑↓→", "WASD", "h"} and "Steer" not in bar.render().plain
         await step(pilot)
         assert screen.hint is None
+        await pilot.press("h", "h")  # off, then on again while out: for the next round
+        assert screen.live_hint.on and "from the next round" in str(screen.query_one("#message").content)
         for _ in range(300):
             if screen.session.over:
                 break
@@ -170,3 +190,14 @@ async def test_a_person_out_of_an_arena_is_told_and_the_bots_ride_on_at_their_pa
         assert sum(score.points(index) for index in range(4)) > 0
         for bot in (1, 2, 3):  # the points of the round's end, not the round's start
             assert f"{score.names[bot]} {score.points(bot)}" in legend.replace("\n", " ")
+
+
+async def test_an_arena_of_eight_names_every_driver_at_80x24(data_dir) -> None:
+    remember(data_dir, players=["human", *(["easy"] * 7)], rounds=1)
+    app = make_app("tron", "arena8", speed=1)
+    async with app.run_test(size=(80, 24)) as pilot:
+        await pilot.press("enter")
+        await wait_idle(pilot)
+        shown = "\n".join(strip.text for strip in app.screen._compositor.render_strips())
+        assert all(f"easy bot ({index})" in shown for index in range(2, 9)), shown
+        assert "(points)" in shown and "█ wall" in shown, shown

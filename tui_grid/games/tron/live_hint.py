@@ -57,6 +57,9 @@ class LiveHint:
         if not self.on:
             self.host.hint = None
             return "Hint off."
+        session = self.host.session
+        if not session.over and not session.people_act():  # every person is out of this round
+            return "Hint on from the next round: no person rides in this one. h turns it off."
         return f"Hint on: {self.mark[0].strip()} marks where the hard bot would drive you, every tick. h turns it off."
 
     def request(self) -> None:

@@ -42,6 +42,16 @@ def legend(names: Sequence[str], seating: Sequence[int], humans: Sequence[int], 
     return f"R red: {red}   G green: {green}\n{marks}"
 
 
+def who_drives(humans: Sequence[int], seating: Sequence[int]) -> str:
+    """The colour each person drives this round, for the countdown (seats turn every
+    round): "You drive green (G)." for one, each keyset's colour for two."""
+    colours = [f"{SEAT_NAMES[seating.index(person)]} ({LETTERS[seating.index(person)].upper()})"
+               for person in humans if person in seating]
+    if len(colours) == 1:
+        return f"You drive {colours[0]}."
+    return f"The arrows drive {colours[0]}, W A S D {colours[1]}." if len(colours) == 2 else ""
+
+
 #: Each seat's trail glyph (as the board view draws it), for the arena's legend.
 TRAIL_GLYPHS = ("░", "▒", "▓", ":", "+", "=", "~", "*")
 assert len(TRAIL_GLYPHS) == len(SEAT_NAMES)

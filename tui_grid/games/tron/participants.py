@@ -6,10 +6,13 @@ either set."""
 from __future__ import annotations
 
 from collections.abc import Callable, Sequence
+from typing import Any
 
+from tui_grid.core.agents import Agent
 from tui_grid.core.geometry import Direction
 from tui_grid.core.players import Roster, is_program, parse_player
 from tui_grid.core.text import echo
+from tui_grid.games.tron.rules import TronState
 
 #: The longest command shown as a program seat's name (longer ones go by their file name).
 PROGRAM_NAME_LIMIT = 24
@@ -48,6 +51,21 @@ def keyset_rides(keyset: int, humans: Sequence[int], seating: Sequence[int], rid
     people (at least one), the seat of each participant this round and whether a seat rides."""
     participant = keyset_driver(keyset, humans)
     return participant not in seating or riding(seating.index(participant))
+
+
+class OutTold:
+    """The seats of people told in this round that their cycle is out, each told once."""
+
+    def __init__(self) -> None:
+        self.seats: set[int] = set()
+
+    def newly_out(self, agents: Sequence[Agent[TronState, Any]], state: TronState) -> list[int]:
+        """The seats of people whose cycle is out in `state` and who were not told yet (a
+        seat riding again, in a new round, is forgotten); counted as told from now on."""
+        self.seats = {seat for seat in self.seats if not state.riding(seat)}
+        out = [seat for seat, agent in enumerate(agents) if agent.human and not state.riding(seat) and seat not in self.seats]
+        self.seats.update(out)
+        return out
 
 
 def keys_label(participant: int, humans: Sequence[int]) -> str:

@@ -12,12 +12,13 @@ from dataclasses import replace
 from typing import Any
 
 from tui_grid.core.agents import Agent
-from tui_grid.core.conductor import Paused
+from tui_grid.core.conductor import CountdownSaid, Paused
 from tui_grid.core.errors import BoardError, UsageError
 from tui_grid.core.geometry import Direction, Pos
 from tui_grid.core.live import MatchFeed
 from tui_grid.core.players import PlayerContext
 from tui_grid.core.session import Change, ChangeKind, Session
+from tui_grid.core.table import TableEvent
 from tui_grid.games.registry import GameDefinition, LoadedBoard
 from tui_grid.games.tron import pace, panel_text, participants, round_text
 from tui_grid.games.tron.engine import TronEngine
@@ -44,27 +45,29 @@ OWN_KEYS = tuple(
 class TronScreen(MatchScreen[TronState]):
     KEYMAP = match_keymap(OWN_KEYS)
     VIEW = TronBoardView
-    DEFAULT_CSS = "TronScreen #message { height: auto; min-height: 2; max-height: 4; }"
+    # An arena of eight names its drivers on three lines at 80 columns, its marks on a fourth.
+    DEFAULT_CSS = "TronScreen #message { height: auto; min-height: 2; max-height: 4; } TronScreen #legend { max-height: 4; }"
 
     def __init__(self, game: GameDefinition, loaded: LoadedBoard, settings: Settings | None = None, players: Sequence[str] | None = None,
                  rounds: int | None = None, *, setup: TronSetup | None = None, ask_setup: bool | None = None,
                  feed: MatchFeed[TronState, Any] | None = None) -> None:
-        """Opened by the app (no players) it asks the setup dialog first (the remembered choices); given players, it starts."""
+        """Opened by the app (no players) it asks the setup dialog first, which opens on the
+        remembered choices (an arena's cycles too); given players, it plays the board opened."""
         chosen = starting_setup((settings or Settings()).speed, players, rounds, setup)
-        chosen = fit_players(chosen, len(loaded.board.heads))  # a player per cycle of the board opened
-        super().__init__(game, loaded, settings, chosen.players, chosen.rounds, feed=feed)
-        self.flow = SetupFlow(game, loaded, chosen, (players is None and feed is None) if ask_setup is None else ask_setup)
+        fitted = fit_players(chosen, len(loaded.board.heads))  # a player per cycle of the board opened
+        super().__init__(game, loaded, settings, fitted.players, fitted.rounds, feed=feed)
+        asks = (players is None and feed is None) if ask_setup is None else ask_setup
+        self.flow = SetupFlow(game, loaded, chosen if asks else fitted, asks)
         self.live_hint = LiveHint(self, HINT_MARK)
         self.slow_warning, self.turn_back_said = pace.SlowProgramWarning(game), False
         self._verdict = ""  # the last round's "who crashed where", kept on screen until the next round
-        self.told_out: set[int] = set()  # the seats of people told this round that they are out
+        self.told_out = participants.OutTold()
 
     @property
     def setup(self) -> TronSetup:
         """The choices in force (the dialog starts from them)."""
         return self.flow.setup
 
-    # --- the match ---------------------------------------------------------------------------------
     def make_participant(self, player: str, index: int) -> Agent[TronState, Any]:
         """Builtin bots think within the tick (the driver owns the pace)."""
         return self.game.make_agent(player, PlayerContext(index, time_ms=self.bot_budget_ms()), self.app.policy.player_kinds)
@@ -137,26 +140,18 @@ class TronScreen(MatchScreen[TronState]):
         idle = key.common == "hint" and self.serves_seat(ANY_HUMAN) and not self.session.over and not self.session.people_act()
         return not (out or idle) and super().shows_key(key)
 
-    # --- what the driver did ------------------------------------------------------------------------
     def session_changed(self, session: Session[TronState, Any], change: Change[TronState]) -> None:
+        """A person's cycle out of a round that rides on: how, said once; the bots' pace once none rides."""
         super().session_changed(session, change)
-        if change.kind is ChangeKind.STEP and not change.ends_game(session.engine):
-            self._tell_people_out(session, change)
-
-    def _tell_people_out(self, session: Session[TronState, Any], change: Change[TronState]) -> None:
-        """A person's cycle out of a round that rides on: how, said once (`told_out`: seats still out); bots' pace once none rides."""
-        self.told_out = {seat for seat in self.told_out if not change.state.riding(seat)}
-        out = [seat for seat, agent in enumerate(session.agents) if agent.human and not change.state.riding(seat) and seat not in self.told_out]
-        if out:
-            self.told_out.update(out)
+        riding_on = change.kind is ChangeKind.STEP and not change.ends_game(session.engine)
+        if riding_on and (out := self.told_out.newly_out(session.agents, change.state)):
             people = [f"{self.match.score.names[self.match.seating[seat]]} ({SEAT_NAMES[seat]})" for seat in out]
             self.say(round_text.out_line(change.events, people, session.people_act(change.state)))
             self.pace_driver()
             self.shell.refresh_keys()  # the keys of a cycle out go (`shows_key`)
 
     def step_keeps_message(self) -> bool:
-        """A message stays up while the round goes on: a step comes several times a second."""
-        return True
+        return True  # a message stays up while the round goes on: a step comes several times a second
 
     def stepped(self) -> None:
         self.live_hint.request()
@@ -189,7 +184,6 @@ class TronScreen(MatchScreen[TronState]):
             return round_text.auto_next_line(self.match.round_index + 1)  # let go: it comes by itself again
         return super().pause_words(done)
 
-    # --- keys -------------------------------------------------------------------------------------------
     def action_drive(self, letter: str, keyset: int) -> None:
         """An arrow (keyset 0) or WASD (keyset 1) key: a turn for its participant's cycle."""
         humans = self.humans()
@@ -203,6 +197,12 @@ class TronScreen(MatchScreen[TronState]):
                 self.turn_back_said = True  # once a match: the key is ignored (TronEngine.queue_action)
                 self.say(participants.TURN_BACK_IGNORED)
             self.session.submit(seat, turn)  # queued; a held clock keeps the last (MatchFeed.pause)
+
+    def table_event(self, event: TableEvent) -> None:
+        """The countdown also says which colour each person drives this round."""
+        if isinstance(event, CountdownSaid) and self.humans():
+            event = CountdownSaid(f"{event.words} {panel_text.who_drives(self.humans(), self.match.seating)}")
+        super().table_event(event)
 
     def action_act(self, text: str, participant: int = 0) -> None:
         self.action_drive(text, participant)

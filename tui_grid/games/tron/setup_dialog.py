@@ -147,8 +147,9 @@ class TronSetupDialog(MatchSetupDialog[TronSetup | None]):
         super().__init__()
         self.setup = setup
         self.board_title = board_title
-        #: Each row's player before it is touched (the remembered ones, then the last again).
-        self.seats = (*setup.players, *(setup.players[-1:] * MAX_CYCLES))[:MAX_CYCLES]
+        #: Each row's player before it is touched: the remembered ones, then bots (a row
+        #: added never copies a person: two at most share the keyboard).
+        self.seats = fit_players(setup, MAX_CYCLES).players
         self.rows = len(setup.players)  # the rows mounted so far
         self.rows_asked = self.rows  # the rows mounted or being mounted
 
@@ -233,7 +234,7 @@ class TronSetupDialog(MatchSetupDialog[TronSetup | None]):
         for index, label in enumerate(self._row_labels(self._kinds())[:self.rows]):
             self.query_one(f"PlainLabel.player-{index}", PlainLabel).update(label)
         about = ("Player 1 drives red in round 1; the seats swap every round." if cycles == 2 else
-                 f"An arena for {cycles}: its board grows with the cycles; the last one riding wins the round, and each "
+                 f"An arena for {cycles}: an open board that grows with the cycles, not the board above; the last one riding wins the round, and each "
                  "cycle it outlasted is a point. The seats turn every round.")
         self.query_one("#about", Plain).update(f"{about} The first human steers with ←↑↓→, a second with WASD. "
                                                "Programs speak HackerRank's Tron protocol (see ? help).")
