@@ -9,7 +9,7 @@ import json
 import pytest
 from textual.widgets import Select
 
-from tests.conftest import make_app, status, wait_idle
+from tests.conftest import make_app, status, until, wait_idle
 from tests.test_ui_tron import data_dir, remember, start, step  # noqa: F401  (data_dir: the same autouse fixture)
 from tui_grid.core.geometry import Direction
 from tui_grid.games.tron.screen import TronScreen
@@ -67,7 +67,7 @@ async def test_the_dialog_opens_on_a_remembered_arena_and_rows_added_are_bots(da
         assert dialog.query_one("#cycles", Select).value == 4
         assert [dialog.query_one(f"#kind-{index}", Select).value for index in range(4)] == ["human", "human", "hard", "easy"]
         dialog.query_one("#cycles", Select).value = 6
-        await pilot.pause()
+        assert await until(pilot, lambda: dialog.player_row_count() == 6)  # the rows added are mounted
         assert [dialog.query_one(f"#kind-{index}", Select).value for index in range(6)] == ["human", "human", "hard", "easy", "easy", "easy"]
         await pilot.press("enter")
         await pilot.pause()
