@@ -31,7 +31,7 @@ and an AND, whatever the board size.
   space, estimated with a checkerboard parity bound and the chamber tree of articulation
   points (fill your chamber, then enter only one of the chambers behind a cut cell),
   plus a bonus SEP for the side ahead (a separated lead is nearly a win). A draw is worth
-  CONTEMPT below even, five cells of Voronoi lead (see CONTEMPT for why no more). When the search promises no better than a draw (it assumes a perfect
+  CONTEMPT below even, a few cells of Voronoi lead (see CONTEMPT for why no more). When the search promises no better than a draw (it assumes a perfect
   opponent), `hope` re-scores the moves by their worst and average outcome over the
   opponent's replies, to keep chances against a fallible one. Once the players are
   separated at the root it switches to a space-filling depth-first search that
@@ -90,16 +90,15 @@ SEP = 500
 #: searched; a new depth costs a few times the last, so one started later is mostly cut).
 USE = 0.75
 START_LIMIT = 0.45
-#: What a draw is worth to the hard bot: five cells of Voronoi lead, no more. The search
-#: gives the opponent the negated value, so a large contempt has the model opponent
-#: crave meetings that a real one (a1k0n values a draw as an even position) avoids, and
-#: the bot give up cells to dodge them and call lines drawn that the opponent plays on:
-#: against a1k0n at 100 ms (C kernel), 24 games each, load 4-5, the empty board went
-#: 2-3-19 at 530 and 3-21-0 at 100, the random maps 3-11-10 and 6-16-2; with the model
-#: betting on none but the five simplest policies, 30 games each, load 1-5, games 0-29
-#: went 2-28-0 at 100 and 11-17-2 at 50 (empty), 10-12-8 and 10-18-2 (maps), games 30-59
-#: at 50 7-23-0 and 8-18-4 (maps at 100: 6-20-4).
-CONTEMPT = 50
+#: What a draw is worth to the hard bot: two and a half cells of Voronoi lead, no more.
+#: The search gives the opponent the negated value, so a large contempt has the model
+#: opponent crave meetings that a real one (a1k0n values a draw as an even position)
+#: avoids, and the bot give up cells to dodge them and call lines drawn that the
+#: opponent plays on: against a1k0n at 100 ms (C kernel), 24 games each, load 4-5, the
+#: empty board went 2-3-19 at 530 and 3-21-0 at 100; with the opponent model as it is,
+#: games 0-59 on both boards (120 games, load 2-3) went 23-84-13 at 50, 29-78-13 at 25
+#: and 26-77-17 at 10 (W-D-L).
+CONTEMPT = 25
 #: At the root, out of a cell the opponent can enter too (a head-on draw if it does) into
 #: one it cannot, whenever that move's worst case is better than this: short of a
 #: separated loss, a Voronoi deficit is worth the draw it avoids (SimpleTronBot, which
@@ -118,18 +117,29 @@ SIM_RANGE = 2
 MEDIUM_CONTEMPT = 1000
 MEDIUM_MEAN = 2
 #: Utility of a search value where outcomes are weighed by likelihood (the opponent
-#: model): v / (|v| + U_SCALE), so a draw (-CONTEMPT) is -1/7 and ten cells of lead
+#: model): v / (|v| + U_SCALE), so a draw (-CONTEMPT) is -1/13 and ten cells of lead
 #: 0.25; +-1 for a forced win or loss.
 U_SCALE = 300
+#: A separated position (a value of SEP or more either way) is worth at least
+#: SEP_UTILITY: once apart, a lead of one cell nearly always decides the game, so a bet
+#: that risks a separated loss to avoid a draw must be nearly sure of its prediction
+#: (v / (|v| + U_SCALE) would put a separated loss by a cell at -0.63, barely below the
+#: model's draw at -0.5, and a 44% belief in a never-turner would step aside from a
+#: head-on race at the last moment, to lose by a cell to an opponent that turns).
+SEP_UTILITY = 0.9
 #: The opponent model is used from this confidence on (the belief that the opponent is
 #: predictable: opponent_model.OpponentModel.confidence).
 MODEL_MIN = 0.1
 #: At confidence c a move may give up at most c * RISK of worst-case utility next to the
-#: search's best move (0.3: about 13 cells of Voronoi lead from even, or from a draw to
-#: a separated position a few cells behind); never a proven win, never into a proven loss.
+#: search's best move (0.3: about 13 cells of Voronoi lead from even; any move from a
+#: draw, a proven loss only from MODEL_SURE on); never a proven win. The line search
+#: plans our later moves by it from a draw as well (opponent_model.line_risk), so that a
+#: line prefers an early, safe way to outlast a never-turner to a bet at the last
+#: moment, which the root still makes when no earlier way was found.
 RISK = 0.3
-#: From this confidence on, a move the worst case calls lost may be played when the
-#: model calls it won and nothing promises more than a draw.
+#: From this confidence on, the model's pick is not held to RISK, and a move the worst
+#: case calls lost may be played when the model calls it won and nothing promises more
+#: than a draw.
 MODEL_SURE = 0.9
 #: A move the worst case rates below the search's own choice is played for the model only
 #: when the model scores it at least BET_MARGIN (utility) higher: a predictable opponent's
@@ -413,12 +423,18 @@ def _distance(x: int, y: int, S: int) -> int:
 
 
 def utility(v: float) -> float:
-    """A search value on -1 (lost) .. +1 (won), for expectations over predicted replies."""
+    """A search value on -1 (lost) .. +1 (won), for expectations over predicted replies;
+    a separated position at least SEP_UTILITY either way."""
     if v >= WIN - 1000:
         return 1.0
     if v <= -WIN + 1000:
         return -1.0
-    return v / (abs(v) + U_SCALE)
+    size = abs(v)
+    if size >= SEP:
+        u = SEP_UTILITY + (1.0 - SEP_UTILITY) * (size - SEP) / (size - SEP + U_SCALE)
+    else:
+        u = size / (size + U_SCALE)
+    return u if v >= 0 else -u
 
 
 def safe_moves(free: int, head: int, S: int) -> list[int]:
@@ -1052,7 +1068,7 @@ def _model_pick(chosen: int, rows: dict[int, int], line: dict[int, float], confi
         return confidence * line[i] + (1.0 - confidence) * utility(rows[i])
 
     allowed = [i for i in rows if i in line and (rows[i] > -WIN + 1000 or confidence >= MODEL_SURE)
-               and (best <= -CONTEMPT or utility(rows[i]) >= top - confidence * RISK)]
+               and (best <= -CONTEMPT or confidence >= MODEL_SURE or utility(rows[i]) >= top - confidence * RISK)]
     if not allowed:
         return chosen
     pick = max(allowed, key=score)

@@ -18,8 +18,8 @@
  *     scored by the region's bound, a line cut where its bound cannot beat the best
  *     line's; deepened until the search saw every line to its end;
  *   - against a model of the opponent (opponent_model.py): an expectimax of our moves
- *     against its predicted replies, the capable share of the belief answering with the
- *     reply worst for us.
+ *     against its predicted replies, each policy of the belief followed along its own
+ *     replies, the capable one answering with the reply worst for us.
  * The clock is read every 16 nodes; an unfinished iteration is dropped unless its first
  * (the previous best) move was searched. Inputs are bounds-checked; nothing is kept
  * between calls (every call allocates its own scratch, so threads may call at once).
@@ -36,7 +36,7 @@
 #define K_EDGES 194
 #define UNIT (K_CELL + 2 * K_EDGES)
 #define SEP 500
-#define CONTEMPT 50 /* a draw: bots.CONTEMPT */
+#define CONTEMPT 25 /* a draw: bots.CONTEMPT */
 #define TT_BITS 18
 #define MAX_PLY 512
 
@@ -498,12 +498,14 @@ static int fill_root(Ctx *c, int a, int *info) {
 #define POLICIES 8
 enum { P_STRAIGHT, P_HUG, P_LEFT, P_RIGHT, P_OPEN, P_MEDIUM, P_RANDOM, P_SEARCH };
 /* model[] as opponent_model.line_params packs it: the policies' weights (0: not asked),
-   then PRUNE, U_SCALE, MEDIUM_CONTEMPT, MEDIUM_MEAN and the draw's utility. */
-#define MODEL_LEN (POLICIES + 5)
+   then PRUNE, U_SCALE, MEDIUM_CONTEMPT, MEDIUM_MEAN, the draw's utility, the least
+   utility of a separated position (bots.SEP_UTILITY) and the utility of the worst case
+   that a move may give up next to the best one's (opponent_model.line_risk). */
+#define MODEL_LEN (POLICIES + 7)
 
 typedef struct {
     const double *w;
-    double prune, u_scale, medium_contempt, medium_mean, draw;
+    double prune, u_scale, medium_contempt, medium_mean, draw, sep_utility, risk;
 } Model;
 
 static const int LEFT_OF[4] = {2, 3, 1, 0}, RIGHT_OF[4] = {3, 2, 0, 1};
@@ -512,7 +514,12 @@ static const int LEFT_OF[4] = {2, 3, 1, 0}, RIGHT_OF[4] = {3, 2, 0, 1};
 static double utility(const Model *m, long v) {
     if (v >= WIN - 1000) return 1.0;
     if (v <= -WIN + 1000) return -1.0;
-    return (double)v / ((v < 0 ? -v : v) + m->u_scale);
+    double size = (double)(v < 0 ? -v : v), u;
+    if (size >= SEP)
+        u = m->sep_utility + (1.0 - m->sep_utility) * (size - SEP) / (size - SEP + m->u_scale);
+    else
+        u = size / (size + m->u_scale);
+    return v < 0 ? -u : u;
 }
 
 /* bots.medium_scores for the head at b against the head at a: out[i] for each of b's
@@ -602,81 +609,150 @@ static void policy(Ctx *c, const Model *m, int which, int b, int heading, int a,
     }
 }
 
-/* The opponent's predicted replies: q[j] is the chance of reply j by the belief's
-   policies other than the capable one (P_SEARCH), replies under `prune` of their share
-   dropped and the rest rescaled to that share; a reply onto a cell that is not free is
-   a crash. Returns the capable opponent's share, which the search meets with the reply
-   worst for us. With no free move it crashes whatever it does (q[UP] = 1, share 0). */
-static double replies(Ctx *c, const Model *m, int b, int heading, int a, double *q) {
-    int ks[4];
-    q[0] = q[1] = q[2] = q[3] = 0;
-    if (!moves_of(c, b, ks)) { q[0] = 1; return 0; }
+/* Each policy's predicted replies for the head at b: p[k][j], the chance that policy k
+   (weight w[k] > 0, the capable P_SEARCH aside) plays reply j. Replies whose share of
+   the mixture (the weights normalised) is under `prune` of the predictable share are
+   dropped, and each policy's chances renormalised over the rest (uniform over the free
+   replies kept when it predicted only dropped ones); a reply onto a cell that is not
+   free is a crash. With no free move the opponent crashes whatever it does (UP). */
+static void predict(Ctx *c, const Model *m, const double *w, int b, int heading, int a, double p[][4]) {
+    int ks[4], open = moves_of(c, b, ks);
+    double total = 0, q[4] = {0, 0, 0, 0};
+    for (int k = 0; k < POLICIES; k++) total += w[k];
     for (int k = 0; k < POLICIES; k++) {
-        if (k == P_SEARCH || m->w[k] <= 0) continue;
-        double p[4];
-        policy(c, m, k, b, heading, a, p);
-        for (int i = 0; i < 4; i++) q[i] += m->w[k] * p[i];
+        p[k][0] = p[k][1] = p[k][2] = p[k][3] = 0;
+        if (k == P_SEARCH || w[k] <= 0) continue;
+        if (!open) { p[k][0] = 1; continue; }
+        policy(c, m, k, b, heading, a, p[k]);
+        for (int j = 0; j < 4; j++) q[j] += w[k] / total * p[k][j];
     }
-    double share = 1.0 - m->w[P_SEARCH], total = 0;
-    for (int i = 0; i < 4; i++) {
-        if (q[i] < m->prune * share) q[i] = 0;
-        total += q[i];
+    if (!open) return;
+    double share = 1.0 - w[P_SEARCH] / total;
+    for (int k = 0; k < POLICIES; k++) {
+        if (k == P_SEARCH || w[k] <= 0) continue;
+        double kept = 0;
+        for (int j = 0; j < 4; j++) {
+            if (q[j] < m->prune * share) p[k][j] = 0;
+            kept += p[k][j];
+        }
+        int free_kept = 0;
+        if (kept <= 0)
+            for (int j = 0; j < 4; j++) free_kept += q[j] >= m->prune * share && c->g[b + c->d[j]];
+        for (int j = 0; j < 4; j++) {
+            if (kept > 0) p[k][j] /= kept;
+            else p[k][j] = free_kept && q[j] >= m->prune * share && c->g[b + c->d[j]] ? 1.0 / free_kept : 0;
+        }
     }
-    for (int i = 0; i < 4; i++) q[i] = total > 0 ? q[i] * share / total : 0;
-    return m->w[P_SEARCH];
 }
 
-static double line_node(Ctx *c, const Model *m, int a, int b, int heading, int depth);
+static void line_node(Ctx *c, const Model *m, const double *w, int a, int b, int heading, int depth, double *out);
 
-/* Our move onto t against the predicted replies (q, and the capable share s): their
-   expected utility. */
-static double line_pair(Ctx *c, const Model *m, int b, int t, const double *q, double s, int depth) {
-    double total = 0, worst = 2;
+/* A never-turner at u (heading j, both heads placed) crashes at the end of the free run
+   ahead of it: it is outlasted when we can make more moves than that off its path (our
+   fill estimate from t with the run blocked). The board is left as it was. */
+static int outlasts_straight(Ctx *c, int t, int u, int j) {
+    int run = 0;
+    for (int x = u + c->d[j]; c->g[x]; x += c->d[j]) {
+        c->g[x] = 0;
+        run++;
+    }
+    int ours = fill_estimate(c, t);
+    for (int i = 0, x = u + c->d[j]; i < run; i++, x += c->d[j]) c->g[x] = 1;
+    return ours > run;
+}
+
+/* Our move onto t against the opponent at b whose replies each policy predicts (p): the
+   utility of the line to each policy (out[k]), every policy followed along its own
+   replies (its weight at a node is its belief times the chances of the replies that led
+   there, so a policy's prediction several moves deep is not diluted by the others'),
+   the capable one (P_SEARCH) along the reply worst for us. */
+static void line_pair(Ctx *c, const Model *m, const double *w, int b, int t, double p[][4], int depth, double *out) {
+    double worst = 2, child[POLICIES], wj[POLICIES];
+    for (int k = 0; k < POLICIES; k++) out[k] = 0;
     for (int j = 0; j < 4; j++) {
-        int u = b + c->d[j], open = c->g[u];
-        if (q[j] <= 0 && !(s > 0 && open)) continue;
-        double value;
-        if (u == t) {
-            value = m->draw;
-        } else if (!open) {
-            value = 1.0; /* it crashes, we do not */
-        } else {
-            c->g[t] = c->g[u] = 0;
-            if (depth <= 1) {
+        int u = b + c->d[j], open = c->g[u], capable = w[P_SEARCH] > 0 && open;
+        double mass = 0;
+        for (int k = 0; k < POLICIES; k++) {
+            wj[k] = k == P_SEARCH ? (capable ? w[k] : 0) : w[k] * p[k][j];
+            if (k != P_SEARCH) mass += wj[k];
+        }
+        if (mass <= 0 && !capable) continue;
+        if (u == t || !open || depth <= 1) {
+            double value;
+            int outlasted = 0;
+            if (u == t) {
+                value = m->draw;
+            } else if (!open) {
+                value = 1.0; /* it crashes, we do not */
+            } else {
+                c->g[t] = c->g[u] = 0;
                 tick(c);
                 value = utility(m, evaluate(c, t, u));
-            } else {
-                value = line_node(c, m, t, u, j, depth - 1);
+                outlasted = wj[P_STRAIGHT] > 0 && value < 1.0 && outlasts_straight(c, t, u, j);
+                c->g[t] = c->g[u] = 1;
             }
+            for (int k = 0; k < POLICIES; k++) child[k] = value;
+            /* the horizon does not end a never-turner's line: its crash ahead is sure */
+            if (outlasted) child[P_STRAIGHT] = 1.0;
+        } else {
+            c->g[t] = c->g[u] = 0;
+            line_node(c, m, wj, t, u, j, depth - 1, child);
             c->g[t] = c->g[u] = 1;
         }
-        if (c->aborted) return 0;
-        total += q[j] * value;
-        if (s > 0 && open && value < worst) worst = value;
+        if (c->aborted) return;
+        for (int k = 0; k < POLICIES; k++)
+            if (k != P_SEARCH) out[k] += p[k][j] * child[k];
+        if (capable && child[P_SEARCH] < worst) worst = child[P_SEARCH];
     }
-    return s > 0 ? total + s * worst : total;
+    out[P_SEARCH] = worst < 2 ? worst : 1.0;
 }
 
-static double line_node(Ctx *c, const Model *m, int a, int b, int heading, int depth) {
+/* The belief's expected utility of per-policy values: sum of w[k] * v[k] over sum of w. */
+static double expected(const double *w, const double *v) {
+    double total = 0, sum = 0;
+    for (int k = 0; k < POLICIES; k++) {
+        total += w[k];
+        sum += w[k] * v[k];
+    }
+    return total > 0 ? sum / total : 0;
+}
+
+/* Our move at a (the opponent at b last moved `heading`), `depth` moves deep: the move
+   best for the belief w (unnormalised) and its utility to each policy (out). */
+static void line_node(Ctx *c, const Model *m, const double *w, int a, int b, int heading, int depth, double *out) {
     tick(c);
-    if (c->aborted) return 0;
+    for (int k = 0; k < POLICIES; k++) out[k] = 0;
+    if (c->aborted) return;
     int ks[4], n = moves_of(c, a, ks);
-    double q[4], s = replies(c, m, b, heading, a, q);
+    double p[POLICIES][4];
+    predict(c, m, w, b, heading, a, p);
     if (!n) {
-        double crash = 0;
-        for (int j = 0; j < 4; j++) if (q[j] > 0 && !c->g[b + c->d[j]]) crash += q[j];
-        return crash * m->draw - (1.0 - crash);
-    }
-    double best = -2;
-    for (int i = 0; i < n; i++) {
-        double value = line_pair(c, m, b, a + c->d[ks[i]], q, s, depth);
-        if (c->aborted) return 0;
-        if (value > best) {
-            best = value;
-            if (best >= 1.0) break;
+        int open = moves_of(c, b, ks);
+        for (int k = 0; k < POLICIES; k++) {
+            double crash = 0;
+            if (k == P_SEARCH) crash = open ? 0 : 1;
+            else for (int j = 0; j < 4; j++) if (!c->g[b + c->d[j]]) crash += p[k][j];
+            out[k] = crash * m->draw - (1.0 - crash);
         }
+        return;
     }
-    return best;
+    double all[4][POLICIES], score[4], safest = -3;
+    int searched = 0, pick = -1;
+    for (int i = 0; i < n; i++) {
+        line_pair(c, m, w, b, a + c->d[ks[i]], p, depth, all[i]);
+        if (c->aborted) return;
+        score[i] = expected(w, all[i]);
+        if (all[i][P_SEARCH] > safest) safest = all[i][P_SEARCH];
+        searched = i + 1;
+        if (score[i] >= 1.0) break;
+    }
+    /* as bots._model_pick: no move whose worst case (the capable opponent's reply) gives
+       up more than `risk` of utility next to the best worst case */
+    for (int i = 0; i < searched; i++) {
+        if (w[P_SEARCH] > 0 && all[i][P_SEARCH] < safest - m->risk) continue;
+        if (pick < 0 || score[i] > score[pick]) pick = i;
+    }
+    for (int k = 0; k < POLICIES; k++) out[k] = all[pick][k];
 }
 
 /* --- set-up and the exported functions ------------------------------------------------ */
@@ -863,16 +939,17 @@ int tron_line_values(int width, int height, const uint8_t *cells, int me, int op
     Ctx *c = search_ctx(width, height, cells, me, opp, budget_us, soft_us, cancel, 0, &a, &b);
     if (!c) return -1;
     Model m = {model, model[POLICIES], model[POLICIES + 1], model[POLICIES + 2], model[POLICIES + 3],
-               model[POLICIES + 4]};
+               model[POLICIES + 4], model[POLICIES + 5], model[POLICIES + 6]};
     info[3] = 1;
     int ks[4], n = moves_of(c, a, ks);
-    double q[4], work[4];
+    double p[POLICIES][4], work[4], per[POLICIES];
     for (int k = 0; k < 4; k++) values[k] = -3;
-    double share = replies(c, &m, b, heading, a, q);
+    predict(c, &m, m.w, b, heading, a, p);
     for (int depth = 1; depth <= max_depth && n; depth++) {
         int decided = 1;
         for (int i = 0; i < n && !c->aborted; i++) {
-            work[i] = line_pair(c, &m, b, a + c->d[ks[i]], q, share, depth);
+            line_pair(c, &m, m.w, b, a + c->d[ks[i]], p, depth, per);
+            work[i] = expected(m.w, per);
             if (work[i] > -1.0 && work[i] < 1.0) decided = 0;
         }
         if (c->aborted) break;

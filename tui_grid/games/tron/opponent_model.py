@@ -22,15 +22,23 @@ The first six are PREDICTABLE: `confidence`, the belief in them, is what the har
 bets on (bots._model_pick); random and search are not, since a capable opponent, whose
 moves none of the others predict, looks as random to them as it looks like `search`.
 A deep searcher also earns much of the belief in medium on quiet moves (against a1k0n's
-2010 winner over half of it on a quarter of the moves), so a bet against the search's
-own choice needs a clear edge by the model (bots.BET_MARGIN).
+2010 winner over half of it on a quarter of the moves), then plays otherwise where it
+matters: the line search meets medium's share as a capable opponent (`line_belief`),
+and a bet against the search's own choice needs a clear edge by the model
+(bots.BET_MARGIN).
 
-`line_values` searches our moves against the belief (an expectimax: at each step the
-opponent's reply is the one the predicted policies give, with their weights, those
-under PRUNE dropped, while the share of `search` answers with the reply worst for us),
-on utilities: `bots.utility` of the leaf evaluation, +1 for a line the opponent crashes
-out of, -1 for one we do, DRAW for a draw. It runs in the C kernel (tron_line_values)
-when that is built, else here (LineSearch); both give the same values.
+`line_values` searches our moves against the belief (`line_belief`: medium's share is
+the capable opponent's), an expectimax in which every policy is followed along its own
+replies: a policy's weight at a node is its belief times the chances it gave the
+replies that led there (those under PRUNE of the mixture dropped), so its prediction
+several moves deep is not diluted by the others', while `search` answers with the reply
+worst for us. Our later moves are chosen for the belief at their node, among those
+whose worst case gives up no more than `line_risk` next to the best (as the root does).
+Values are utilities: `bots.utility` of the leaf evaluation (to a never-turner, +1 when
+we outlast the free run ahead of it, which a horizon would miss), +1 for a line the
+opponent crashes out of, -1 for one we do, DRAW for a draw. It runs in the C kernel
+(tron_line_values) when that is built, else here (LineSearch); both give the same
+values.
 
 Stdlib only (the bot module's rule): no textual, no core.
 """
@@ -278,12 +286,38 @@ class GameMemory:
         self.last = (turn, seat, rows, (heads[0], heads[1]))
 
 
-def line_params(mix: list[tuple[str, float]]) -> list[float]:
+def line_belief(mix: list[tuple[str, float]]) -> list[tuple[str, float]]:
+    """The belief the line search plays against: `mix` with medium's share given to the
+    capable opponent (met with the reply worst for us). A deep searcher earns much of the
+    belief in medium on quiet moves and then, where it matters, does not play as medium
+    does: in a head-on race medium steps aside at the last moment, a1k0n's 2010 winner
+    does not, and a line that counts on it misses the earlier, safe way to outlast a
+    never-turner. The worst-case search beats the medium bot on its own."""
+    shares = dict(mix)
+    medium = shares.pop("medium", 0.0)
+    if medium:
+        shares["search"] = shares.get("search", 0.0) + medium
+    return [(name, shares[name]) for name in POLICIES if name in shares]
+
+
+def line_params(mix: list[tuple[str, float]], risk: float = 0.0) -> list[float]:
     """The model as the C kernel's tron_line_values reads it: each policy's weight in
-    POLICIES order, then PRUNE, U_SCALE, MEDIUM_CONTEMPT, MEDIUM_MEAN and DRAW."""
+    POLICIES order, then PRUNE, U_SCALE, MEDIUM_CONTEMPT, MEDIUM_MEAN, DRAW, SEP_UTILITY
+    and `risk` (line_risk)."""
     weights = dict(mix)
     return [weights.get(name, 0.0) for name in POLICIES] + [
-        PRUNE, float(bots.U_SCALE), float(bots.MEDIUM_CONTEMPT), float(bots.MEDIUM_MEAN), DRAW]
+        PRUNE, float(bots.U_SCALE), float(bots.MEDIUM_CONTEMPT), float(bots.MEDIUM_MEAN), DRAW, bots.SEP_UTILITY, risk]
+
+
+def line_risk(model: OpponentModel) -> float:
+    """How much utility of the worst case (the capable opponent's reply) the line search
+    gives up at our later moves for the model: the confidence times bots.RISK, or
+    anything from bots.MODEL_SURE on; from a draw too, unlike the root. A line that plans
+    a last-moment bet (stepping aside from a head-on race into a lost separation on a
+    44% belief in a never-turner) rates the moves before it as if the bet were sure to
+    pay, and misses an earlier way that costs nothing against a capable opponent."""
+    confidence = model.confidence()
+    return 2.0 if confidence >= bots.MODEL_SURE else confidence * bots.RISK
 
 
 def line_values(memory: GameMemory, field: bots.Field, seat: int, deadline: float, soft: float, control=None) -> dict[int, float]:  # type: ignore[no-untyped-def]
@@ -291,12 +325,12 @@ def line_values(memory: GameMemory, field: bots.Field, seat: int, deadline: floa
     of `memory`, searched by the C kernel when it is built, else by LineSearch; empty when
     not even one move deep finished in time."""
     me, opp = field.heads[seat], field.heads[1 - seat]
-    mix = memory.model.mixture()
+    mix = line_belief(memory.model.mixture())
     lib = bots.kernel.get()
     if lib is not None:
         import ctypes
 
-        params = line_params(mix)
+        params = line_params(mix, line_risk(memory.model))
         model = (ctypes.c_double * len(params))(*params)
         values = (ctypes.c_double * 4)()
         info = (ctypes.c_int * 4)()
@@ -316,6 +350,21 @@ def _cancelled(control) -> bool:  # type: ignore[no-untyped-def]
     return bool(cancel is not None and cancel.is_set())
 
 
+#: The indices in POLICIES of the capable policy and of the never-turner.
+SEARCH = list(POLICIES).index("search")
+STRAIGHT = list(POLICIES).index("straight")
+
+
+def _expected(weights: list[float], values: list[float]) -> float:
+    """The belief's expected utility of per-policy values (weights unnormalised)."""
+    total = 0.0
+    value = 0.0
+    for w, v in zip(weights, values):
+        total += w
+        value += w * v
+    return value / total if total > 0 else 0.0
+
+
 #: The deepest line search (moves of ours).
 MAX_DEPTH = 64
 
@@ -325,7 +374,11 @@ class LineSearch:
 
     def __init__(self, model: OpponentModel, field: bots.Field, deadline: float, control=None) -> None:  # type: ignore[no-untyped-def]
         self.model = model
-        self.mix = model.mixture()
+        self.mix = line_belief(model.mixture())
+        mix = dict(self.mix)
+        #: The belief as a list in POLICIES order (the policies not worth asking at 0).
+        self.weights = [mix.get(name, 0.0) for name in POLICIES]
+        self.risk = line_risk(model)
         self.S = field.S
         self.scorer = bots.Search(field, deadline, control)
         self.nodes = 0
@@ -348,73 +401,151 @@ class LineSearch:
         return found
 
     def root(self, free: int, a: int, b: int, heading: int | None, depth: int) -> dict[int, float]:
-        q, share = self.replies(free, b, heading, a)
+        weights = self.weights
+        p = self.predict(free, weights, b, heading, a)
         deltas = _deltas(self.S)
-        return {i: self.pair(free, a, b, a + deltas[i], q, share, depth) for i in bots.safe_moves(free, a, self.S)}
+        return {i: _expected(weights, self.pair(free, weights, b, a + deltas[i], p, depth))
+                for i in bots.safe_moves(free, a, self.S)}
 
-    def replies(self, free: int, b: int, heading: int | None, a: int) -> tuple[list[float], float]:
-        """The opponent's predicted replies: the chance of each (index into WORDS) by the
-        belief's policies other than `search`, replies under PRUNE of their share dropped
-        and the rest rescaled to that share; and the share of `search`, the capable
-        opponent, which the search meets with the reply worst for us (a softmax would
-        expect it to miss a cut that a searcher sees). With no free move the opponent
-        crashes whatever it does."""
-        if not _free_moves(free, self.S, b):
-            return [1.0, 0.0, 0.0, 0.0], 0.0  # UP, onto a cell that is not free
-        capable = dict(self.mix).get("search", 0.0)
-        out = [0.0, 0.0, 0.0, 0.0]
-        for name, w in self.mix:
-            if name != "search":
-                for i, p in enumerate(POLICIES[name](free, self.S, b, heading, a)):
-                    out[i] += w * p
-        share = 1.0 - capable
-        q = [p if p >= PRUNE * share else 0.0 for p in out]
-        total = sum(q)
-        return [p * share / total if total > 0 else 0.0 for p in q], capable
+    def predict(self, free: int, weights: list[float], b: int, heading: int | None, a: int) -> list[list[float]]:
+        """Each policy's predicted replies (index into WORDS), in POLICIES order: the
+        chance that it plays each, for the policies with weight (the capable one,
+        `search`, aside: the search meets it with the reply worst for us). Replies whose
+        share of the mixture (weights normalised) is under PRUNE of the predictable share
+        are dropped and each policy's chances renormalised over the rest (uniform over
+        the free replies kept when it predicted only dropped ones). With no free move
+        the opponent crashes whatever it does (UP, onto a cell that is not free)."""
+        S = self.S
+        total = sum(weights)
+        p = [[0.0, 0.0, 0.0, 0.0] for _ in POLICIES]
+        q = [0.0, 0.0, 0.0, 0.0]
+        moves = _free_moves(free, S, b)
+        for k, (name, policy) in enumerate(POLICIES.items()):
+            if name == "search" or weights[k] <= 0:
+                continue
+            if not moves:
+                p[k][0] = 1.0
+                continue
+            p[k] = list(policy(free, S, b, heading, a))
+            for j in range(4):
+                q[j] += weights[k] / total * p[k][j]
+        if not moves:
+            return p
+        share = 1.0 - weights[SEARCH] / total
+        kept_replies = [q[j] >= PRUNE * share for j in range(4)]
+        for k, name in enumerate(POLICIES):
+            if name == "search" or weights[k] <= 0:
+                continue
+            kept = 0.0
+            for j in range(4):
+                if not kept_replies[j]:
+                    p[k][j] = 0.0
+                kept += p[k][j]
+            if kept > 0:
+                p[k] = [x / kept for x in p[k]]
+            else:
+                open_kept = [j for j in range(4) if kept_replies[j] and j in moves]
+                p[k] = [1.0 / len(open_kept) if j in open_kept else 0.0 for j in range(4)]
+        return p
 
-    def pair(self, free: int, a: int, b: int, t: int, q: list[float], share: float, depth: int) -> float:
-        """Utility of our move onto `t` against the predicted replies `q` and the capable
-        opponent's `share` (see `replies`)."""
+    def pair(self, free: int, weights: list[float], b: int, t: int, p: list[list[float]], depth: int) -> list[float]:
+        """Our move onto `t` against the opponent at `b` whose replies each policy
+        predicts (`p`): the utility of the line to each policy, every policy followed
+        along its own replies (its weight at a node is its belief times the chances of
+        the replies that led there, so that a prediction several moves deep is not
+        diluted by the other policies'), the capable one along the reply worst for us."""
         deltas = _deltas(self.S)
-        total = 0.0
+        out = [0.0] * len(POLICIES)
         worst = 2.0
         for j in range(4):
             u = b + deltas[j]
             open_ = u >= 0 and bool((free >> u) & 1)
-            if q[j] <= 0 and not (share > 0 and open_):
-                continue
-            if u == t:
-                value = self.draw
-            elif not open_:
-                value = 1.0  # it crashes, we do not
-            else:
-                rest = free & ~(1 << t) & ~(1 << u)
-                if depth <= 1:
-                    self.tick()
-                    value = bots.utility(self.scorer.evaluate(rest, t, u))
+            capable = weights[SEARCH] > 0 and open_
+            wj = [0.0] * len(POLICIES)
+            mass = 0.0
+            for k in range(len(POLICIES)):
+                if k == SEARCH:
+                    wj[k] = weights[k] if capable else 0.0
                 else:
-                    value = self.node(rest, t, u, j, depth - 1)
-            total += q[j] * value
-            if share > 0 and open_ and value < worst:
-                worst = value
-        return total + share * worst if share > 0 else total
+                    wj[k] = weights[k] * p[k][j]
+                    mass += wj[k]
+            if mass <= 0 and not capable:
+                continue
+            if u == t or not open_ or depth <= 1:
+                if u == t:
+                    value = self.draw
+                elif not open_:
+                    value = 1.0  # it crashes, we do not
+                else:
+                    self.tick()
+                    rest = free & ~(1 << t) & ~(1 << u)
+                    value = bots.utility(self.scorer.evaluate(rest, t, u))
+                child = [value] * len(POLICIES)
+                # The horizon does not end a never-turner's line: its crash ahead is sure.
+                if open_ and u != t and wj[STRAIGHT] > 0 and value < 1.0 and self.outlasts_straight(rest, t, u, j):
+                    child[STRAIGHT] = 1.0
+            else:
+                child = self.node(free & ~(1 << t) & ~(1 << u), wj, t, u, j, depth - 1)
+            for k in range(len(POLICIES)):
+                if k != SEARCH:
+                    out[k] += p[k][j] * child[k]
+            if capable and child[SEARCH] < worst:
+                worst = child[SEARCH]
+        out[SEARCH] = worst if worst < 2.0 else 1.0
+        return out
 
-    def node(self, free: int, a: int, b: int, heading: int, depth: int) -> float:
+    def outlasts_straight(self, free: int, t: int, u: int, j: int) -> bool:
+        """A never-turner at `u` (heading `j`; `free` without both heads) crashes at the
+        end of the free run ahead of it: it is outlasted when we can make more moves
+        than that off its path (our fill estimate from `t` with the run blocked)."""
+        step = _deltas(self.S)[j]
+        run = 0
+        path = 0
+        x = u + step
+        while x >= 0 and (free >> x) & 1:
+            path |= 1 << x
+            run += 1
+            x += step
+        return bots.fill_estimate(free & ~path, t, self.S, self.scorer.even) > run
+
+    def node(self, free: int, weights: list[float], a: int, b: int, heading: int, depth: int) -> list[float]:
+        """Our move at `a`, `depth` moves deep: the utility of the move best for the
+        belief `weights` (unnormalised) to each policy."""
         self.tick()
         deltas = _deltas(self.S)
+        p = self.predict(free, weights, b, heading, a)
         mine = [a + d for d in deltas if a + d >= 0 and (free >> (a + d)) & 1]
-        q, share = self.replies(free, b, heading, a)
         if not mine:
-            crash = sum(p for j, p in enumerate(q) if p > 0 and not (b + deltas[j] >= 0 and (free >> (b + deltas[j])) & 1))
-            return crash * self.draw - (1.0 - crash)
-        best = -2.0
+            open_ = bool(_free_moves(free, self.S, b))
+            out = []
+            for k in range(len(POLICIES)):
+                if k == SEARCH:
+                    crash = 0.0 if open_ else 1.0
+                else:
+                    crash = 0.0
+                    for j in range(4):
+                        u = b + deltas[j]
+                        if not (u >= 0 and (free >> u) & 1):
+                            crash += p[k][j]
+                out.append(crash * self.draw - (1.0 - crash))
+            return out
+        lines = []
         for t in mine:
-            value = self.pair(free, a, b, t, q, share, depth)
-            if value > best:
-                best = value
-                if best >= 1.0:
-                    break
-        return best
+            values = self.pair(free, weights, b, t, p, depth)
+            lines.append((_expected(weights, values), values))
+            if lines[-1][0] >= 1.0:
+                break
+        # As bots._model_pick: no move whose worst case (the capable opponent's reply)
+        # gives up more than `risk` of utility next to the best worst case.
+        safest = max(values[SEARCH] for _, values in lines)
+        best: tuple[float, list[float]] | None = None
+        for value, values in lines:
+            if weights[SEARCH] > 0 and values[SEARCH] < safest - self.risk:
+                continue
+            if best is None or value > best[0]:
+                best = (value, values)
+        assert best is not None
+        return best[1]
 
     def tick(self) -> None:
         self.nodes += 1

@@ -1,0 +1,61 @@
+"""The hard Tron bot's search against its opponent model (opponent_model.LineSearch and the
+kernel's tron_line_values): each policy followed along its own replies, a never-turner
+outlasted past the horizon, our later moves held to the same risk as the root's."""
+
+from __future__ import annotations
+
+import time
+
+import pytest
+
+from tui_grid.core.geometry import Pos
+from tui_grid.games.tron import bots, opponent_model
+from tui_grid.games.tron.bots import Field
+from tui_grid.games.tron.rules import TronState
+
+UP, DOWN, LEFT, RIGHT = 0, 1, 2, 3
+
+
+def test_the_line_belief_gives_medium_s_share_to_the_capable_opponent() -> None:
+    belief = opponent_model.line_belief([("straight", 0.5), ("medium", 0.2), ("search", 0.3)])
+    assert dict(belief) == pytest.approx({"straight": 0.5, "search": 0.5})
+    assert opponent_model.line_belief([("straight", 0.6), ("medium", 0.4)]) == [("straight", 0.6), ("search", 0.4)]
+
+
+def never_turner_model() -> opponent_model.OpponentModel:
+    model = opponent_model.OpponentModel()
+    model.evidence = {name: (0.0 if name == "straight" else -50.0) for name in opponent_model.POLICIES}
+    model.seen = opponent_model.MIN_SEEN
+    return model
+
+
+@pytest.mark.parametrize("use_kernel", [False, True])
+def test_a_never_turner_is_outlasted_past_the_horizon(use_kernel: bool, monkeypatch) -> None:  # type: ignore[no-untyped-def]
+    # Green heads left along row 3 toward red's wall of trail (column 2): it crashes in
+    # four moves. One move deep, red's moves off that row outlast it (a sure win), while
+    # the Voronoi evaluation alone calls the position about even.
+    rows = (
+        "##########",
+        "#-r------#",
+        "#-r------#",
+        "#-r----g-#",
+        "#-r------#",
+        "#--------#",
+        "##########",
+    )
+    state = TronState(rows, (Pos(1, 2), Pos(3, 7)))
+    field = Field(state.rows, state.heads)
+    memory = opponent_model.GameMemory()
+    memory.model = never_turner_model()
+    memory.heading = LEFT
+    monkeypatch.setattr(opponent_model, "MAX_DEPTH", 1)
+    if use_kernel and (bots.kernel.disabled() or not bots.kernel.build()):
+        pytest.skip("no C kernel here (no gcc, or TUI_GRID_NO_KERNEL set)")
+    if not use_kernel:
+        monkeypatch.setattr(bots.kernel, "get", lambda: None)
+    far = time.perf_counter() + 1000.0
+    values = opponent_model.line_values(memory, field, 0, far, far)
+    assert values[RIGHT] == pytest.approx(1.0)
+    a, b = field.heads
+    plain = bots.utility(bots.Search(field, far, None).evaluate(field.free & ~(1 << (a + 1)) & ~(1 << (b - 1)), a + 1, b - 1))
+    assert plain < 0.5
