@@ -59,3 +59,24 @@ def test_a_never_turner_is_outlasted_past_the_horizon(use_kernel: bool, monkeypa
     a, b = field.heads
     plain = bots.utility(bots.Search(field, far, None).evaluate(field.free & ~(1 << (a + 1)) & ~(1 << (b - 1)), a + 1, b - 1))
     assert plain < 0.5
+
+
+def test_a_held_draw_is_bet_into_a_separated_loss_only_on_a_firm_belief() -> None:
+    # The medium bot, half taken for a capable opponent: the matrix game's mix drew UP
+    # (a separated loss if red answers UP), the model rates UP and DOWN alike.
+    rows = {UP: -bots.SEP - 100, DOWN: -bots.CONTEMPT, LEFT: -bots.SEP - 10}
+    tied = {UP: opponent_model.DRAW, DOWN: opponent_model.DRAW, LEFT: -0.9}
+    assert bots._model_pick(UP, rows, tied, 0.36) == DOWN
+    # A never-turner about to crash: past SEP_BET the bet on its line stands.
+    wins = {UP: 1.0, DOWN: opponent_model.DRAW, LEFT: -0.9}
+    assert bots._model_pick(DOWN, rows, wins, bots.SEP_BET + 0.1) == UP
+    assert bots._model_pick(DOWN, rows, wins, bots.SEP_BET - 0.1) == DOWN
+
+
+def test_the_model_s_ties_go_to_the_better_worst_case() -> None:
+    # A shallower search rates UP a Voronoi deficit, not yet a separated loss: the
+    # model, which cannot tell UP from DOWN, does not keep the matrix game's gamble.
+    rows = {UP: -170, DOWN: -bots.CONTEMPT, LEFT: -bots.SEP - 10}
+    tied = {UP: opponent_model.DRAW, DOWN: opponent_model.DRAW, LEFT: -0.9}
+    assert bots._model_pick(UP, rows, tied, 0.36) == DOWN
+    assert bots._model_pick(DOWN, rows, {UP: -0.3, DOWN: opponent_model.DRAW, LEFT: -0.9}, 0.36) == UP

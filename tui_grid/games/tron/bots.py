@@ -141,6 +141,13 @@ RISK = 0.3
 #: case calls lost may be played when the model calls it won and nothing promises more
 #: than a draw.
 MODEL_SURE = 0.9
+#: From a draw or worse, a move the worst case calls a separated loss (while another
+#: move's is not) is a bet on the model only from this confidence on: against a
+#: never-turner the belief at the moment to step aside from a head-on race is about
+#: 0.64, while the medium bot, half mistaken for a capable opponent at about 0.36, had
+#: the bot trade a held draw for a lost separation (its line search, which meets medium's
+#: share as the capable opponent, can rate both alike).
+SEP_BET = 0.5
 #: A move the worst case rates below the search's own choice is played for the model only
 #: when the model scores it at least BET_MARGIN (utility) higher: a predictable opponent's
 #: model tells its moves apart by far more (a win against a draw is 1.25), while a mixture
@@ -1054,9 +1061,12 @@ def _model_pick(chosen: int, rows: dict[int, int], line: dict[int, float], confi
     (utility of the worst case). When the best worst case is no better than a draw, any
     move, by its utility against the model alone (a draw is no win either: as `hope`,
     play for the opponent's mistakes, here the ones the model expects); a move the
-    worst case calls lost only from confidence MODEL_SURE on. The search's `chosen` move
-    stays on ties, whenever its worst case is a proven win, and against a move the worst
-    case rates lower unless the model scores that one BET_MARGIN higher."""
+    worst case calls lost only from confidence MODEL_SURE on, and one it calls a
+    separated loss, when another move's worst case is better, only from SEP_BET on. Ties
+    go to the better worst case (the model does not endorse a gamble of the matrix
+    game's mix that it cannot tell from a safer move). The search's `chosen` move stays
+    whenever its worst case is a proven win, and against a move the worst case rates
+    lower unless the model scores that one BET_MARGIN higher."""
     if chosen not in rows or chosen not in line or rows[chosen] >= WIN - 1000:
         return chosen
     best = max(rows.values())
@@ -1068,11 +1078,12 @@ def _model_pick(chosen: int, rows: dict[int, int], line: dict[int, float], confi
         return confidence * line[i] + (1.0 - confidence) * utility(rows[i])
 
     allowed = [i for i in rows if i in line and (rows[i] > -WIN + 1000 or confidence >= MODEL_SURE)
+               and (rows[i] > -SEP or best <= -SEP or confidence >= SEP_BET)
                and (best <= -CONTEMPT or confidence >= MODEL_SURE or utility(rows[i]) >= top - confidence * RISK)]
     if not allowed:
         return chosen
-    pick = max(allowed, key=score)
-    if chosen not in allowed:
+    pick = max(allowed, key=lambda i: (score(i), rows[i]))
+    if chosen not in allowed or rows[pick] > rows[chosen]:
         return pick
     margin = BET_MARGIN if rows[pick] < rows[chosen] else 1e-9
     return pick if score(pick) > score(chosen) + margin else chosen
