@@ -16,10 +16,13 @@ from tui_grid.games.tron.rules import TronState
 UP, DOWN, LEFT, RIGHT = 0, 1, 2, 3
 
 
-def test_the_line_belief_gives_medium_s_share_to_the_capable_opponent() -> None:
+def test_the_line_belief_gives_medium_s_share_to_the_capable_opponent_unless_nearly_all() -> None:
     belief = opponent_model.line_belief([("straight", 0.5), ("medium", 0.2), ("search", 0.3)])
     assert dict(belief) == pytest.approx({"straight": 0.5, "search": 0.5})
     assert opponent_model.line_belief([("straight", 0.6), ("medium", 0.4)]) == [("straight", 0.6), ("search", 0.4)]
+    # The medium bot earns nearly all of the belief: then it is met as itself.
+    sure = opponent_model.MEDIUM_SURE
+    assert opponent_model.line_belief([("medium", sure), ("search", 1 - sure)]) == [("medium", sure), ("search", 1 - sure)]
 
 
 def never_turner_model() -> opponent_model.OpponentModel:

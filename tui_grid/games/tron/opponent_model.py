@@ -23,22 +23,22 @@ bets on (bots._model_pick); random and search are not, since a capable opponent,
 moves none of the others predict, looks as random to them as it looks like `search`.
 A deep searcher also earns much of the belief in medium on quiet moves (against a1k0n's
 2010 winner over half of it on a quarter of the moves), then plays otherwise where it
-matters: the line search meets medium's share as a capable opponent (`line_belief`),
-and a bet against the search's own choice needs a clear edge by the model
-(bots.BET_MARGIN).
+matters: the line search meets medium's share as a capable opponent (`line_belief`)
+unless nearly all the belief is medium's, and a bet against the search's own choice
+needs a clear edge by the model (bots.BET_MARGIN).
 
 `line_values` searches our moves against the belief (`line_belief`: medium's share is
-the capable opponent's), an expectimax in which every policy is followed along its own
-replies: a policy's weight at a node is its belief times the chances it gave the
-replies that led there (those under PRUNE of the mixture dropped), so its prediction
-several moves deep is not diluted by the others', while `search` answers with the reply
-worst for us. Our later moves are chosen for the belief at their node, among those
-whose worst case gives up no more than `line_risk` next to the best (as the root does).
-Values are utilities: `bots.utility` of the leaf evaluation (to a never-turner, +1 when
-we outlast the free run ahead of it, which a horizon would miss), +1 for a line the
-opponent crashes out of, -1 for one we do, DRAW for a draw. It runs in the C kernel
-(tron_line_values) when that is built, else here (LineSearch); both give the same
-values.
+the capable opponent's short of MEDIUM_SURE), an expectimax in which every policy is
+followed along its own replies: a policy's weight at a node is its belief times the
+chances it gave the replies that led there (those under PRUNE of the mixture dropped),
+so its prediction several moves deep is not diluted by the others', while `search`
+answers with the reply worst for us. Our later moves are chosen for the belief at their
+node, among those whose worst case gives up no more than `line_risk` next to the best
+(as the root does). Values are utilities: `bots.utility` of the leaf evaluation (to a
+never-turner, +1 when we outlast the free run ahead of it, which a horizon would miss),
++1 for a line the opponent crashes out of, -1 for one we do, DRAW for a draw. It runs in
+the C kernel (tron_line_values) when that is built, else here (LineSearch); both give
+the same values.
 
 Stdlib only (the bot module's rule): no textual, no core.
 """
@@ -84,6 +84,11 @@ MIN_SEEN = 2
 #: renormalised); policies with less than MIN_WEIGHT of the belief are not asked.
 PRUNE = 0.05
 MIN_WEIGHT = 0.01
+#: From this share of the belief on, the line search meets medium as medium (`line_belief`):
+#: the medium bot holds over 0.8 of it from about its eighth move, while a1k0n's 2010
+#: winner reached 0.7 on 23 of 2530 moves (the moves before separation of the bench
+#: games it did not lose, at 100 and 300 ms).
+MEDIUM_SURE = 0.7
 
 #: A policy's answer: the probabilities of UP DOWN LEFT RIGHT. A policy is called as
 #: policy(free, S, b, heading, a): the free cells, the stride, its head at b (which last
@@ -288,14 +293,18 @@ class GameMemory:
 
 def line_belief(mix: list[tuple[str, float]]) -> list[tuple[str, float]]:
     """The belief the line search plays against: `mix` with medium's share given to the
-    capable opponent (met with the reply worst for us). A deep searcher earns much of the
-    belief in medium on quiet moves and then, where it matters, does not play as medium
-    does: in a head-on race medium steps aside at the last moment, a1k0n's 2010 winner
-    does not, and a line that counts on it misses the earlier, safe way to outlast a
-    never-turner. The worst-case search beats the medium bot on its own."""
+    capable opponent (met with the reply worst for us), unless that share is MEDIUM_SURE
+    or more. A deep searcher earns much of the belief in medium on quiet moves and then,
+    where it matters, does not play as medium does: in a head-on race medium steps aside
+    at the last moment, a1k0n's 2010 winner does not, and a line that counts on it misses
+    the earlier, safe way to outlast a never-turner. The medium bot itself earns nearly
+    all of the belief; met as a capable opponent, it would leave the line search unable
+    to tell a move into a cell it would never enter from one that gains nothing, and the
+    root would step aside from the better one (`bots._no_needless_head_on`)."""
     shares = dict(mix)
-    medium = shares.pop("medium", 0.0)
-    if medium:
+    medium = shares.get("medium", 0.0)
+    if medium and medium < MEDIUM_SURE:
+        del shares["medium"]
         shares["search"] = shares.get("search", 0.0) + medium
     return [(name, shares[name]) for name in POLICIES if name in shares]
 
