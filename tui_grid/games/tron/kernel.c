@@ -499,13 +499,15 @@ static int fill_root(Ctx *c, int a, int *info) {
 enum { P_STRAIGHT, P_HUG, P_LEFT, P_RIGHT, P_OPEN, P_MEDIUM, P_RANDOM, P_SEARCH };
 /* model[] as opponent_model.line_params packs it: the policies' weights (0: not asked),
    then PRUNE, U_SCALE, MEDIUM_CONTEMPT, MEDIUM_MEAN, the draw's utility, the least
-   utility of a separated position (bots.SEP_UTILITY) and the utility of the worst case
-   that a move may give up next to the best one's (opponent_model.line_risk). */
-#define MODEL_LEN (POLICIES + 7)
+   utility of a separated position (bots.SEP_UTILITY), and opponent_model.LineRule: the
+   utility of the worst case that a move may give up next to the best one's, and 1 or 0
+   for whether a move the worst case calls a separated loss, and one it calls a proven
+   loss, may be planned. */
+#define MODEL_LEN (POLICIES + 9)
 
 typedef struct {
     const double *w;
-    double prune, u_scale, medium_contempt, medium_mean, draw, sep_utility, risk;
+    double prune, u_scale, medium_contempt, medium_mean, draw, sep_utility, risk, separated, lost;
 } Model;
 
 static const int LEFT_OF[4] = {2, 3, 1, 0}, RIGHT_OF[4] = {3, 2, 0, 1};
@@ -717,6 +719,14 @@ static double expected(const double *w, const double *v) {
     return total > 0 ? sum / total : 0;
 }
 
+/* opponent_model.LineRule.allows: whether a move whose worst case is `worst` may be
+   planned where the best worst case is `safest`. */
+static int line_allows(const Model *m, double worst, double safest) {
+    if (worst <= -1.0 && -1.0 < safest && !m->lost) return 0;
+    if (worst <= -m->sep_utility && -m->sep_utility < safest && !m->separated) return 0;
+    return safest <= m->draw || worst >= safest - m->risk;
+}
+
 /* Our move at a (the opponent at b last moved `heading`), `depth` moves deep: the move
    best for the belief w (unnormalised) and its utility to each policy (out). */
 static void line_node(Ctx *c, const Model *m, const double *w, int a, int b, int heading, int depth, double *out) {
@@ -746,10 +756,9 @@ static void line_node(Ctx *c, const Model *m, const double *w, int a, int b, int
         searched = i + 1;
         if (score[i] >= 1.0) break;
     }
-    /* as bots._model_pick: no move whose worst case (the capable opponent's reply) gives
-       up more than `risk` of utility next to the best worst case */
+    /* as bots._model_pick: only moves the root would play here (opponent_model.LineRule) */
     for (int i = 0; i < searched; i++) {
-        if (w[P_SEARCH] > 0 && all[i][P_SEARCH] < safest - m->risk) continue;
+        if (w[P_SEARCH] > 0 && !line_allows(m, all[i][P_SEARCH], safest)) continue;
         if (pick < 0 || score[i] > score[pick]) pick = i;
     }
     for (int k = 0; k < POLICIES; k++) out[k] = all[pick][k];
@@ -939,7 +948,8 @@ int tron_line_values(int width, int height, const uint8_t *cells, int me, int op
     Ctx *c = search_ctx(width, height, cells, me, opp, budget_us, soft_us, cancel, 0, &a, &b);
     if (!c) return -1;
     Model m = {model, model[POLICIES], model[POLICIES + 1], model[POLICIES + 2], model[POLICIES + 3],
-               model[POLICIES + 4], model[POLICIES + 5], model[POLICIES + 6]};
+               model[POLICIES + 4], model[POLICIES + 5], model[POLICIES + 6], model[POLICIES + 7],
+               model[POLICIES + 8]};
     info[3] = 1;
     int ks[4], n = moves_of(c, a, ks);
     double p[POLICIES][4], work[4], per[POLICIES];
