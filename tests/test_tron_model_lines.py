@@ -156,3 +156,11 @@ def test_from_a_held_draw_the_line_plans_the_trap_the_root_would_play(use_kernel
     assert values[UP] > 0.3
     assert values[UP] >= values[LEFT] - bots.BET_MARGIN
 
+
+
+def test_a_line_depth_is_not_started_when_it_cannot_end_in_time() -> None:
+    # The next depth costs the last one's time times its growth in nodes over the one
+    # before (LINE_GROWTH while only one depth is known, never less than the last).
+    assert opponent_model.line_next_cost(0.002, 500, 100) == pytest.approx(0.010)
+    assert opponent_model.line_next_cost(0.002, 500, 0) == pytest.approx(0.002 * opponent_model.LINE_GROWTH)
+    assert opponent_model.line_next_cost(0.002, 50, 100) == pytest.approx(0.002)

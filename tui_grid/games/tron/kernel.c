@@ -504,6 +504,9 @@ enum { P_STRAIGHT, P_HUG, P_LEFT, P_RIGHT, P_OPEN, P_MEDIUM, P_RANDOM, P_SEARCH 
    for whether a move the worst case calls a separated loss, and one it calls a proven
    loss, may be planned. */
 #define MODEL_LEN (POLICIES + 9)
+/* opponent_model.LINE_GROWTH: the growth of a line search depth over the one before,
+   until two were measured. */
+#define LINE_GROWTH 5.0
 
 typedef struct {
     const double *w;
@@ -931,10 +934,19 @@ int tron_root_matrix(int width, int height, const uint8_t *cells, int me, int op
     return 0;
 }
 
+/* opponent_model.line_next_cost: the time the next depth will take, from the last one's
+   (`took`, `last` nodes) and the nodes of the one before. */
+static double line_next_cost(double took, long last, long before) {
+    double growth = before > 0 ? (double)last / (double)before : LINE_GROWTH;
+    if (growth < 1.0) growth = 1.0;
+    return took * growth;
+}
+
 /* Our moves against a model of the opponent (opponent_model.LineSearch): for the head at
  * `me` against `opp` (which last moved `heading`, 0..3, or -1: unknown), each move's
  * expected utility (values: 4 doubles by direction; -3 for a move onto a cell not free)
- * by iterative deepening up to `max_depth` moves, an unfinished depth dropped. model:
+ * by iterative deepening up to `max_depth` moves, no depth started that would not end
+ * by the deadline at the last depth's growth (an unfinished depth is dropped). model:
  * MODEL_LEN doubles (see Model). info as tron_best_move (mode 1). Returns 0, or -1 on
  * bad input. */
 int tron_line_values(int width, int height, const uint8_t *cells, int me, int opp, int heading,
@@ -955,8 +967,11 @@ int tron_line_values(int width, int height, const uint8_t *cells, int me, int op
     double p[POLICIES][4], work[4], per[POLICIES];
     for (int k = 0; k < 4; k++) values[k] = -3;
     predict(c, &m, m.w, b, heading, a, p);
+    long before = 0; /* the nodes of the depth before the last */
     for (int depth = 1; depth <= max_depth && n; depth++) {
         int decided = 1;
+        double began = now();
+        long start_nodes = c->nodes;
         for (int i = 0; i < n && !c->aborted; i++) {
             line_pair(c, &m, m.w, b, a + c->d[ks[i]], p, depth, per);
             work[i] = expected(m.w, per);
@@ -965,7 +980,10 @@ int tron_line_values(int width, int height, const uint8_t *cells, int me, int op
         if (c->aborted) break;
         for (int i = 0; i < n; i++) values[ks[i]] = work[i];
         info[0] = depth;
-        if (decided || now() > c->soft) break;
+        long last = c->nodes - start_nodes;
+        double t = now();
+        if (decided || t > c->soft || t + line_next_cost(t - began, last, before) > c->deadline) break;
+        before = last;
     }
     info[1] = (int)(c->nodes > 0x7fffffff ? 0x7fffffff : c->nodes);
     ctx_free(c);

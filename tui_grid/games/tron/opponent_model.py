@@ -405,6 +405,20 @@ def _expected(weights: list[float], values: list[float]) -> float:
 
 #: The deepest line search (moves of ours).
 MAX_DEPTH = 64
+#: A line search depth costs about this many times the one before (nodes, by the
+#: bench's positions: about 5 a depth), until two depths were measured.
+LINE_GROWTH = 5.0
+
+
+def line_next_cost(took: float, last: int, before: int) -> float:
+    """Seconds the next depth of the line search will take: the last depth's (`took`,
+    `last` nodes) times its growth over the depth before (`before` nodes; LINE_GROWTH
+    until that is known). A depth that would not end by the deadline is not started: it
+    would be dropped unfinished, and the time it took is the worst-case search's (which
+    runs after it, and at 100 ms a move lost its last depth to it: hard vs medium, maps
+    game 15, turn 9, depth 6 against 7, a different move, 5 draws in 10 runs)."""
+    growth = last / before if before > 0 else LINE_GROWTH
+    return took * max(1.0, growth)
 
 
 class LineSearch:
@@ -426,16 +440,23 @@ class LineSearch:
     def values(self, free: int, a: int, b: int, heading: int | None, soft: float, limit: int = MAX_DEPTH) -> dict[int, float]:
         """Each of our moves (index into WORDS) with its utility against the model, by
         iterative deepening until `soft` (no new depth after it) or the deadline (the
-        unfinished depth is dropped); empty when not even depth 1 finished."""
+        unfinished depth is dropped; no depth starts that `line_next_cost` says would not
+        end by then); empty when not even depth 1 finished."""
         found: dict[int, float] = {}
+        before = 0
         for depth in range(1, limit + 1):
+            began, start_nodes = time.perf_counter(), self.nodes
             try:
                 found = self.root(free, a, b, heading, depth)
             except bots.SearchTimeout:
                 break
             self.depth_done = depth
-            if all(abs(v) >= 1.0 for v in found.values()) or time.perf_counter() > soft:
+            last = self.nodes - start_nodes
+            now = time.perf_counter()
+            if (all(abs(v) >= 1.0 for v in found.values()) or now > soft
+                    or now + line_next_cost(now - began, last, before) > self.scorer.deadline):
                 break
+            before = last
         return found
 
     def root(self, free: int, a: int, b: int, heading: int | None, depth: int) -> dict[int, float]:
