@@ -133,9 +133,7 @@ MODEL_MIN = 0.1
 #: At confidence c a move may give up at most c * RISK of worst-case utility next to the
 #: search's best move (0.3: about 13 cells of Voronoi lead from even; any move from a
 #: draw, a proven loss only from MODEL_SURE on); never a proven win. The line search
-#: plans our later moves by it from a draw as well (opponent_model.line_risk), so that a
-#: line prefers an early, safe way to outlast a never-turner to a bet at the last
-#: moment, which the root still makes when no earlier way was found.
+#: plans our later moves by the same rule (opponent_model.LineRule).
 RISK = 0.3
 #: From this confidence on, the model's pick is not held to RISK, and a move the worst
 #: case calls lost may be played when the model calls it won and nothing promises more

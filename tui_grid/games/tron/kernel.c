@@ -499,13 +499,18 @@ static int fill_root(Ctx *c, int a, int *info) {
 enum { P_STRAIGHT, P_HUG, P_LEFT, P_RIGHT, P_OPEN, P_MEDIUM, P_RANDOM, P_SEARCH };
 /* model[] as opponent_model.line_params packs it: the policies' weights (0: not asked),
    then PRUNE, U_SCALE, MEDIUM_CONTEMPT, MEDIUM_MEAN, the draw's utility, the least
-   utility of a separated position (bots.SEP_UTILITY) and the utility of the worst case
-   that a move may give up next to the best one's (opponent_model.line_risk). */
-#define MODEL_LEN (POLICIES + 7)
+   utility of a separated position (bots.SEP_UTILITY), and opponent_model.LineRule: the
+   utility of the worst case that a move may give up next to the best one's, and 1 or 0
+   for whether a move the worst case calls a separated loss, and one it calls a proven
+   loss, may be planned. */
+#define MODEL_LEN (POLICIES + 9)
+/* opponent_model.LINE_GROWTH: the growth of a line search depth over the one before,
+   until two were measured. */
+#define LINE_GROWTH 5.0
 
 typedef struct {
     const double *w;
-    double prune, u_scale, medium_contempt, medium_mean, draw, sep_utility, risk;
+    double prune, u_scale, medium_contempt, medium_mean, draw, sep_utility, risk, separated, lost;
 } Model;
 
 static const int LEFT_OF[4] = {2, 3, 1, 0}, RIGHT_OF[4] = {3, 2, 0, 1};
@@ -717,6 +722,14 @@ static double expected(const double *w, const double *v) {
     return total > 0 ? sum / total : 0;
 }
 
+/* opponent_model.LineRule.allows: whether a move whose worst case is `worst` may be
+   planned where the best worst case is `safest`. */
+static int line_allows(const Model *m, double worst, double safest) {
+    if (worst <= -1.0 && -1.0 < safest && !m->lost) return 0;
+    if (worst <= -m->sep_utility && -m->sep_utility < safest && !m->separated) return 0;
+    return safest <= m->draw || worst >= safest - m->risk;
+}
+
 /* Our move at a (the opponent at b last moved `heading`), `depth` moves deep: the move
    best for the belief w (unnormalised) and its utility to each policy (out). */
 static void line_node(Ctx *c, const Model *m, const double *w, int a, int b, int heading, int depth, double *out) {
@@ -746,10 +759,9 @@ static void line_node(Ctx *c, const Model *m, const double *w, int a, int b, int
         searched = i + 1;
         if (score[i] >= 1.0) break;
     }
-    /* as bots._model_pick: no move whose worst case (the capable opponent's reply) gives
-       up more than `risk` of utility next to the best worst case */
+    /* as bots._model_pick: only moves the root would play here (opponent_model.LineRule) */
     for (int i = 0; i < searched; i++) {
-        if (w[P_SEARCH] > 0 && all[i][P_SEARCH] < safest - m->risk) continue;
+        if (w[P_SEARCH] > 0 && !line_allows(m, all[i][P_SEARCH], safest)) continue;
         if (pick < 0 || score[i] > score[pick]) pick = i;
     }
     for (int k = 0; k < POLICIES; k++) out[k] = all[pick][k];
@@ -922,10 +934,19 @@ int tron_root_matrix(int width, int height, const uint8_t *cells, int me, int op
     return 0;
 }
 
+/* opponent_model.line_next_cost: the time the next depth will take, from the last one's
+   (`took`, `last` nodes) and the nodes of the one before. */
+static double line_next_cost(double took, long last, long before) {
+    double growth = before > 0 ? (double)last / (double)before : LINE_GROWTH;
+    if (growth < 1.0) growth = 1.0;
+    return took * growth;
+}
+
 /* Our moves against a model of the opponent (opponent_model.LineSearch): for the head at
  * `me` against `opp` (which last moved `heading`, 0..3, or -1: unknown), each move's
  * expected utility (values: 4 doubles by direction; -3 for a move onto a cell not free)
- * by iterative deepening up to `max_depth` moves, an unfinished depth dropped. model:
+ * by iterative deepening up to `max_depth` moves, no depth started that would not end
+ * by the deadline at the last depth's growth (an unfinished depth is dropped). model:
  * MODEL_LEN doubles (see Model). info as tron_best_move (mode 1). Returns 0, or -1 on
  * bad input. */
 int tron_line_values(int width, int height, const uint8_t *cells, int me, int opp, int heading,
@@ -939,14 +960,18 @@ int tron_line_values(int width, int height, const uint8_t *cells, int me, int op
     Ctx *c = search_ctx(width, height, cells, me, opp, budget_us, soft_us, cancel, 0, &a, &b);
     if (!c) return -1;
     Model m = {model, model[POLICIES], model[POLICIES + 1], model[POLICIES + 2], model[POLICIES + 3],
-               model[POLICIES + 4], model[POLICIES + 5], model[POLICIES + 6]};
+               model[POLICIES + 4], model[POLICIES + 5], model[POLICIES + 6], model[POLICIES + 7],
+               model[POLICIES + 8]};
     info[3] = 1;
     int ks[4], n = moves_of(c, a, ks);
     double p[POLICIES][4], work[4], per[POLICIES];
     for (int k = 0; k < 4; k++) values[k] = -3;
     predict(c, &m, m.w, b, heading, a, p);
+    long before = 0; /* the nodes of the depth before the last */
     for (int depth = 1; depth <= max_depth && n; depth++) {
         int decided = 1;
+        double began = now();
+        long start_nodes = c->nodes;
         for (int i = 0; i < n && !c->aborted; i++) {
             line_pair(c, &m, m.w, b, a + c->d[ks[i]], p, depth, per);
             work[i] = expected(m.w, per);
@@ -955,7 +980,10 @@ int tron_line_values(int width, int height, const uint8_t *cells, int me, int op
         if (c->aborted) break;
         for (int i = 0; i < n; i++) values[ks[i]] = work[i];
         info[0] = depth;
-        if (decided || now() > c->soft) break;
+        long last = c->nodes - start_nodes;
+        double t = now();
+        if (decided || t > c->soft || t + line_next_cost(t - began, last, before) > c->deadline) break;
+        before = last;
     }
     info[1] = (int)(c->nodes > 0x7fffffff ? 0x7fffffff : c->nodes);
     ctx_free(c);

@@ -33,8 +33,8 @@ followed along its own replies: a policy's weight at a node is its belief times 
 chances it gave the replies that led there (those under PRUNE of the mixture dropped),
 so its prediction several moves deep is not diluted by the others', while `search`
 answers with the reply worst for us. Our later moves are chosen for the belief at their
-node, among those whose worst case gives up no more than `line_risk` next to the best
-(as the root does). Values are utilities: `bots.utility` of the leaf evaluation (to a
+node, among the moves the root would play there (`LineRule`, bots._model_pick's rule).
+Values are utilities: `bots.utility` of the leaf evaluation (to a
 never-turner, +1 when we outlast the free run ahead of it, which a horizon would miss),
 +1 for a line the opponent crashes out of, -1 for one we do, DRAW for a draw. It runs in
 the C kernel (tron_line_values) when that is built, else here (LineSearch); both give
@@ -47,6 +47,7 @@ from __future__ import annotations
 
 import math
 import time
+from dataclasses import dataclass
 
 from tui_grid.games.tron import bots
 
@@ -309,24 +310,52 @@ def line_belief(mix: list[tuple[str, float]]) -> list[tuple[str, float]]:
     return [(name, shares[name]) for name in POLICIES if name in shares]
 
 
-def line_params(mix: list[tuple[str, float]], risk: float = 0.0) -> list[float]:
+def line_params(mix: list[tuple[str, float]], rule: LineRule | None = None) -> list[float]:
     """The model as the C kernel's tron_line_values reads it: each policy's weight in
     POLICIES order, then PRUNE, U_SCALE, MEDIUM_CONTEMPT, MEDIUM_MEAN, DRAW, SEP_UTILITY
-    and `risk` (line_risk)."""
+    and `rule` (risk, then 1.0 or 0.0 for separated and lost; none of them by default)."""
     weights = dict(mix)
+    rule = rule or LineRule(0.0, False, False)
     return [weights.get(name, 0.0) for name in POLICIES] + [
-        PRUNE, float(bots.U_SCALE), float(bots.MEDIUM_CONTEMPT), float(bots.MEDIUM_MEAN), DRAW, bots.SEP_UTILITY, risk]
+        PRUNE, float(bots.U_SCALE), float(bots.MEDIUM_CONTEMPT), float(bots.MEDIUM_MEAN), DRAW, bots.SEP_UTILITY,
+        rule.risk, float(rule.separated), float(rule.lost)]
 
 
-def line_risk(model: OpponentModel) -> float:
-    """How much utility of the worst case (the capable opponent's reply) the line search
-    gives up at our later moves for the model: the confidence times bots.RISK, or
-    anything from bots.MODEL_SURE on; from a draw too, unlike the root. A line that plans
-    a last-moment bet (stepping aside from a head-on race into a lost separation on a
-    44% belief in a never-turner) rates the moves before it as if the bet were sure to
-    pay, and misses an earlier way that costs nothing against a capable opponent."""
+@dataclass(frozen=True)
+class LineRule:
+    """Which of our later moves the line search may plan for the model: the moves the
+    root would play (bots._model_pick), judged by the worst case (the capable opponent's
+    reply, `search` in the values). A line may plan only what the root would play when
+    it gets there: a move the root refuses rates the moves before it as if a bet were
+    sure to pay, and a move the root would play, refused in the line, leaves the line at
+    the draw where the root wins. Against a wall hugger that red raced for the top-left
+    corner, lines that refused, from a held draw, the worst case's separated loss of
+    trapping it rated the race a draw, and the root stepped aside into a lost
+    separation that a shallow horizon called won (bench hugger, empty board, game 18)."""
+
+    #: Utility of the worst case a move may give up next to the best one's while the
+    #: best is better than a draw (bots.RISK times the confidence; 2.0, any, when sure).
+    risk: float
+    #: A move the worst case calls a separated loss, while another's is not (SEP_BET).
+    separated: bool
+    #: A move the worst case calls a proven loss, while another's is not (MODEL_SURE).
+    lost: bool
+
+    def allows(self, worst: float, safest: float, draw: float, sep_utility: float) -> bool:
+        """Whether a move of worst case `worst` may be planned where the best worst case
+        is `safest` (utilities; `draw` is a draw's, `sep_utility` a separated loss's)."""
+        if worst <= -1.0 < safest and not self.lost:
+            return False
+        if worst <= -sep_utility < safest and not self.separated:
+            return False
+        return safest <= draw or worst >= safest - self.risk
+
+
+def line_rule(model: OpponentModel) -> LineRule:
+    """The root's rule (bots._model_pick) at the model's confidence."""
     confidence = model.confidence()
-    return 2.0 if confidence >= bots.MODEL_SURE else confidence * bots.RISK
+    sure = confidence >= bots.MODEL_SURE
+    return LineRule(2.0 if sure else confidence * bots.RISK, confidence >= bots.SEP_BET, sure)
 
 
 def line_values(memory: GameMemory, field: bots.Field, seat: int, deadline: float, soft: float, control=None) -> dict[int, float]:  # type: ignore[no-untyped-def]
@@ -339,7 +368,7 @@ def line_values(memory: GameMemory, field: bots.Field, seat: int, deadline: floa
     if lib is not None:
         import ctypes
 
-        params = line_params(mix, line_risk(memory.model))
+        params = line_params(mix, line_rule(memory.model))
         model = (ctypes.c_double * len(params))(*params)
         values = (ctypes.c_double * 4)()
         info = (ctypes.c_int * 4)()
@@ -351,7 +380,7 @@ def line_values(memory: GameMemory, field: bots.Field, seat: int, deadline: floa
                                     ctypes.byref(flag), values, info)
         if done == 0:
             return {k: values[k] for k in range(4) if values[k] > -2.0} if info[0] else {}
-    return LineSearch(memory.model, field, deadline, control).values(field.free, me, opp, memory.heading, soft)
+    return LineSearch(memory.model, field, deadline, control).values(field.free, me, opp, memory.heading, soft, MAX_DEPTH)
 
 
 def _cancelled(control) -> bool:  # type: ignore[no-untyped-def]
@@ -376,6 +405,20 @@ def _expected(weights: list[float], values: list[float]) -> float:
 
 #: The deepest line search (moves of ours).
 MAX_DEPTH = 64
+#: A line search depth costs about this many times the one before (nodes, by the
+#: bench's positions: about 5 a depth), until two depths were measured.
+LINE_GROWTH = 5.0
+
+
+def line_next_cost(took: float, last: int, before: int) -> float:
+    """Seconds the next depth of the line search will take: the last depth's (`took`,
+    `last` nodes) times its growth over the depth before (`before` nodes; LINE_GROWTH
+    until that is known). A depth that would not end by the deadline is not started: it
+    would be dropped unfinished, and the time it took is the worst-case search's (which
+    runs after it, and at 100 ms a move lost its last depth to it: hard vs medium, maps
+    game 15, turn 9, depth 6 against 7, a different move, 5 draws in 10 runs)."""
+    growth = last / before if before > 0 else LINE_GROWTH
+    return took * max(1.0, growth)
 
 
 class LineSearch:
@@ -387,7 +430,7 @@ class LineSearch:
         mix = dict(self.mix)
         #: The belief as a list in POLICIES order (the policies not worth asking at 0).
         self.weights = [mix.get(name, 0.0) for name in POLICIES]
-        self.risk = line_risk(model)
+        self.rule = line_rule(model)
         self.S = field.S
         self.scorer = bots.Search(field, deadline, control)
         self.nodes = 0
@@ -397,16 +440,23 @@ class LineSearch:
     def values(self, free: int, a: int, b: int, heading: int | None, soft: float, limit: int = MAX_DEPTH) -> dict[int, float]:
         """Each of our moves (index into WORDS) with its utility against the model, by
         iterative deepening until `soft` (no new depth after it) or the deadline (the
-        unfinished depth is dropped); empty when not even depth 1 finished."""
+        unfinished depth is dropped; no depth starts that `line_next_cost` says would not
+        end by then); empty when not even depth 1 finished."""
         found: dict[int, float] = {}
+        before = 0
         for depth in range(1, limit + 1):
+            began, start_nodes = time.perf_counter(), self.nodes
             try:
                 found = self.root(free, a, b, heading, depth)
             except bots.SearchTimeout:
                 break
             self.depth_done = depth
-            if all(abs(v) >= 1.0 for v in found.values()) or time.perf_counter() > soft:
+            last = self.nodes - start_nodes
+            now = time.perf_counter()
+            if (all(abs(v) >= 1.0 for v in found.values()) or now > soft
+                    or now + line_next_cost(now - began, last, before) > self.scorer.deadline):
                 break
+            before = last
         return found
 
     def root(self, free: int, a: int, b: int, heading: int | None, depth: int) -> dict[int, float]:
@@ -544,12 +594,11 @@ class LineSearch:
             lines.append((_expected(weights, values), values))
             if lines[-1][0] >= 1.0:
                 break
-        # As bots._model_pick: no move whose worst case (the capable opponent's reply)
-        # gives up more than `risk` of utility next to the best worst case.
+        # As bots._model_pick: only moves the root would play here (LineRule).
         safest = max(values[SEARCH] for _, values in lines)
         best: tuple[float, list[float]] | None = None
         for value, values in lines:
-            if weights[SEARCH] > 0 and values[SEARCH] < safest - self.risk:
+            if weights[SEARCH] > 0 and not self.rule.allows(values[SEARCH], safest, self.draw, bots.SEP_UTILITY):
                 continue
             if best is None or value > best[0]:
                 best = (value, values)
