@@ -33,6 +33,23 @@ def never_turner_model() -> opponent_model.OpponentModel:
     return model
 
 
+def red_line_values(state: TronState, model: opponent_model.OpponentModel, heading: int, depth: int,
+                    use_kernel: bool, monkeypatch) -> tuple[Field, dict[int, float], float]:  # type: ignore[no-untyped-def]
+    """Red's line values against `model` (green last moved `heading`), `depth` deep, by
+    the C kernel or by Python; with the field and the far deadline used."""
+    field = Field(state.rows, state.heads)
+    memory = opponent_model.GameMemory()
+    memory.model = model
+    memory.heading = heading
+    monkeypatch.setattr(opponent_model, "MAX_DEPTH", depth)
+    if use_kernel and (bots.kernel.disabled() or not bots.kernel.build()):
+        pytest.skip("no C kernel here (no gcc, or TUI_GRID_NO_KERNEL set)")
+    if not use_kernel:
+        monkeypatch.setattr(bots.kernel, "get", lambda: None)
+    far = time.perf_counter() + 1000.0
+    return field, opponent_model.line_values(memory, field, 0, far, far), far
+
+
 @pytest.mark.parametrize("use_kernel", [False, True])
 def test_a_never_turner_is_outlasted_past_the_horizon(use_kernel: bool, monkeypatch) -> None:  # type: ignore[no-untyped-def]
     # Green heads left along row 3 toward red's wall of trail (column 2): it crashes in
@@ -48,17 +65,7 @@ def test_a_never_turner_is_outlasted_past_the_horizon(use_kernel: bool, monkeypa
         "##########",
     )
     state = TronState(rows, (Pos(1, 2), Pos(3, 7)))
-    field = Field(state.rows, state.heads)
-    memory = opponent_model.GameMemory()
-    memory.model = never_turner_model()
-    memory.heading = LEFT
-    monkeypatch.setattr(opponent_model, "MAX_DEPTH", 1)
-    if use_kernel and (bots.kernel.disabled() or not bots.kernel.build()):
-        pytest.skip("no C kernel here (no gcc, or TUI_GRID_NO_KERNEL set)")
-    if not use_kernel:
-        monkeypatch.setattr(bots.kernel, "get", lambda: None)
-    far = time.perf_counter() + 1000.0
-    values = opponent_model.line_values(memory, field, 0, far, far)
+    field, values, far = red_line_values(state, never_turner_model(), LEFT, 1, use_kernel, monkeypatch)
     assert values[RIGHT] == pytest.approx(1.0)
     a, b = field.heads
     plain = bots.utility(bots.Search(field, far, None).evaluate(field.free & ~(1 << (a + 1)) & ~(1 << (b - 1)), a + 1, b - 1))
@@ -140,18 +147,8 @@ def test_from_a_held_draw_the_line_plans_the_trap_the_root_would_play(use_kernel
         "###############",
     )
     state = TronState(rows, (Pos(5, 3), Pos(6, 4)))
-    field = Field(state.rows, state.heads)
-    memory = opponent_model.GameMemory()
-    memory.model = hugger_model(0.27)
-    memory.heading = UP
-    assert bots.SEP_BET <= memory.model.confidence() < bots.MODEL_SURE
-    monkeypatch.setattr(opponent_model, "MAX_DEPTH", 4)
-    if use_kernel and (bots.kernel.disabled() or not bots.kernel.build()):
-        pytest.skip("no C kernel here (no gcc, or TUI_GRID_NO_KERNEL set)")
-    if not use_kernel:
-        monkeypatch.setattr(bots.kernel, "get", lambda: None)
-    far = time.perf_counter() + 1000.0
-    values = opponent_model.line_values(memory, field, 0, far, far)
+    assert bots.SEP_BET <= hugger_model(0.27).confidence() < bots.MODEL_SURE
+    _, values, _ = red_line_values(state, hugger_model(0.27), UP, 4, use_kernel, monkeypatch)
     assert values[RIGHT] == pytest.approx(opponent_model.DRAW)
     assert values[UP] > 0.3
     assert values[UP] >= values[LEFT] - bots.BET_MARGIN

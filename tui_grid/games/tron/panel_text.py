@@ -45,8 +45,8 @@ def legend(names: Sequence[str], seating: Sequence[int], humans: Sequence[int], 
 def who_drives(humans: Sequence[int], seating: Sequence[int]) -> str:
     """The colour each person drives this round, for the countdown (seats turn every
     round): "You drive green (G)." for one, each keyset's colour for two."""
-    colours = [f"{SEAT_NAMES[seating.index(person)]} ({LETTERS[seating.index(person)].upper()})"
-               for person in humans if person in seating]
+    seats = [seating.index(person) for person in humans if person in seating]
+    colours = [f"{SEAT_NAMES[seat]} ({LETTERS[seat].upper()})" for seat in seats]
     if len(colours) == 1:
         return f"You drive {colours[0]}."
     return f"The arrows drive {colours[0]}, W A S D {colours[1]}." if len(colours) == 2 else ""

@@ -200,8 +200,8 @@ class TronScreen(MatchScreen[TronState]):
 
     def table_event(self, event: TableEvent) -> None:
         """The countdown also says which colour each person drives this round."""
-        if isinstance(event, CountdownSaid) and self.humans():
-            event = CountdownSaid(f"{event.words} {panel_text.who_drives(self.humans(), self.match.seating)}")
+        if isinstance(event, CountdownSaid) and (humans := self.humans()):
+            event = CountdownSaid(f"{event.words} {panel_text.who_drives(humans, self.match.seating)}")
         super().table_event(event)
 
     def action_act(self, text: str, participant: int = 0) -> None:
